@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest run covers every Node-side suite; the web app has its own project (jsdom).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'dev',
+          environment: 'node',
+          include: ['dev/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'db',
+          environment: 'node',
+          include: ['supabase/tests/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts'],
+          globalSetup: ['tests/api/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      'web/vitest.config.ts',
+    ],
+  },
+});
