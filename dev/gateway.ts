@@ -1,0 +1,82 @@
+// The local stand-in for Supabase's API gateway on one port: /auth/v1 goes to the auth server,
+// /functions/v1/api and /api to the Deno function (which, as on Supabase, sees its own name as the
+// first path segment: /api/...), and everything else is the built web app with a single-page
+// fallback to index.html. Nothing here is deployed.
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import httpProxy from 'http-proxy';
+import sirv from 'sirv';
+
+export interface Gateway {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(options: {
+  port: number;
+  host?: string;
+  authUrl: string;
+  apiUrl: string;
+  webDist: string;
+}): Promise<Gateway> {
+  const host = options.host ?? '127.0.0.1';
+  const proxy = httpProxy.createProxyServer({ xfwd: true, proxyTimeout: 120_000 });
+  proxy.on('error', (err, _req, res) => {
+    const response = res as http.ServerResponse;
+    if (!response.headersSent && typeof response.writeHead === 'function') {
+      response.writeHead(502, { 'content-type': 'application/json' });
+    }
+    response.end(JSON.stringify({ message: `Local service unavailable: ${err.message}` }));
+  });
+
+  const hasWeb = existsSync(`${options.webDist}/index.html`);
+  const web = hasWeb
+    ? sirv(options.webDist, { single: true, etag: true, gzip: false, dev: false, immutable: false })
+    : null;
+
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url.startsWith('/auth/v1')) {
+      proxy.web(req, res, { target: options.authUrl });
+      return;
+    }
+    if (url.startsWith('/functions/v1/api')) {
+      req.url = url.slice('/functions/v1'.length);
+      proxy.web(req, res, { target: options.apiUrl });
+      return;
+    }
+    if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
+      proxy.web(req, res, { target: options.apiUrl });
+      return;
+    }
+    if (web) {
+      // Hashed assets may be cached for good; index.html must always be revalidated.
+      if (url.startsWith('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      else res.setHeader('cache-control', 'no-cache');
+      web(req, res, () => {
+        res.statusCode = 404;
+        res.end('Not found');
+      });
+      return;
+    }
+    res.writeHead(503, { 'content-type': 'text/plain' });
+    res.end('The web app is not built. Run `npm start`, which builds it.');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      proxy.close();
+    },
+  };
+}

@@ -1,0 +1,289 @@
+// Starts the whole local stack (docs/architecture.md, "Processes and ports"): the database
+// (PGlite served on a socket, or an external PostgreSQL), migrations and seed, the mail catcher,
+// the local auth server, the `api` function under Deno, and the gateway in front of them.
+// `npm start`, the HTTP API tests and the browser tests all start it through startStack().
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startAuthServer } from './auth/server.ts';
+import { loadOrCreateSigningKey, mintApiKey } from './auth/keys.ts';
+import { connect, migrate } from './db/migrate.ts';
+import { startPgliteServer } from './db/pglite-server.ts';
+import { startGateway } from './gateway.ts';
+import { startMailCatcher } from './mail.ts';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Ports {
+  gateway: number;
+  database: number;
+  mailWeb: number;
+  mailSmtp: number;
+  auth: number;
+  api: number;
+}
+
+/** Supabase's local defaults where it has one; 0 anywhere means any free port. */
+export const defaultPorts: Ports = {
+  gateway: 54321,
+  database: 54322,
+  mailWeb: 54324,
+  mailSmtp: 54325,
+  auth: 54331,
+  api: 54332,
+};
+
+export const demoAccounts = [
+  { username: 'admin', email: 'admin@example.com', password: 'Admin@2026!', isAdmin: true },
+  { username: 'traveller', email: 'traveller@example.com', password: 'Travel@2026!', isAdmin: false },
+] as const;
+
+export interface StackOptions {
+  /** An external PostgreSQL (DATABASE_URL, or a test database); without it, PGlite. */
+  databaseUrl?: string;
+  /** Where PGlite data, keys, mail and logs persist; without it, a fresh temporary directory
+   * and an in-memory database. */
+  stateDir?: string;
+  ports?: Partial<Ports>;
+  seed?: boolean;
+  demoAccounts?: boolean;
+  webDist?: string;
+  /** Extra environment for the api function (feature flags of later issues, test knobs). */
+  apiEnv?: Record<string, string>;
+}
+
+export interface Stack {
+  url: string;
+  apiUrl: string;
+  authUrl: string;
+  mailUrl: string;
+  databaseUrl: string;
+  singleSession: boolean;
+  anonKey: string;
+  serviceRoleKey: string;
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function resolvePort(port: number): Promise<number> {
+  return port === 0 ? freePort() : port;
+}
+
+async function waitFor(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`the api function exited with code ${child.exitCode}; see ${logFile}`);
+    }
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+      lastError = `${res.status}`;
+    } catch (error) {
+      lastError = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${url} (${lastError}); see ${logFile}`);
+}
+
+function denoBinary(): string {
+  return path.join(repoRoot, 'node_modules/.bin/deno');
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const ports: Ports = { ...defaultPorts, ...options.ports };
+  const stateDir = options.stateDir ?? (await mkdtemp(path.join(os.tmpdir(), 'fareback-stack-')));
+  const persistent = options.stateDir !== undefined;
+  const logDir = path.join(stateDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+    stops.length = 0;
+  };
+
+  try {
+    // Database
+    let databaseUrl = options.databaseUrl;
+    const singleSession = !databaseUrl;
+    if (!databaseUrl) {
+      const pg = await startPgliteServer({
+        port: ports.database,
+        ...(persistent ? { dataDir: path.join(stateDir, 'pgdata') } : {}),
+      });
+      stops.push(() => pg.stop());
+      databaseUrl = pg.url;
+    }
+    const sql = connect(databaseUrl, singleSession);
+    try {
+      await migrate(sql, { seed: options.seed ?? true });
+    } finally {
+      await sql.end();
+    }
+
+    // Mail catcher
+    const mailSmtp = await resolvePort(ports.mailSmtp);
+    const mail = await startMailCatcher({
+      webPort: await resolvePort(ports.mailWeb),
+      smtpPort: mailSmtp,
+      ...(persistent ? { mailDirectory: path.join(stateDir, 'mail') } : {}),
+    });
+    stops.push(() => mail.stop());
+
+    // Keys, then the gateway URL everything else refers to
+    const signingKey = await loadOrCreateSigningKey(persistent ? path.join(stateDir, 'auth-key.json') : undefined);
+    const anonKey = await mintApiKey(signingKey, 'anon');
+    const serviceRoleKey = await mintApiKey(signingKey, 'service_role');
+    const gatewayPort = await resolvePort(ports.gateway);
+    const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+
+    // Auth server
+    const auth = await startAuthServer({
+      databaseUrl,
+      port: ports.auth,
+      publicUrl,
+      siteUrl: publicUrl,
+      signingKey,
+      serviceRoleKey,
+      smtp: { host: '127.0.0.1', port: mailSmtp },
+      mailFrom: 'FareBack <no-reply@fareback.app>',
+      recoveryTemplatePath: path.join(repoRoot, 'supabase/templates/recovery.html'),
+      singleSession,
+    });
+    stops.push(() => auth.stop());
+
+    // The api function under Deno
+    const apiPort = await resolvePort(ports.api);
+    const apiLog = path.join(logDir, 'api.log');
+    const logStream = createWriteStream(apiLog, { flags: 'a' });
+    const deno = spawn(
+      denoBinary(),
+      [
+        'run',
+        '--allow-net',
+        '--allow-env',
+        '--allow-read',
+        '--config',
+        path.join(repoRoot, 'supabase/functions/deno.json'),
+        path.join(repoRoot, 'supabase/functions/api/index.ts'),
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          PORT: String(apiPort),
+          SUPABASE_URL: publicUrl,
+          SUPABASE_PUBLIC_URL: publicUrl,
+          SUPABASE_ANON_KEY: anonKey,
+          SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
+          SUPABASE_DB_URL: databaseUrl,
+          DB_SINGLE_SESSION: singleSession ? 'true' : 'false',
+          SITE_URL: publicUrl,
+          SMTP_HOST: '127.0.0.1',
+          SMTP_PORT: String(mailSmtp),
+          ...options.apiEnv,
+        },
+      },
+    );
+    deno.stdout?.pipe(logStream);
+    deno.stderr?.pipe(logStream);
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          if (deno.exitCode !== null) return resolve();
+          deno.once('exit', () => resolve());
+          deno.kill('SIGTERM');
+          setTimeout(() => deno.kill('SIGKILL'), 3000).unref();
+        }),
+    );
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+
+    // Gateway
+    const gateway = await startGateway({
+      port: gatewayPort,
+      authUrl: auth.url,
+      apiUrl,
+      webDist: options.webDist ?? path.join(repoRoot, 'web/dist'),
+    });
+    stops.push(() => gateway.stop());
+
+    // Readiness: every part answers through the gateway.
+    await waitFor(`${apiUrl}/api/health`, deno, apiLog, 120_000);
+    await waitFor(`${gateway.url}/api/health`, deno, apiLog, 10_000);
+    await waitFor(`${gateway.url}/auth/v1/health`, deno, apiLog, 10_000);
+    await waitFor(`${mail.url}/email`, deno, apiLog, 10_000);
+
+    if (options.demoAccounts) await ensureDemoAccounts(gateway.url, serviceRoleKey, databaseUrl, singleSession);
+
+    return {
+      url: gateway.url,
+      apiUrl: `${gateway.url}/api`,
+      authUrl: `${gateway.url}/auth/v1`,
+      mailUrl: mail.url,
+      databaseUrl,
+      singleSession,
+      anonKey,
+      serviceRoleKey,
+      logDir,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The demo admin and traveller, created through the auth server like any sign-up. */
+async function ensureDemoAccounts(
+  gatewayUrl: string,
+  serviceRoleKey: string,
+  databaseUrl: string,
+  singleSession: boolean,
+): Promise<void> {
+  for (const account of demoAccounts) {
+    const res = await fetch(`${gatewayUrl}/auth/v1/admin/users`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        apikey: serviceRoleKey,
+        authorization: `Bearer ${serviceRoleKey}`,
+      },
+      body: JSON.stringify({
+        email: account.email,
+        password: account.password,
+        email_confirm: true,
+        user_metadata: { username: account.username },
+      }),
+    });
+    if (!res.ok && res.status !== 422) {
+      throw new Error(`could not create demo account ${account.email}: ${res.status} ${await res.text()}`);
+    }
+  }
+  const sql = connect(databaseUrl, singleSession);
+  try {
+    for (const account of demoAccounts) {
+      if (account.isAdmin) await sql`select private.make_admin(${account.email})`;
+    }
+  } finally {
+    await sql.end();
+  }
+}
