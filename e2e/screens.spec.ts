@@ -1,0 +1,79 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demoAdmin, demoTraveller, logIn } from './support.ts';
+
+// Every screen at desktop and phone width: a screenshot to look at (e2e/screenshots/) and a check
+// that nothing overflows the viewport sideways, which is how a layout most often breaks on a phone.
+const viewports = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 375, height: 812 },
+] as const;
+
+const publicScreens = [
+  { path: '/', name: 'landing', heading: 'Airlines Owe You Money' },
+  { path: '/login', name: 'login', heading: 'Welcome back' },
+  { path: '/sign-up', name: 'sign-up', heading: 'Create an Account' },
+  { path: '/forgot-password', name: 'forgot-password', heading: null },
+  { path: '/reset-password?token=not-checked-until-submit', name: 'reset-password', heading: null },
+  { path: '/contact', name: 'contact', heading: null },
+  { path: '/help', name: 'help', heading: null },
+  { path: '/privacy', name: 'privacy', heading: null },
+  { path: '/terms', name: 'terms', heading: null },
+  { path: '/missing-page', name: 'not-found', heading: 'Page Not Found' },
+];
+
+const travellerScreens = [
+  { path: '/dashboard', name: 'dashboard', heading: 'Flight Savings Dashboard' },
+  { path: '/account', name: 'account', heading: 'Account Settings' },
+  { path: '/connect-email', name: 'connect-email', heading: 'Email Connection' },
+  { path: '/premium-checkout', name: 'premium-checkout', heading: 'Upgrade to Premium' },
+  { path: '/onboarding', name: 'onboarding', heading: null },
+];
+
+async function capture(page: Page, name: string, viewport: string) {
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: `e2e/screenshots/${name}-${viewport}.png`, fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} at ${viewport} must not scroll sideways`).toBeLessThanOrEqual(0);
+}
+
+for (const viewport of viewports) {
+  test.describe(`${viewport.name} (${viewport.width} px)`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('public screens', async ({ page }) => {
+      for (const screen of publicScreens) {
+        await page.goto(screen.path);
+        if (screen.heading) await expect(page.getByRole('heading', { name: screen.heading })).toBeVisible();
+        if (screen.name === 'reset-password') await expect(page.getByLabel('New Password')).toBeVisible();
+        await capture(page, screen.name, viewport.name);
+      }
+    });
+
+    test('traveller screens', async ({ page }) => {
+      await logIn(page, demoTraveller);
+      for (const screen of travellerScreens) {
+        await page.goto(screen.path);
+        if (screen.heading) await expect(page.getByRole('heading', { name: screen.heading }).first()).toBeVisible();
+        await capture(page, screen.name, viewport.name);
+      }
+      if (viewport.name === 'mobile') {
+        await page.goto('/dashboard');
+        await page.getByRole('button', { name: /menu/i }).first().click();
+        await capture(page, 'mobile-menu', viewport.name);
+      } else {
+        await page.goto('/dashboard');
+        await page.getByRole('button', { name: 'Account menu' }).click();
+        await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+        await capture(page, 'avatar-menu', viewport.name);
+      }
+    });
+
+    test('admin screen', async ({ page }) => {
+      await logIn(page, demoAdmin);
+      await page.goto('/admin');
+      await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+      await expect(page.getByRole('banner').getByText('Admin', { exact: true })).toBeVisible();
+      await capture(page, 'admin', viewport.name);
+    });
+  });
+}
