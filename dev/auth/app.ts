@@ -1,0 +1,741 @@
+// The routes of the local auth server: the part of Supabase Auth's (GoTrue's) HTTP API that
+// supabase-js and the api function use, with GoTrue's paths, bodies, status codes and error
+// codes. Storage is GoTrue's own auth.* tables (store.ts); tokens are ES256 (tokens.ts).
+// Deliberate simplifications: e-mail sign-ups are confirmed at once (mailer_autoconfirm), the
+// refresh-token reuse interval is 0, and Google sign-in is a local account chooser.
+import bcrypt from 'bcryptjs';
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import type { HttpBindings } from '@hono/node-server';
+import postgres from 'postgres';
+import { randomBytes } from 'node:crypto';
+import { AuthError, errorResponse, weakPasswordError } from './errors.ts';
+import { renderGoogleChooser } from './google-chooser.ts';
+import { publicJwks, type SigningKey } from './keys.ts';
+import type { Mailer } from './mailer.ts';
+import {
+  activeRefreshToken,
+  createSession,
+  deleteSessions,
+  deleteUser,
+  findIdentity,
+  findRefreshToken,
+  findSession,
+  findUserByEmail,
+  findUserById,
+  findUserByRecoveryTokenHash,
+  identitiesOf,
+  insertIdentity,
+  insertUser,
+  jsonb,
+  loadUserJson,
+  revokeSessionTokens,
+  rotateRefreshToken,
+  sha256Hex,
+  userJson,
+  usersWithProvider,
+  type Db,
+  type UserJson,
+  type UserRow,
+} from './store.ts';
+import {
+  ACCESS_TOKEN_SECONDS,
+  bearerToken,
+  signAccessToken,
+  verifyJwt,
+  type AmrEntry,
+  type AuthMethod,
+} from './tokens.ts';
+
+/** GoTrue's minimum; the product's stronger rule is enforced by our own API. */
+const MIN_PASSWORD_LENGTH = 6;
+const BCRYPT_COST = 10;
+/** GOTRUE_MAILER_OTP_EXP default: recovery links live one hour. */
+const RECOVERY_TOKEN_SECONDS = 3600;
+/** GOTRUE_SMTP_MAX_FREQUENCY default: one auth email per address per minute. */
+const EMAIL_MIN_INTERVAL_SECONDS = 60;
+const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
+const LOGOUT_SCOPES = ['global', 'local', 'others'] as const;
+const VERIFY_TYPES = new Set(['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email']);
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type Json = Record<string, unknown>;
+
+export interface AuthAppDeps {
+  sql: postgres.Sql;
+  signingKey: SigningKey;
+  serviceRoleKey: string;
+  publicUrl: string;
+  siteUrl: string;
+  mailer: Mailer;
+}
+
+export interface SessionJson {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: UserJson;
+}
+
+type Env = { Bindings: Partial<HttpBindings> };
+
+// ---------------------------------------------------------------------------------------------
+// Request helpers
+// ---------------------------------------------------------------------------------------------
+
+async function readJson(c: Context<Env>): Promise<Json> {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
+  } catch (error) {
+    throw new AuthError(400, 'bad_json', `Could not parse request body as JSON: ${(error as Error).message}`);
+  }
+  throw new AuthError(400, 'bad_json', 'Could not parse request body as JSON: expected an object');
+}
+
+function stringField(body: Json, key: string): string | undefined {
+  const value = body[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function objectField(body: Json, key: string): Json | undefined {
+  const value = body[key];
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function clientInfo(c: Context<Env>): { userAgent: string | null; ip: string | null } {
+  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  return {
+    userAgent: c.req.header('user-agent') ?? null,
+    ip: forwarded || c.env?.incoming?.socket.remoteAddress || null,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && error.code === '23505';
+}
+
+function requireValidEmail(email: string | undefined): string {
+  const trimmed = email?.trim() ?? '';
+  if (!EMAIL_PATTERN.test(trimmed) || trimmed.length > 255) {
+    throw new AuthError(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
+  }
+  return trimmed.toLowerCase();
+}
+
+function checkPasswordStrength(password: string): void {
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw weakPasswordError(MIN_PASSWORD_LENGTH);
+}
+
+/** GoTrue merges metadata updates key by key; a null value removes the key. */
+function mergeMetadata(current: Json, update: Json): Json {
+  const merged: Json = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** A stable 21-digit stand-in for a Google account's `sub`, derived from the address. */
+function localGoogleSub(email: string): string {
+  const digits = BigInt(`0x${sha256Hex(`google:${email}`).slice(0, 24)}`).toString().padStart(21, '1');
+  return `1${digits.slice(0, 20)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app
+// ---------------------------------------------------------------------------------------------
+
+export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
+  const { sql, signingKey } = deps;
+  const issuer = `${deps.publicUrl.replace(/\/+$/, '')}/auth/v1`;
+  const siteUrl = deps.siteUrl.replace(/\/+$/, '');
+  // auth.sessions has no column for how a session was established (GoTrue keeps it in
+  // auth.mfa_amr_claims), so the `amr` claim's method is remembered here; after a restart a
+  // session's refreshed tokens report `password`.
+  const sessionMethods = new Map<string, AmrEntry>();
+
+  /** redirect_to when it points at the site or the gateway, else the site URL (GoTrue's allow list). */
+  function allowedRedirect(target: string | undefined): string {
+    if (target) {
+      for (const base of [siteUrl, deps.publicUrl.replace(/\/+$/, '')]) {
+        const next = target.charAt(base.length);
+        if (target.startsWith(base) && (next === '' || next === '/' || next === '?' || next === '#')) return target;
+      }
+    }
+    return siteUrl;
+  }
+
+  async function issueSession(
+    db: Db,
+    userId: string,
+    method: AuthMethod,
+    client: { userAgent: string | null; ip: string | null },
+  ): Promise<SessionJson> {
+    const { sessionId, refreshToken, createdAt } = await createSession(db, userId, client);
+    sessionMethods.set(sessionId, { method, timestamp: Math.floor(createdAt.getTime() / 1000) });
+    return sessionResponse(db, userId, sessionId, refreshToken);
+  }
+
+  async function sessionResponse(db: Db, userId: string, sessionId: string, refreshToken: string): Promise<SessionJson> {
+    const user = await findUserById(db, userId);
+    if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    const amr = sessionMethods.get(sessionId) ?? { method: 'password', timestamp: Math.floor(Date.now() / 1000) };
+    const { token, expiresAt } = await signAccessToken(signingKey, issuer, user, sessionId, [amr]);
+    return {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      expires_at: expiresAt,
+      refresh_token: refreshToken,
+      user: userJson(user, await identitiesOf(db, userId)),
+    };
+  }
+
+  /** The user and session behind the request's access token (GoTrue's requireAuthentication). */
+  async function authenticate(c: Context<Env>, db: Db): Promise<{ user: UserRow; sessionId: string | null }> {
+    const claims = await verifyJwt(signingKey, bearerToken(c.req.header('authorization')));
+    const sub = typeof claims.sub === 'string' ? claims.sub : '';
+    if (!/^[0-9a-f-]{36}$/i.test(sub)) throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');
+    const sessionId = typeof claims.session_id === 'string' ? claims.session_id : null;
+    if (sessionId) {
+      const session = await findSession(db, sessionId);
+      if (!session || session.user_id !== sub) {
+        throw new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+      }
+    }
+    const user = await findUserById(db, sub);
+    if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    return { user, sessionId };
+  }
+
+  /** GoTrue's requireAdmin: a JWT whose role is an admin role (the service-role key). */
+  async function requireAdmin(c: Context<Env>): Promise<void> {
+    const header = c.req.header('authorization');
+    const token = header ? bearerToken(header) : c.req.header('apikey');
+    if (!token) throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+    if (token === deps.serviceRoleKey) return;
+    const claims = await verifyJwt(signingKey, token);
+    if (typeof claims.role !== 'string' || !ADMIN_ROLES.has(claims.role)) {
+      throw new AuthError(403, 'not_admin', 'User not allowed');
+    }
+  }
+
+  const app = new Hono<Env>().basePath('/auth/v1');
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    if (process.env.AUTH_LOG === '1') {
+      const line = {
+        time: new Date().toISOString(),
+        component: 'auth',
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      };
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+    }
+  });
+
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => origin || null,
+      credentials: true,
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['authorization', 'apikey', 'content-type', 'x-client-info', 'x-supabase-api-version'],
+      exposeHeaders: ['x-supabase-api-version'],
+      maxAge: 600,
+    }),
+  );
+
+  app.onError((error, c) => {
+    let authError: AuthError;
+    if (error instanceof AuthError) {
+      authError = error;
+    } else {
+      console.error('[auth] unexpected failure', c.req.method, c.req.path, error);
+      authError = new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+    }
+    const { status, body, headers } = errorResponse(authError, c.req.raw.headers);
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    return c.json(body, status as 400);
+  });
+
+  app.notFound((c) => {
+    const { status, body } = errorResponse(new AuthError(404, 'not_found', 'Not Found'), c.req.raw.headers);
+    return c.json(body, status as 404);
+  });
+
+  // --- Service ------------------------------------------------------------------------------
+
+  app.get('/health', (c) =>
+    c.json({ version: 'local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' }),
+  );
+
+  app.get('/settings', (c) =>
+    c.json({
+      external: {
+        anonymous_users: false,
+        apple: false,
+        azure: false,
+        bitbucket: false,
+        discord: false,
+        facebook: false,
+        figma: false,
+        github: false,
+        gitlab: false,
+        google: true,
+        keycloak: false,
+        kakao: false,
+        linkedin_oidc: false,
+        notion: false,
+        slack_oidc: false,
+        spotify: false,
+        twitch: false,
+        twitter: false,
+        workos: false,
+        zoom: false,
+        email: true,
+        phone: false,
+      },
+      disable_signup: false,
+      mailer_autoconfirm: true,
+      phone_autoconfirm: false,
+      sms_provider: '',
+      saml_enabled: false,
+    }),
+  );
+
+  app.get('/.well-known/jwks.json', (c) => {
+    c.header('cache-control', 'public, max-age=600');
+    return c.json(publicJwks(signingKey));
+  });
+
+  // --- Sign-up and sign-in ------------------------------------------------------------------
+
+  app.post('/signup', async (c) => {
+    const body = await readJson(c);
+    const rawEmail = stringField(body, 'email');
+    if (!rawEmail) throw new AuthError(422, 'validation_failed', 'To signup, please provide your email');
+    const email = requireValidEmail(rawEmail);
+    const password = stringField(body, 'password');
+    if (!password) throw new AuthError(422, 'validation_failed', 'Signup requires a valid password');
+    checkPasswordStrength(password);
+    const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    const client = clientInfo(c);
+    try {
+      const session = await sql.begin(async (tx) => {
+        if (await findUserByEmail(tx, email)) {
+          throw new AuthError(422, 'user_already_exists', 'User already registered');
+        }
+        const userId = await insertUser(tx, {
+          email,
+          passwordHash,
+          emailConfirmed: true,
+          userMetadata: objectField(body, 'data') ?? {},
+          appMetadata: { provider: 'email', providers: ['email'] },
+        });
+        return issueSession(tx, userId, 'password', client);
+      });
+      return c.json(session);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AuthError(422, 'user_already_exists', 'User already registered');
+      throw error;
+    }
+  });
+
+  app.post('/token', async (c) => {
+    const grantType = c.req.query('grant_type');
+    const body = await readJson(c);
+    const client = clientInfo(c);
+
+    if (grantType === 'password') {
+      const email = stringField(body, 'email')?.trim();
+      const password = stringField(body, 'password');
+      if (!email || password === undefined) {
+        throw new AuthError(400, 'validation_failed', 'missing email or phone');
+      }
+      const user = await findUserByEmail(sql, email);
+      const matches = user?.encrypted_password ? await bcrypt.compare(password, user.encrypted_password) : false;
+      if (!user || !matches) throw new AuthError(400, 'invalid_credentials', 'Invalid login credentials');
+      if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+      if (user.banned_until && user.banned_until.getTime() > Date.now()) {
+        throw new AuthError(400, 'user_banned', 'User is banned');
+      }
+      return c.json(await sql.begin((tx) => issueSession(tx, user.id, 'password', client)));
+    }
+
+    if (grantType === 'refresh_token') {
+      const refreshToken = stringField(body, 'refresh_token');
+      if (!refreshToken) throw new AuthError(400, 'validation_failed', 'refresh_token required');
+      const outcome = await sql.begin(async (tx) => {
+        const token = await findRefreshToken(tx, refreshToken);
+        const session = token?.session_id ? await findSession(tx, token.session_id, true) : undefined;
+        if (!token || !session) return { kind: 'not_found' as const };
+        let issued: string;
+        if (token.revoked) {
+          // GoTrue lets a client that lost the response of its last refresh retry with the
+          // parent of the session's active token; any other reuse revokes the whole family.
+          const active = await activeRefreshToken(tx, session.id);
+          if (!active || active.parent !== token.token) {
+            await revokeSessionTokens(tx, session.id);
+            return { kind: 'reused' as const };
+          }
+          issued = active.token;
+        } else {
+          issued = await rotateRefreshToken(tx, token);
+        }
+        return { kind: 'ok' as const, session: await sessionResponse(tx, session.user_id, session.id, issued) };
+      });
+      if (outcome.kind === 'not_found') {
+        throw new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      }
+      if (outcome.kind === 'reused') {
+        throw new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+      }
+      return c.json(outcome.session);
+    }
+
+    throw new AuthError(400, 'unsupported_grant_type', 'unsupported_grant_type');
+  });
+
+  // --- The signed-in user -------------------------------------------------------------------
+
+  app.get('/user', async (c) => {
+    const user = await sql.begin(async (tx) => {
+      const { user } = await authenticate(c, tx);
+      return userJson(user, await identitiesOf(tx, user.id));
+    });
+    return c.json(user);
+  });
+
+  app.put('/user', async (c) => {
+    const body = await readJson(c);
+    const { user } = await sql.begin((tx) => authenticate(c, tx));
+    const email = stringField(body, 'email');
+    if (email !== undefined && email.trim().toLowerCase() !== (user.email ?? '').toLowerCase()) {
+      throw new AuthError(422, 'validation_failed', 'Changing the email address is not supported by the local auth server');
+    }
+    const password = stringField(body, 'password');
+    let passwordHash: string | undefined;
+    if (password !== undefined) {
+      checkPasswordStrength(password);
+      if (user.encrypted_password && (await bcrypt.compare(password, user.encrypted_password))) {
+        throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
+      }
+      passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    }
+    const data = objectField(body, 'data');
+    const updated = await sql.begin(async (tx) => {
+      // Re-check inside the transaction: the session may have ended meanwhile.
+      const { user: current, sessionId } = await authenticate(c, tx);
+      if (passwordHash) {
+        await tx`update auth.users set encrypted_password = ${passwordHash}, updated_at = now() where id = ${current.id}`;
+        // GoTrue's User.UpdatePassword: every other session of the user ends.
+        await deleteSessions(tx, current.id, 'others', sessionId);
+      }
+      if (data) {
+        const metadata = mergeMetadata(current.raw_user_meta_data ?? {}, data);
+        await tx`update auth.users set raw_user_meta_data = ${jsonb(tx, metadata)}, updated_at = now()
+          where id = ${current.id}`;
+      }
+      return loadUserJson(tx, current.id);
+    });
+    return c.json(updated);
+  });
+
+  app.post('/logout', async (c) => {
+    const scope = c.req.query('scope') ?? 'global';
+    if (!LOGOUT_SCOPES.includes(scope as (typeof LOGOUT_SCOPES)[number])) {
+      throw new AuthError(400, 'validation_failed', 'Unsupported logout scope');
+    }
+    await sql.begin(async (tx) => {
+      const { user, sessionId } = await authenticate(c, tx);
+      await deleteSessions(tx, user.id, scope as (typeof LOGOUT_SCOPES)[number], sessionId);
+      if (sessionId && scope !== 'others') sessionMethods.delete(sessionId);
+    });
+    return c.body(null, 204);
+  });
+
+  // --- Password recovery --------------------------------------------------------------------
+
+  app.post('/recover', async (c) => {
+    const body = await readJson(c);
+    const rawEmail = stringField(body, 'email');
+    if (!rawEmail) throw new AuthError(422, 'validation_failed', 'Password recovery requires an email');
+    const email = requireValidEmail(rawEmail);
+    const redirectTo = allowedRedirect(c.req.query('redirect_to') ?? stringField(body, 'redirect_to'));
+    // The emailed value is the secret; only its hash is stored, so a database dump cannot be
+    // replayed as a recovery link.
+    const token = randomBytes(28).toString('hex');
+    const outcome = await sql.begin(async (tx) => {
+      const user = await findUserByEmail(tx, email, true);
+      if (!user) return { kind: 'no_user' as const };
+      if (user.recovery_sent_at) {
+        const elapsed = (Date.now() - user.recovery_sent_at.getTime()) / 1000;
+        if (elapsed < EMAIL_MIN_INTERVAL_SECONDS) {
+          return { kind: 'too_soon' as const, wait: Math.max(1, Math.ceil(EMAIL_MIN_INTERVAL_SECONDS - elapsed)) };
+        }
+      }
+      await tx`update auth.users set recovery_token = ${sha256Hex(token)}, recovery_sent_at = now(), updated_at = now()
+        where id = ${user.id}`;
+      return { kind: 'send' as const, email: user.email ?? email };
+    });
+    if (outcome.kind === 'too_soon') {
+      throw new AuthError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${outcome.wait} seconds.`,
+      );
+    }
+    if (outcome.kind === 'send') {
+      try {
+        await deps.mailer.sendRecovery(outcome.email, {
+          SiteURL: siteUrl,
+          TokenHash: token,
+          Email: outcome.email,
+          RedirectTo: redirectTo,
+        });
+      } catch (error) {
+        console.error('[auth] could not send the recovery email', error);
+        throw new AuthError(500, 'unexpected_failure', 'Error sending recovery email');
+      }
+    }
+    return c.json({});
+  });
+
+  app.post('/verify', async (c) => {
+    const body = await readJson(c);
+    const type = stringField(body, 'type') ?? '';
+    const tokenHash = stringField(body, 'token_hash');
+    if (!VERIFY_TYPES.has(type)) throw new AuthError(400, 'validation_failed', `Verify requires a verification type`);
+    if (!tokenHash) throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
+    const client = clientInfo(c);
+    const session = await sql.begin(async (tx) => {
+      // Only recovery links are ever issued here, so any other type has no valid token.
+      const user = type === 'recovery' ? await findUserByRecoveryTokenHash(tx, sha256Hex(tokenHash)) : undefined;
+      const sentAt = user?.recovery_sent_at?.getTime() ?? 0;
+      if (!user || Date.now() - sentAt > RECOVERY_TOKEN_SECONDS * 1000) return null;
+      await tx`update auth.users set recovery_token = '',
+        email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = ${user.id}`;
+      return issueSession(tx, user.id, 'recovery', client);
+    });
+    if (!session) throw new AuthError(403, 'otp_expired', 'Email link is invalid or has expired');
+    return c.json(session);
+  });
+
+  // --- Google, through the local account chooser ---------------------------------------------
+
+  app.get('/authorize', async (c) => {
+    const provider = c.req.query('provider');
+    if (provider !== 'google') throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
+    const redirectTo = allowedRedirect(c.req.query('redirect_to'));
+    const accounts = await usersWithProvider(sql, 'google');
+    const cancel = new URLSearchParams({
+      error: 'access_denied',
+      error_code: 'access_denied',
+      error_description: 'The user cancelled the Google sign-in',
+    });
+    c.header('cache-control', 'no-store');
+    return c.html(
+      renderGoogleChooser({
+        accounts,
+        redirectTo,
+        callbackPath: '/auth/v1/callback',
+        cancelUrl: `${redirectTo.split('#')[0]}#${cancel.toString()}`,
+      }),
+    );
+  });
+
+  app.post('/callback', async (c) => {
+    const form = await c.req.parseBody();
+    const field = (name: string): string | undefined => {
+      const value = form[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const redirectTo = allowedRedirect(field('redirect_to')).split('#')[0] ?? siteUrl;
+    const email = requireValidEmail(field('email'));
+    const name = field('name')?.trim() || email.split('@')[0] || email;
+    const sub = localGoogleSub(email);
+    const identityData: Json = {
+      iss: 'https://accounts.google.com',
+      sub,
+      provider_id: sub,
+      email,
+      email_verified: true,
+      phone_verified: false,
+      full_name: name,
+      name,
+    };
+    const client = clientInfo(c);
+    const session = await sql.begin(async (tx) => {
+      let userId: string;
+      const identity = await findIdentity(tx, 'google', sub);
+      const existing = identity ? await findUserById(tx, identity.user_id, true) : await findUserByEmail(tx, email, true);
+      if (existing) {
+        // GoTrue links a verified provider address to the account that has it, and refreshes the
+        // user's metadata from the provider on every sign-in.
+        userId = existing.id;
+        if (identity) {
+          await tx`update auth.identities set identity_data = ${jsonb(tx, identityData)},
+            last_sign_in_at = now(), updated_at = now() where id = ${identity.id}`;
+        } else {
+          await insertIdentity(tx, { userId, provider: 'google', providerId: sub, identityData });
+        }
+        const appMetadata = existing.raw_app_meta_data ?? {};
+        const providers = Array.isArray(appMetadata.providers) ? (appMetadata.providers as unknown[]) : [];
+        const nextAppMetadata = {
+          ...appMetadata,
+          provider: appMetadata.provider ?? 'google',
+          providers: providers.includes('google') ? providers : [...providers, 'google'],
+        };
+        const userMetadata = mergeMetadata(existing.raw_user_meta_data ?? {}, identityData);
+        await tx`update auth.users set raw_app_meta_data = ${jsonb(tx, nextAppMetadata)},
+          raw_user_meta_data = ${jsonb(tx, userMetadata)},
+          email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+          where id = ${userId}`;
+      } else {
+        userId = await insertUser(
+          tx,
+          {
+            email,
+            passwordHash: null,
+            emailConfirmed: true,
+            userMetadata: identityData,
+            appMetadata: { provider: 'google', providers: ['google'] },
+          },
+          { provider: 'google', providerId: sub, identityData },
+        );
+      }
+      return issueSession(tx, userId, 'oauth', client);
+    });
+    const fragment = new URLSearchParams({
+      access_token: session.access_token,
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      refresh_token: session.refresh_token,
+      token_type: 'bearer',
+      type: 'signup',
+    });
+    c.header('cache-control', 'no-store');
+    return c.redirect(`${redirectTo}#${fragment.toString()}`, 302);
+  });
+
+  // --- Admin (service-role key) ---------------------------------------------------------------
+
+  app.use('/admin/*', async (c, next) => {
+    await requireAdmin(c);
+    await next();
+  });
+
+  app.post('/admin/users', async (c) => {
+    const body = await readJson(c);
+    const email = requireValidEmail(stringField(body, 'email'));
+    const password = stringField(body, 'password');
+    if (password !== undefined) checkPasswordStrength(password);
+    const passwordHash = password === undefined ? null : await bcrypt.hash(password, BCRYPT_COST);
+    try {
+      const user = await sql.begin(async (tx) => {
+        if (await findUserByEmail(tx, email)) {
+          throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+        }
+        const userId = await insertUser(tx, {
+          email,
+          passwordHash,
+          emailConfirmed: body.email_confirm === true,
+          userMetadata: objectField(body, 'user_metadata') ?? {},
+          appMetadata: { provider: 'email', providers: ['email'], ...objectField(body, 'app_metadata') },
+        });
+        return loadUserJson(tx, userId);
+      });
+      return c.json(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+      }
+      throw error;
+    }
+  });
+
+  app.get('/admin/users', async (c) => {
+    const page = Math.max(1, Number(c.req.query('page')) || 1);
+    const perPage = Math.min(1000, Math.max(1, Number(c.req.query('per_page')) || 50));
+    const users = await sql.begin(async (tx) => {
+      const rows = await tx<{ id: string }[]>`
+        select id from auth.users order by created_at desc, id limit ${perPage} offset ${(page - 1) * perPage}`;
+      const list: UserJson[] = [];
+      for (const row of rows) {
+        const user = await loadUserJson(tx, row.id);
+        if (user) list.push(user);
+      }
+      return list;
+    });
+    return c.json({ users, aud: 'authenticated' });
+  });
+
+  function userIdParam(c: Context<Env>): string {
+    const id = c.req.param('id') ?? '';
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+      throw new AuthError(404, 'validation_failed', 'user_id must be an UUID');
+    }
+    return id;
+  }
+
+  app.get('/admin/users/:id', async (c) => {
+    const id = userIdParam(c);
+    const user = await sql.begin((tx) => loadUserJson(tx, id));
+    if (!user) throw new AuthError(404, 'user_not_found', 'User not found');
+    return c.json(user);
+  });
+
+  app.put('/admin/users/:id', async (c) => {
+    const id = userIdParam(c);
+    const body = await readJson(c);
+    const password = stringField(body, 'password');
+    if (password !== undefined) checkPasswordStrength(password);
+    const passwordHash = password === undefined ? undefined : await bcrypt.hash(password, BCRYPT_COST);
+    const userMetadata = objectField(body, 'user_metadata');
+    const appMetadata = objectField(body, 'app_metadata');
+    const user = await sql.begin(async (tx) => {
+      const current = await findUserById(tx, id, true);
+      if (!current) return undefined;
+      if (passwordHash) await tx`update auth.users set encrypted_password = ${passwordHash} where id = ${id}`;
+      if (body.email_confirm === true) {
+        await tx`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = ${id}`;
+      }
+      if (userMetadata) {
+        const merged = mergeMetadata(current.raw_user_meta_data ?? {}, userMetadata);
+        await tx`update auth.users set raw_user_meta_data = ${jsonb(tx, merged)} where id = ${id}`;
+      }
+      if (appMetadata) {
+        const merged = mergeMetadata(current.raw_app_meta_data ?? {}, appMetadata);
+        await tx`update auth.users set raw_app_meta_data = ${jsonb(tx, merged)} where id = ${id}`;
+      }
+      await tx`update auth.users set updated_at = now() where id = ${id}`;
+      return loadUserJson(tx, id);
+    });
+    if (!user) throw new AuthError(404, 'user_not_found', 'User not found');
+    return c.json(user);
+  });
+
+  app.delete('/admin/users/:id', async (c) => {
+    const id = userIdParam(c);
+    const found = await sql.begin(async (tx) => {
+      if (!(await findUserById(tx, id, true))) return false;
+      await deleteUser(tx, id);
+      return true;
+    });
+    if (!found) throw new AuthError(404, 'user_not_found', 'User not found');
+    return c.json({});
+  });
+
+  return app;
+}

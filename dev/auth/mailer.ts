@@ -1,0 +1,70 @@
+// Auth emails over SMTP to the local mail catcher (maildev), rendered from the same Go-template
+// files Supabase is configured with (supabase/templates/*.html). Only the plain `{{ .Name }}`
+// substitutions those templates use are understood. A send that fails (catcher down) rejects,
+// and the endpoint answers 500 as GoTrue does when its mailer fails.
+import { readFile } from 'node:fs/promises';
+import nodemailer from 'nodemailer';
+
+export type TemplateData = Record<'SiteURL' | 'TokenHash' | 'Email' | 'RedirectTo', string>;
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** Substitutes `{{ .Name }}` with the HTML-escaped value, as Go's html/template would. */
+export function renderTemplate(template: string, data: TemplateData): string {
+  return template.replace(/\{\{-?\s*\.(\w+)\s*-?\}\}/g, (whole, name: string) =>
+    Object.hasOwn(data, name) ? escapeHtml(data[name as keyof TemplateData]) : whole,
+  );
+}
+
+/** A plain-text part for mail clients that do not show HTML: the visible text, links spelled out. */
+function plainText(html: string): string {
+  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+  return body
+    .replace(/<(style|script)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '$2: $1')
+    .replace(/<(br|\/p|\/h\d|\/tr|\/div)[^>]*>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&amp;/g, '&')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim();
+}
+
+export interface Mailer {
+  sendRecovery(to: string, data: TemplateData): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(options: {
+  smtp: { host: string; port: number };
+  from: string;
+  recoveryTemplatePath: string;
+}): Mailer {
+  const transport = nodemailer.createTransport({
+    host: options.smtp.host,
+    port: options.smtp.port,
+    secure: false,
+    ignoreTLS: true,
+  });
+  return {
+    async sendRecovery(to, data) {
+      const template = await readFile(options.recoveryTemplatePath, 'utf8');
+      const html = renderTemplate(template, data);
+      const title = /<title>([^<]*)<\/title>/i.exec(template)?.[1]?.trim();
+      await transport.sendMail({
+        from: options.from,
+        to,
+        subject: title || 'Reset your FareBack password',
+        html,
+        text: plainText(html),
+      });
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
