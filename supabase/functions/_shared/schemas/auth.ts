@@ -1,0 +1,100 @@
+// Request bodies of the account endpoints. The sign-up, login, forgot- and reset-password forms
+// validate with these same schemas, so a rule and its message live only here.
+import { z } from 'zod';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from '../constants.ts';
+
+export const PASSWORD_STRENGTH_MESSAGE =
+  'Password must contain an uppercase letter, a lowercase letter, a number and a special character (@$!%*?&)';
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
+
+/** Email addresses are stored and compared lower-case; 254 is the longest address SMTP allows. */
+const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, { error: 'Email is required', abort: true })
+  .max(254, { error: 'Email must be at most 254 characters', abort: true })
+  .pipe(z.email({ error: INVALID_EMAIL_MESSAGE }))
+  .transform((email) => email.toLowerCase());
+
+/** The rule shown on sign-up: 8-100 characters with upper, lower, digit and one of @$!%*?&. */
+export const passwordRule = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, {
+    error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
+  })
+  .max(PASSWORD_MAX_LENGTH, {
+    error: `Password must be less than ${PASSWORD_MAX_LENGTH} characters`,
+    abort: true,
+  })
+  .refine((password) => /[a-z]/.test(password) && /[A-Z]/.test(password) && /\d/.test(password) && /[@$!%*?&]/.test(password), {
+    error: PASSWORD_STRENGTH_MESSAGE,
+  });
+
+export const usernameRule = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(1, { error: 'Username is required', abort: true })
+  .min(USERNAME_MIN_LENGTH, {
+    error: `Username must be at least ${USERNAME_MIN_LENGTH} characters`,
+    abort: true,
+  })
+  .max(USERNAME_MAX_LENGTH, {
+    error: `Username must be at most ${USERNAME_MAX_LENGTH} characters`,
+    abort: true,
+  })
+  .regex(/^[A-Za-z0-9_.-]+$/, {
+    error: 'Username may only contain letters, numbers, underscores, dots and hyphens',
+  });
+
+export const registerInputSchema = z.object({
+  username: usernameRule,
+  email: emailField,
+  password: passwordRule,
+});
+export type RegisterInput = z.infer<typeof registerInputSchema>;
+
+/** Login accepts a username or an email address in the username field. */
+export const loginInputSchema = z.object({
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, { error: 'Username is required', abort: true })
+    .max(254, { error: 'Username must be at most 254 characters' }),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, { error: 'Password is required', abort: true })
+    .max(1024, { error: 'Password must be at most 1024 characters' }),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export const forgotPasswordInputSchema = z.object({
+  email: emailField,
+});
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordInputSchema>;
+
+export const resetPasswordInputSchema = z.object({
+  token: z
+    .string({ error: 'Reset token is required' })
+    .trim()
+    .min(1, { error: 'Reset token is required', abort: true })
+    .max(512, { error: 'Reset token is invalid' }),
+  password: passwordRule,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordInputSchema>;
+
+/** The reset form: the new password twice; the token comes from the page's query string. */
+export const resetPasswordFormSchema = z
+  .object({
+    password: passwordRule,
+    confirmPassword: z.string({ error: 'Please confirm your password' }),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    error: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;

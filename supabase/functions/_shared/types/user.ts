@@ -1,0 +1,47 @@
+// The current user as the API returns it (`GET /api/auth/me`, register and login, under `user`):
+// the fields of spec section 3 "Current user" in camelCase, plus the profile fields the account
+// and subscription screens read. Money is integer cents; dates are ISO 8601 strings.
+import type {
+  NotificationFrequency,
+  SubscriptionTier,
+  ThresholdCondition,
+  ThresholdType,
+} from '../constants.ts';
+
+export type { SubscriptionTier, ThresholdCondition, ThresholdType, NotificationFrequency };
+
+export interface CurrentUser {
+  id: string;
+  username: string;
+  email: string;
+  isAdmin: boolean;
+  emailConnected: boolean;
+  subscriptionTier: SubscriptionTier;
+  subscriptionStartDate: string | null;
+  subscriptionEndDate: string | null;
+  flightLimit: number;
+  autoRebooking: boolean;
+  thresholdType: ThresholdType;
+  percentThreshold: number;
+  absoluteThreshold: number;
+  minSavingsPercent: number;
+  minSavingsAmount: number;
+  thresholdCondition: ThresholdCondition;
+  useSeparateInternationalThresholds: boolean;
+  internationalMinSavingsPercent: number;
+  internationalMinSavingsAmount: number;
+  notifyPriceDrops: boolean;
+  notifyRebookings: boolean;
+  notifyCancellations: boolean;
+  minPriceDrop: number;
+  minPriceDropPercent: number;
+  totalCreditsEarned: number;
+  commissionOwed: number;
+  lastBillingDate: string | null;
+  createdAt: string;
+}
+
+/** `GET /api/auth/me` */
+export interface CurrentUserResponse {
+  user: CurrentUser;
+}

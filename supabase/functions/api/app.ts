@@ -1,0 +1,163 @@
+// The `api` edge function: one Hono app under /api (Supabase hands the function its own name as
+// the first path segment). Request id, one JSON log line per request, CORS for the web origin,
+// a body size cap and one error handler apply to every route; public routes are mounted before
+// the auth middleware, protected ones after it.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { z } from 'zod';
+import { type Env, loadConfig } from './config.ts';
+import type { AppDeps, AppEnv, Logger } from './context.ts';
+import { createDb } from './db.ts';
+import { fieldErrors, HttpError, validationMessage } from './errors.ts';
+import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
+import { INVALID_JSON_MESSAGE } from './lib/body.ts';
+import { createTokenVerifier, requireAuth } from './middleware/auth.ts';
+import { authRouter, publicAuthRouter } from './routes/auth.ts';
+import { healthRouter } from './routes/health.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export const jsonLogger: Logger = (entry) => {
+  const line = JSON.stringify({ time: new Date().toISOString(), ...entry });
+  if (entry.level === 'error') console.error(line);
+  else console.log(line);
+};
+
+export interface CreateAppOptions extends Partial<AppDeps> {
+  /** Environment to read the configuration from when `config` is not given (default: Deno.env). */
+  env?: Env;
+}
+
+/** Builds the real adapters on first use, so importing the app reads no environment. */
+function lazyDeps(options: CreateAppOptions): () => AppDeps {
+  let deps: AppDeps | undefined;
+  return () => {
+    if (deps) return deps;
+    const config = options.config ?? loadConfig(options.env ?? Deno.env.toObject());
+    deps = {
+      config,
+      db: options.db ?? createDb({ databaseUrl: config.databaseUrl, singleSession: config.dbSingleSession }),
+      authApi:
+        options.authApi ??
+        createAuthApi({
+          supabaseUrl: config.supabaseUrl,
+          anonKey: config.anonKey,
+          serviceRoleKey: config.serviceRoleKey,
+        }),
+      verifyAccessToken:
+        options.verifyAccessToken ??
+        createTokenVerifier({ supabaseUrl: config.supabaseUrl, jwtSecret: config.jwtSecret }),
+      log: options.log ?? jsonLogger,
+    };
+    return deps;
+  };
+}
+
+interface PgError {
+  name: 'PostgresError';
+  code: string;
+}
+function isPgError(error: unknown): error is PgError {
+  return error instanceof Error && error.name === 'PostgresError' && typeof (error as Partial<PgError>).code === 'string';
+}
+
+/** Database refusals that can only come from what the client sent. */
+const PG_CLIENT_ERRORS: Record<string, [HttpError['status'], string]> = {
+  '22P02': [400, 'Invalid input: a value has the wrong format'],
+  '22001': [400, 'Invalid input: a value is too long'],
+  '22003': [400, 'Invalid input: a number is out of range'],
+  '23514': [400, 'Invalid input: a value is outside its allowed range'],
+  '23505': [409, 'This already exists'],
+  '42501': [403, 'You are not allowed to do that'],
+};
+
+export function createApp(options: CreateAppOptions = {}) {
+  const getDeps = lazyDeps(options);
+  const log = options.log ?? jsonLogger;
+  const app = new Hono<AppEnv>().basePath('/api');
+
+  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    log({
+      level: c.res.status >= 500 ? 'error' : 'info',
+      msg: 'request',
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      userId: c.get('userId') ?? null,
+      requestId: c.get('requestId'),
+    });
+  });
+  app.use(async (c, next) => {
+    c.set('deps', getDeps());
+    await next();
+  });
+  app.use(async (c, next) => {
+    const siteOrigin = c.var.deps.config.siteUrl;
+    return cors({
+      origin: (origin) => (origin === siteOrigin ? origin : null),
+      credentials: true,
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info', 'X-Request-Id'],
+      exposeHeaders: ['Retry-After', 'X-Request-Id'],
+      maxAge: 600,
+    })(c, next);
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ message: `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB)` }, 413),
+    }),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      return c.json({ message: error.message }, error.status, error.headers);
+    }
+    if (error instanceof z.core.$ZodError) {
+      return c.json({ message: validationMessage(error), errors: fieldErrors(error) }, 400);
+    }
+    if (error instanceof SyntaxError) {
+      return c.json({ message: INVALID_JSON_MESSAGE }, 400);
+    }
+    if (error instanceof HTTPException) {
+      const message = error.message || error.getResponse().statusText || 'Request failed';
+      return c.json({ message }, error.status);
+    }
+    if (error instanceof AuthUnavailableError) {
+      log({ level: 'error', msg: 'auth unavailable', requestId: c.get('requestId'), error: String(error.cause) });
+      return c.json({ message: 'Authentication service is unavailable. Please try again later.' }, 503);
+    }
+    if (isPgError(error) && PG_CLIENT_ERRORS[error.code]) {
+      const [status, message] = PG_CLIENT_ERRORS[error.code] as [HttpError['status'], string];
+      log({ level: 'warn', msg: 'database refused input', requestId: c.get('requestId'), error: String(error) });
+      return c.json({ message }, status);
+    }
+    log({
+      level: 'error',
+      msg: 'unhandled error',
+      requestId: c.get('requestId'),
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    return c.json({ message: 'Internal server error' }, 500);
+  });
+  app.notFound((c) => c.json({ message: 'Not found' }, 404));
+
+  // ---- public routes ----
+  app.route('/health', healthRouter);
+  app.route('/auth', publicAuthRouter);
+
+  // ---- protected routes: everything below needs a valid session ----
+  app.use('*', requireAuth);
+  app.route('/auth', authRouter);
+
+  return app;
+}
+
+export const app = createApp();

@@ -1,0 +1,82 @@
+// Database access. Every user query runs in one transaction as role `authenticated` with the
+// verified claims set, exactly as Supabase's data API does, so row-level security applies.
+// System work (login lookups, rate limits) runs as the connecting role and names the user.
+//
+// Against PGlite (DB_SINGLE_SESSION=true) the pool is one connection without prepared
+// statements: PGlite is one database session and its socket multiplexer breaks under concurrent
+// extended-protocol queries. postgres.js then queues every query behind the open transaction, so
+// two requests' transactions can never interleave and leak each other's claims.
+import postgres from 'postgres';
+
+export type Tx = postgres.TransactionSql;
+
+export interface AuthClaims {
+  sub: string;
+  role: string;
+  aud: string | string[];
+  exp: number;
+  email?: string;
+  session_id?: string;
+  [claim: string]: unknown;
+}
+
+export interface Db {
+  withUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  withService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** True when the database answers within the timeout. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  databaseUrl: string;
+  singleSession: boolean;
+}
+
+export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
+  const sql = postgres(databaseUrl, {
+    max: singleSession ? 1 : 5,
+    prepare: !singleSession,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: { application_name: 'fareback-api' },
+  });
+
+  // sql.begin's declared result unwraps nested promise arrays; handlers return plain values.
+  const begin = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    sql.begin((tx) => fn(tx)) as Promise<T>;
+
+  return {
+    withUser(claims, fn) {
+      return begin(async (tx) => {
+        await tx`
+          select set_config('role', 'authenticated', true),
+                 set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+                 set_config('request.jwt.claim.sub', ${claims.sub}, true),
+                 set_config('request.jwt.claim.role', 'authenticated', true)
+        `;
+        return fn(tx);
+      });
+    },
+    withService(fn) {
+      return begin(fn);
+    },
+    async ping(timeoutMs = 3000) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      try {
+        return await Promise.race([sql`select 1 as ok`.then(() => true), timeout]);
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close() {
+      return sql.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// Verifies `Authorization: Bearer <access token>` for every protected route: against the
+// project's JWKS (fetched once and cached by jose, refetched when an unknown key id appears), or
+// with the HS256 secret on projects that still sign with one. The token must be a user's access
+// token: audience and role 'authenticated', a subject, and not expired.
+import { createMiddleware } from 'hono/factory';
+import * as jose from 'jose';
+import type { AuthClaims } from '../db.ts';
+import { HttpError, NOT_AUTHENTICATED } from '../errors.ts';
+import type { AppEnv } from '../context.ts';
+
+export type TokenVerifier = (token: string) => Promise<AuthClaims>;
+
+export interface TokenVerifierOptions {
+  supabaseUrl: string;
+  jwtSecret?: string | null;
+  /** Key set to verify asymmetric tokens with; defaults to the project's remote JWKS. */
+  jwks?: jose.JWTVerifyGetKey;
+  /** Clock tolerance in seconds. */
+  clockTolerance?: number;
+}
+
+/** Failures that mean "this token is not acceptable"; anything else is Auth being unreachable. */
+const TOKEN_REJECTIONS = new Set([
+  'ERR_JWT_CLAIM_VALIDATION_FAILED',
+  'ERR_JWT_EXPIRED',
+  'ERR_JOSE_ALG_NOT_ALLOWED',
+  'ERR_JOSE_NOT_SUPPORTED',
+  'ERR_JWS_INVALID',
+  'ERR_JWT_INVALID',
+  'ERR_JWK_INVALID',
+  'ERR_JWKS_NO_MATCHING_KEY',
+  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
+  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+]);
+
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const jwks =
+    options.jwks ??
+    jose.createRemoteJWKSet(new URL(`${options.supabaseUrl}/auth/v1/.well-known/jwks.json`), {
+      timeoutDuration: 5000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+    });
+  const secret = options.jwtSecret ? new TextEncoder().encode(options.jwtSecret) : null;
+  const verifyOptions: jose.JWTVerifyOptions = {
+    audience: 'authenticated',
+    requiredClaims: ['sub', 'exp'],
+    clockTolerance: options.clockTolerance ?? 0,
+  };
+
+  return async (token) => {
+    let alg: string | undefined;
+    try {
+      alg = jose.decodeProtectedHeader(token).alg;
+    } catch {
+      throw new HttpError(401, NOT_AUTHENTICATED);
+    }
+    let payload: jose.JWTPayload;
+    try {
+      if (alg === 'HS256') {
+        if (!secret) throw new HttpError(401, NOT_AUTHENTICATED);
+        ({ payload } = await jose.jwtVerify(token, secret, { ...verifyOptions, algorithms: ['HS256'] }));
+      } else {
+        ({ payload } = await jose.jwtVerify(token, jwks, {
+          ...verifyOptions,
+          algorithms: ['ES256', 'RS256', 'EdDSA'],
+        }));
+      }
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      if (error instanceof jose.errors.JOSEError && TOKEN_REJECTIONS.has(error.code)) {
+        throw new HttpError(401, NOT_AUTHENTICATED);
+      }
+      // The key set could not be fetched (timeout, refused, not 200): not the caller's fault.
+      throw new HttpError(503, 'Authentication service is unavailable. Please try again later.');
+    }
+    if (payload.role !== 'authenticated' || typeof payload.sub !== 'string' || payload.sub === '') {
+      throw new HttpError(401, NOT_AUTHENTICATED);
+    }
+    return payload as AuthClaims;
+  };
+}
+
+/** The bearer token of a request, or null when there is none. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+/** Guards every route mounted after it; handlers read `c.var.claims`. */
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const token = bearerToken(c.req.header('Authorization'));
+  if (!token) throw new HttpError(401, NOT_AUTHENTICATED);
+  const claims = await c.var.deps.verifyAccessToken(token);
+  c.set('claims', claims);
+  c.set('userId', claims.sub);
+  await next();
+});

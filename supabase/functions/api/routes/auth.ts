@@ -1,0 +1,58 @@
+// Accounts (spec sections 2, 5, 7, 8). Sign-up, login, logout, password recovery and Google
+// sign-in carry no session and are mounted before the auth middleware; `me` after it.
+import { Hono } from 'hono';
+import {
+  forgotPasswordInputSchema,
+  loginInputSchema,
+  registerInputSchema,
+  resetPasswordInputSchema,
+} from '../../_shared/schemas/auth.ts';
+import type { AppEnv } from '../context.ts';
+import { HttpError, NOT_AUTHENTICATED } from '../errors.ts';
+import { readJson } from '../lib/body.ts';
+import { clientIp } from '../lib/client-ip.ts';
+import { bearerToken } from '../middleware/auth.ts';
+import { getCurrentUser } from '../queries/profiles.ts';
+import {
+  googleSignInUrl,
+  logIn,
+  logOut,
+  MESSAGES,
+  registerAccount,
+  requestPasswordReset,
+  resetPassword,
+} from '../services/accounts.ts';
+
+export const publicAuthRouter = new Hono<AppEnv>()
+  .post('/register', async (c) => {
+    const input = await readJson(c, registerInputSchema);
+    const result = await registerAccount(c.var.deps, input);
+    c.set('userId', result.user.id);
+    return c.json(result, 201);
+  })
+  .post('/login', async (c) => {
+    const input = await readJson(c, loginInputSchema);
+    const result = await logIn(c.var.deps, input, clientIp(c.req.raw.headers));
+    c.set('userId', result.user.id);
+    return c.json(result);
+  })
+  .post('/logout', async (c) => {
+    await logOut(c.var.deps, bearerToken(c.req.header('Authorization')));
+    return c.json({ message: MESSAGES.loggedOut });
+  })
+  .post('/forgot-password', async (c) => {
+    await requestPasswordReset(c.var.deps, await readJson(c, forgotPasswordInputSchema));
+    return c.json({ message: MESSAGES.forgotPassword });
+  })
+  .post('/reset-password', async (c) => {
+    await resetPassword(c.var.deps, await readJson(c, resetPasswordInputSchema));
+    return c.json({ message: MESSAGES.passwordReset });
+  })
+  .get('/google', (c) => c.redirect(googleSignInUrl(c.var.deps), 302));
+
+export const authRouter = new Hono<AppEnv>().get('/me', async (c) => {
+  const claims = c.var.claims;
+  const user = await c.var.deps.db.withUser(claims, (tx) => getCurrentUser(tx, claims.email));
+  if (!user) throw new HttpError(401, NOT_AUTHENTICATED);
+  return c.json({ user });
+});

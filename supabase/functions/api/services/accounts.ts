@@ -1,0 +1,168 @@
+// Accounts: sign-up, sign-in, sign-out and password recovery. Supabase Auth owns credentials and
+// sessions; these functions put the product's rules around it (unique usernames, sign-in by
+// username, slowing repeated failures, answers that never reveal whether an address exists).
+// No database transaction is held while Auth is called: against PGlite, Auth shares the one
+// database session, so it must never wait behind an open transaction of ours.
+import * as jose from 'jose';
+import { AFTER_LOGIN_PATH, RESET_PASSWORD_PATH } from '../../_shared/constants.ts';
+import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from '../../_shared/schemas/auth.ts';
+import type { AuthResponse, AuthSession } from '../../_shared/types/auth.ts';
+import type { CurrentUser } from '../../_shared/types/user.ts';
+import type { AppDeps } from '../context.ts';
+import type { AuthClaims } from '../db.ts';
+import { HttpError } from '../errors.ts';
+import type { AuthFailure } from '../lib/auth-api.ts';
+import { AuthUnavailableError } from '../lib/auth-api.ts';
+import { loginRetryAfterSeconds, recordLoginAttempt } from '../queries/login-attempts.ts';
+import { deleteAccount, findLoginEmail, findTakenIdentity, getCurrentUser, getUsername } from '../queries/profiles.ts';
+
+export const MESSAGES = {
+  usernameTaken: 'Username is already taken',
+  emailTaken: 'An account with this email already exists',
+  invalidCredentials: 'Invalid username or password',
+  loggedOut: 'Logged out',
+  forgotPassword: 'If an account exists for that email, you will receive a password reset link shortly.',
+  passwordReset: 'Password has been reset',
+  resetLinkInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
+  samePassword: 'New password must be different from your current password',
+  authRateLimited: 'Too many requests. Please wait a moment and try again.',
+} as const;
+
+export function tooManyLoginAttempts(retryAfterSeconds: number): HttpError {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return new HttpError(
+    429,
+    `Too many failed login attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+/** An Auth refusal we have no better wording for: its own 4xx message, or a 502 for its failures. */
+function unexpectedAuthFailure(failure: AuthFailure, during: string): Error {
+  if (failure.status === 429) return new HttpError(429, MESSAGES.authRateLimited);
+  return new Error(`Auth refused ${during}: ${failure.status} ${failure.code} ${failure.message}`);
+}
+
+/** Claims of an access token Auth has just issued to us over the server-side channel. */
+function sessionClaims(session: AuthSession): AuthClaims {
+  return jose.decodeJwt(session.access_token) as AuthClaims;
+}
+
+async function loadUser(deps: AppDeps, session: AuthSession): Promise<CurrentUser> {
+  const claims = sessionClaims(session);
+  const user = await deps.db.withUser(claims, (tx) => getCurrentUser(tx, claims.email));
+  if (!user) throw new Error(`No profile for user ${claims.sub}`);
+  return user;
+}
+
+function throwIfTaken(taken: { usernameTaken: boolean; emailTaken: boolean }): void {
+  if (taken.usernameTaken) throw new HttpError(409, MESSAGES.usernameTaken);
+  if (taken.emailTaken) throw new HttpError(409, MESSAGES.emailTaken);
+}
+
+export async function registerAccount(deps: AppDeps, input: RegisterInput): Promise<AuthResponse> {
+  const { db, authApi } = deps;
+  throwIfTaken(await db.withService((tx) => findTakenIdentity(tx, input)));
+
+  const created = await authApi.createUser(input);
+  if (!created.ok) {
+    // Someone may have taken the username or email between our check and Auth's insert.
+    throwIfTaken(await db.withService((tx) => findTakenIdentity(tx, input)));
+    if (created.code === 'weak_password') throw new HttpError(400, created.message);
+    if (created.code === 'email_exists' || created.code === 'user_already_exists') {
+      throw new HttpError(409, MESSAGES.emailTaken);
+    }
+    throw unexpectedAuthFailure(created, 'sign-up');
+  }
+
+  const userId = created.value.id;
+  const username = await db.withService((tx) => getUsername(tx, userId));
+  if (username?.toLowerCase() !== input.username.toLowerCase()) {
+    // The profile trigger gave the account another name: a concurrent sign-up won this username.
+    await db.withService((tx) => deleteAccount(tx, userId));
+    if (username === null) throw new Error(`Sign-up created no profile for user ${userId}`);
+    throw new HttpError(409, MESSAGES.usernameTaken);
+  }
+
+  const signedIn = await authApi.signInWithPassword(created.value.email, input.password);
+  if (!signedIn.ok) throw unexpectedAuthFailure(signedIn, 'sign-in after sign-up');
+  return { user: await loadUser(deps, signedIn.value), session: signedIn.value };
+}
+
+export async function logIn(deps: AppDeps, input: LoginInput, ip: string | null): Promise<AuthResponse> {
+  const { db, authApi } = deps;
+  const { email, account, retryAfter } = await db.withService(async (tx) => {
+    const email = await findLoginEmail(tx, input.username);
+    const account = (email ?? input.username).toLowerCase();
+    return { email, account, retryAfter: await loginRetryAfterSeconds(tx, { ip, account }) };
+  });
+  // Checked before the password, so a locked account cannot be probed further.
+  if (retryAfter > 0) throw tooManyLoginAttempts(retryAfter);
+
+  const signedIn = email === null ? null : await authApi.signInWithPassword(email, input.password);
+  if (signedIn !== null && !signedIn.ok && (signedIn.status === 429 || signedIn.status >= 500)) {
+    throw unexpectedAuthFailure(signedIn, 'sign-in');
+  }
+  if (signedIn === null || !signedIn.ok) {
+    await db.withService((tx) => recordLoginAttempt(tx, { ip, account, succeeded: false }));
+    throw new HttpError(401, MESSAGES.invalidCredentials);
+  }
+  await db.withService((tx) => recordLoginAttempt(tx, { ip, account, succeeded: true }));
+  return { user: await loadUser(deps, signedIn.value), session: signedIn.value };
+}
+
+/** Revokes the session the token belongs to; without one, or when it is already gone, nothing to do. */
+export async function logOut(deps: AppDeps, accessToken: string | null): Promise<void> {
+  if (!accessToken) return;
+  try {
+    const result = await deps.authApi.signOut(accessToken, 'local');
+    if (!result.ok && result.status >= 500) {
+      deps.log({ level: 'warn', msg: 'logout failed at Auth', status: result.status, code: result.code });
+    }
+  } catch (error) {
+    deps.log({ level: 'warn', msg: 'logout failed at Auth', error: String(error) });
+  }
+}
+
+/**
+ * Asks Auth to mail a reset link. The caller always gets the same answer, so whether an address
+ * has an account cannot be learnt here; Auth's own failures (rate limits included) are logged only.
+ */
+export async function requestPasswordReset(deps: AppDeps, input: ForgotPasswordInput): Promise<void> {
+  try {
+    const result = await deps.authApi.recover(input.email, deps.config.siteUrl + RESET_PASSWORD_PATH);
+    if (!result.ok) {
+      deps.log({ level: 'warn', msg: 'password recovery refused by Auth', status: result.status, code: result.code });
+    }
+  } catch (error) {
+    deps.log({ level: 'warn', msg: 'password recovery failed', error: String(error) });
+  }
+}
+
+export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): Promise<void> {
+  const { authApi } = deps;
+  const verified = await authApi.verifyRecovery(input.token);
+  if (!verified.ok) {
+    if (verified.status === 429 || verified.status >= 500) throw unexpectedAuthFailure(verified, 'recovery');
+    throw new HttpError(400, MESSAGES.resetLinkInvalid);
+  }
+  const accessToken = verified.value.access_token;
+  const updated = await authApi.updatePassword(accessToken, input.password);
+  if (!updated.ok) {
+    if (updated.code === 'same_password') throw new HttpError(400, MESSAGES.samePassword);
+    if (updated.code === 'weak_password') throw new HttpError(400, updated.message);
+    if (updated.status === 401 || updated.status === 403) throw new HttpError(400, MESSAGES.resetLinkInvalid);
+    throw unexpectedAuthFailure(updated, 'password update');
+  }
+  // A reset means the old password may be known to someone else: end every session of the account.
+  try {
+    await authApi.signOut(accessToken, 'global');
+  } catch (error) {
+    if (!(error instanceof AuthUnavailableError)) throw error;
+  }
+}
+
+export function googleSignInUrl(deps: AppDeps): string {
+  const { supabasePublicUrl, siteUrl } = deps.config;
+  return `${supabasePublicUrl}/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(siteUrl + AFTER_LOGIN_PATH)}`;
+}
