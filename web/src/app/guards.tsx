@@ -1,0 +1,59 @@
+import { Center, Text } from '@chakra-ui/react';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { PageSpinner } from '@/components/ui/page-spinner';
+import { useCurrentUser } from '@/lib/auth';
+import { sessionMayExist } from '@/lib/supabase';
+
+/*
+ * Route guards (spec section 2). A redirect waits while another navigation is under way: on
+ * logout the app sets "no user" and navigates to /, and a lazy route can take a moment to load;
+ * redirecting to /login meanwhile would fight that navigation.
+ */
+
+function useIsNavigating(): boolean {
+  return useNavigation().state !== 'idle';
+}
+
+/** Logged-in routes: a spinner while the user loads, /login without one. */
+export function RequireAuth() {
+  const { data: user, isPending } = useCurrentUser();
+  const location = useLocation();
+  const navigating = useIsNavigating();
+
+  if (isPending) return <PageSpinner label="Loading your account..." />;
+  if (!user) {
+    if (navigating) return <PageSpinner />;
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
+  return <Outlet />;
+}
+
+function RedirectingToDashboard() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void navigate('/dashboard', { replace: true });
+  }, [navigate]);
+  return (
+    <Center minHeight="50vh" role="status">
+      <Text color="fg.muted">Redirecting...</Text>
+    </Center>
+  );
+}
+
+/** /admin: logged-in admins only; anyone else signed in is sent to /dashboard. */
+export function RequireAdmin() {
+  const { data: user } = useCurrentUser();
+  if (!user?.isAdmin) return <RedirectingToDashboard />;
+  return <Outlet />;
+}
+
+/** Pages for visitors (/, /login, /sign-up, /forgot-password): a signed-in user goes to `to`. */
+export function RedirectIfSignedIn({ to, children }: { to: string; children?: ReactNode }) {
+  const { data: user, isPending } = useCurrentUser();
+  const navigating = useIsNavigating();
+  // Visitors see the page at once; a browser holding a session waits to learn who it is.
+  if (isPending && sessionMayExist()) return <PageSpinner />;
+  if (user && !navigating) return <Navigate to={to} replace />;
+  return children ?? <Outlet />;
+}

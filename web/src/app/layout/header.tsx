@@ -1,0 +1,72 @@
+import { Box, Button, Container, Flex, HStack, Link, SkeletonCircle, Text } from '@chakra-ui/react';
+import { lazy, Suspense } from 'react';
+import { LuPlane } from 'react-icons/lu';
+import { Link as RouterLink } from 'react-router';
+import { useCurrentUser } from '@/lib/auth';
+
+const SignedInNav = lazy(() => import('./signed-in-nav'));
+
+export function Brand() {
+  return (
+    <Link
+      asChild
+      fontWeight="bold"
+      fontSize="xl"
+      letterSpacing="tight"
+      color="fg"
+      _hover={{ textDecoration: 'none', color: 'brand.fg' }}
+    >
+      <RouterLink to="/" aria-label="FareBack home">
+        <Flex
+          as="span"
+          align="center"
+          justify="center"
+          boxSize="8"
+          borderRadius="lg"
+          bg="brand.solid"
+          color="brand.contrast"
+          aria-hidden="true"
+        >
+          <LuPlane />
+        </Flex>
+        <Text as="span">FareBack</Text>
+      </RouterLink>
+    </Link>
+  );
+}
+
+export function Header() {
+  const { data: user } = useCurrentUser();
+
+  return (
+    <Box
+      as="header"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+      bg="bg/90"
+      backdropFilter="saturate(180%) blur(8px)"
+      borderBottomWidth="1px"
+    >
+      <Container maxW="6xl">
+        <Flex as="nav" aria-label="Main" align="center" justify="space-between" h="16" gap="4">
+          <Brand />
+          {user ? (
+            <Suspense fallback={<SkeletonCircle size="8" />}>
+              <SignedInNav user={user} />
+            </Suspense>
+          ) : (
+            <HStack gap={{ base: '2', md: '3' }}>
+              <Button asChild variant="ghost" size={{ base: 'sm', md: 'md' }}>
+                <RouterLink to="/login">Log In</RouterLink>
+              </Button>
+              <Button asChild size={{ base: 'sm', md: 'md' }}>
+                <RouterLink to="/sign-up">Sign Up</RouterLink>
+              </Button>
+            </HStack>
+          )}
+        </Flex>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,36 @@
+import { Box } from '@chakra-ui/react';
+import { useNavigate } from 'react-router';
+import { notify } from '@/components/ui/toaster';
+import type { CurrentUser } from '@/lib/auth';
+import { useLogout } from '@/features/auth/api';
+import { MobileMenu } from './mobile-menu';
+import { UserMenu } from './user-menu';
+
+/**
+ * The signed-in part of the header: the avatar menu from 768 px up, the drawer below. Loaded
+ * lazily, so visitors do not download the menu, drawer and sign-out code.
+ */
+export default function SignedInNav({ user }: { user: CurrentUser }) {
+  const navigate = useNavigate();
+  const logout = useLogout();
+
+  const signOut = () => {
+    logout.mutate(undefined, {
+      onSuccess: () => {
+        notify({ title: 'Logged out successfully', status: 'success' });
+        void navigate('/');
+      },
+    });
+  };
+
+  return (
+    <>
+      <Box hideBelow="md">
+        <UserMenu user={user} onSignOut={signOut} />
+      </Box>
+      <Box hideFrom="md">
+        <MobileMenu user={user} onSignOut={signOut} />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { PageSpinner } from '@/components/ui/page-spinner';
+import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
+import { RootLayout } from './layout/root-layout';
+import { NotFoundPage } from './routes/not-found';
+import { RouteError } from './routes/route-error';
+
+/*
+ * Every route of spec section 2. Pages load lazily, so the landing route ships without the
+ * dashboard's or admin's code; guards and the layout are in the main bundle.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: () => <PageSpinner />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          {
+            element: <RedirectIfSignedIn to="/dashboard" />,
+            children: [
+              {
+                index: true,
+                lazy: async () => ({
+                  Component: (await import('@/features/landing/landing-page')).LandingPage,
+                }),
+              },
+              {
+                path: 'login',
+                lazy: async () => ({
+                  Component: (await import('@/features/auth/pages/login-page')).LoginPage,
+                }),
+              },
+              {
+                path: 'sign-up',
+                lazy: async () => ({
+                  Component: (await import('@/features/auth/pages/sign-up-page')).SignUpPage,
+                }),
+              },
+            ],
+          },
+          {
+            element: <RedirectIfSignedIn to="/" />,
+            children: [
+              {
+                path: 'forgot-password',
+                lazy: async () => ({
+                  Component: (await import('@/features/auth/pages/forgot-password-page'))
+                    .ForgotPasswordPage,
+                }),
+              },
+            ],
+          },
+          {
+            // Sends a signed-in user to /dashboard itself, after its missing-token check.
+            path: 'reset-password',
+            lazy: async () => ({
+              Component: (await import('@/features/auth/pages/reset-password-page'))
+                .ResetPasswordPage,
+            }),
+          },
+          {
+            path: 'contact',
+            lazy: async () => ({
+              Component: (await import('@/features/contact/contact-page')).ContactPage,
+            }),
+          },
+          {
+            path: 'privacy',
+            lazy: async () => ({
+              Component: (await import('@/features/landing/info-pages')).PrivacyPage,
+            }),
+          },
+          {
+            path: 'terms',
+            lazy: async () => ({
+              Component: (await import('@/features/landing/info-pages')).TermsPage,
+            }),
+          },
+          {
+            path: 'help',
+            lazy: async () => ({
+              Component: (await import('@/features/landing/info-pages')).HelpPage,
+            }),
+          },
+          { path: 'auth', element: <Navigate to="/login" replace /> },
+          {
+            element: <RequireAuth />,
+            children: [
+              {
+                path: 'dashboard',
+                lazy: async () => ({
+                  Component: (await import('@/features/dashboard/dashboard-page')).DashboardPage,
+                }),
+              },
+              {
+                path: 'account',
+                lazy: async () => ({
+                  Component: (await import('@/features/account/account-page')).AccountPage,
+                }),
+              },
+              {
+                path: 'connect-email',
+                lazy: async () => ({
+                  Component: (await import('@/features/email/connect-email-page')).ConnectEmailPage,
+                }),
+              },
+              {
+                path: 'premium-checkout',
+                lazy: async () => ({
+                  Component: (await import('@/features/subscription/premium-checkout-page'))
+                    .PremiumCheckoutPage,
+                }),
+              },
+              {
+                path: 'onboarding',
+                lazy: async () => ({
+                  Component: (await import('@/features/onboarding/onboarding-page')).OnboardingPage,
+                }),
+              },
+              {
+                element: <RequireAdmin />,
+                children: [
+                  {
+                    path: 'admin',
+                    lazy: async () => ({
+                      Component: (await import('@/features/admin/admin-page')).AdminPage,
+                    }),
+                  },
+                ],
+              },
+            ],
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,106 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  ForgotPasswordInput,
+  LoginInput,
+  RegisterInput,
+  ResetPasswordInput,
+} from '@shared/schemas/auth.ts';
+import type { AuthResponse, AuthSession, MessageResponse } from '@shared/types/auth.ts';
+import { ApiError, apiRequest } from '@/lib/api-client';
+import { authKeys, type CurrentUser } from '@/lib/auth';
+import { loadSupabase } from '@/lib/supabase';
+
+/*
+ * Account calls (spec section 7). The api function creates the Supabase Auth session and hands it
+ * back; supabase-js stores and refreshes it from then on, and the api client reads the access
+ * token from it. The me cache is written directly on login, register and logout, so the header
+ * and guards switch at once instead of waiting for a refetch.
+ */
+
+async function adoptSession(session: AuthSession): Promise<void> {
+  const supabase = await loadSupabase();
+  const { error } = await supabase.auth.setSession({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+  });
+  if (error) throw error;
+}
+
+export async function login(input: LoginInput): Promise<CurrentUser> {
+  const { user, session } = await apiRequest<AuthResponse>('POST', '/auth/login', input);
+  await adoptSession(session);
+  return user;
+}
+
+export async function register(input: RegisterInput): Promise<CurrentUser> {
+  const { user, session } = await apiRequest<AuthResponse>('POST', '/auth/register', input);
+  await adoptSession(session);
+  return user;
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await apiRequest<MessageResponse>('POST', '/auth/logout');
+  } catch (error) {
+    // A 401 means the server holds no session for us any more: signed out already.
+    if (!(error instanceof ApiError && error.status === 401)) throw error;
+  }
+  const supabase = await loadSupabase();
+  await supabase.auth.signOut({ scope: 'local' });
+}
+
+export function forgotPassword(input: ForgotPasswordInput): Promise<MessageResponse> {
+  return apiRequest<MessageResponse>('POST', '/auth/forgot-password', input);
+}
+
+export function resetPassword(input: ResetPasswordInput): Promise<MessageResponse> {
+  return apiRequest<MessageResponse>('POST', '/auth/reset-password', input);
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    meta: { errorTitle: 'Login failed', errorFallback: 'Invalid username or password' },
+    onSuccess: (user) => queryClient.setQueryData(authKeys.me(), user),
+  });
+}
+
+export function useRegister() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: register,
+    meta: {
+      errorTitle: 'Registration failed',
+      errorFallback: 'Could not create your account. Please try again.',
+    },
+    onSuccess: (user) => queryClient.setQueryData(authKeys.me(), user),
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    meta: { errorTitle: 'Logout failed', errorFallback: 'Please try again.' },
+    onSuccess: () => {
+      // Forget everything cached for the previous user, then mark nobody signed in.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.all[0] });
+      queryClient.setQueryData(authKeys.me(), null);
+    },
+  });
+}
+
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: forgotPassword,
+    meta: { errorTitle: 'Error', errorFallback: 'Failed to send password reset email' },
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: resetPassword,
+    meta: { errorTitle: 'Failed to reset password', errorFallback: 'Failed to reset password' },
+  });
+}

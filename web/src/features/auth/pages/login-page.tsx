@@ -1,0 +1,74 @@
+import { Button, Flex, Link, Stack } from '@chakra-ui/react';
+import { loginInputSchema } from '@shared/schemas/auth.ts';
+import { AFTER_LOGIN_PATH } from '@shared/constants.ts';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { TextField } from '@/components/form/text-field';
+import { notify } from '@/components/ui/toaster';
+import { useZodForm } from '@/hooks/use-zod-form';
+import { useLogin } from '../api';
+import { AuthLayout } from '../components/auth-layout';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const login = useLogin();
+  const form = useZodForm(loginInputSchema, { username: '', password: '' });
+
+  const onSubmit = form.handleSubmit((input) => {
+    login.mutate(input, {
+      onSuccess: () => {
+        notify({
+          title: 'Login successful',
+          description: 'Welcome back to FareBack!',
+          status: 'success',
+        });
+        void navigate(AFTER_LOGIN_PATH);
+      },
+    });
+  });
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      description="Log in to keep an eye on your flights and savings."
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Link asChild color="brand.fg" fontWeight="medium">
+            <RouterLink to="/sign-up">Sign up</RouterLink>
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate aria-label="Log in">
+        <Stack gap="5">
+          <TextField
+            label="Username"
+            autoComplete="username"
+            autoFocus
+            required
+            error={form.errors.username}
+            {...form.field('username')}
+          />
+          <Stack gap="2">
+            <TextField
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={form.errors.password}
+              {...form.field('password')}
+            />
+            <Flex justify="flex-end">
+              <Link asChild fontSize="sm" color="brand.fg">
+                <RouterLink to="/forgot-password">Forgot password?</RouterLink>
+              </Link>
+            </Flex>
+          </Stack>
+          <Button type="submit" size="lg" width="full" loading={login.isPending} loadingText="Logging in...">
+            Log In
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

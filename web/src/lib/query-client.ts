@@ -1,0 +1,52 @@
+import { MutationCache, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { QUERY_GC_MS } from '@shared/constants.ts';
+import { notify } from '@/components/ui/toaster';
+import { errorMessage } from './api-client';
+
+/*
+ * What a mutation declares about itself instead of handling it in every hook (TkDodo,
+ * "Automatic Query Invalidation after Mutations"):
+ * - invalidates: query keys (prefixes) to refetch once it succeeds;
+ * - errorTitle / errorFallback: the error toast (title; description is the server's message,
+ *   else the fallback). Mutations without errorTitle handle their own errors.
+ */
+export interface FareBackMutationMeta extends Record<string, unknown> {
+  invalidates?: readonly QueryKey[];
+  errorTitle?: string;
+  errorFallback?: string;
+}
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: FareBackMutationMeta;
+  }
+}
+
+/** Spec section 9: nothing retried, cached data never stale by default, gc after 5 minutes. */
+export function createQueryClient(): QueryClient {
+  const queryClient: QueryClient = new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: false,
+        staleTime: Infinity,
+        gcTime: QUERY_GC_MS,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+      },
+      mutations: { retry: false },
+    },
+    mutationCache: new MutationCache({
+      onSuccess: async (_data, _variables, _context, mutation) => {
+        const keys = mutation.meta?.invalidates ?? [];
+        await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      },
+      onError: (error, _variables, _context, mutation) => {
+        const title = mutation.meta?.errorTitle;
+        if (!title) return;
+        const fallback = mutation.meta?.errorFallback ?? 'Something went wrong. Please try again.';
+        notify({ title, description: errorMessage(error, fallback), status: 'error' });
+      },
+    }),
+  });
+  return queryClient;
+}

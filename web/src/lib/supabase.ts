@@ -1,0 +1,62 @@
+import type { AuthChangeEvent, SupabaseClient } from '@supabase/supabase-js';
+
+/*
+ * supabase-js loads on demand: when this browser holds a session, when the URL carries one
+ * (the Google return), or when the app signs someone in. A visitor reading the landing page
+ * never downloads it. Everything else in the app goes through these functions.
+ */
+
+export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL ?? window.location.origin;
+
+/** supabase-js's default storage key: `sb-<first label of the project host>-auth-token`. */
+function storageKey(): string {
+  const ref = new URL(SUPABASE_URL).hostname.split('.')[0] ?? '';
+  return `sb-${ref}-auth-token`;
+}
+
+/** Whether supabase-js has a session saved in this browser (read synchronously). */
+export function hasStoredSession(): boolean {
+  try {
+    return window.localStorage.getItem(storageKey()) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** An implicit-flow redirect (Google sign-in) puts the session in the URL fragment. */
+function urlCarriesSession(): boolean {
+  return /[#&](access_token|error_description)=/.test(window.location.hash);
+}
+
+type AuthListener = (event: AuthChangeEvent) => void;
+const listeners = new Set<AuthListener>();
+let client: Promise<SupabaseClient> | null = null;
+
+export function loadSupabase(): Promise<SupabaseClient> {
+  client ??= import('./supabase-client').then(({ supabase }) => {
+    supabase.auth.onAuthStateChange((event) => {
+      for (const listener of listeners) listener(event);
+    });
+    return supabase;
+  });
+  return client;
+}
+
+/** Whether a session may exist: then the client must load before the first api call. */
+export function sessionMayExist(): boolean {
+  return client !== null || hasStoredSession() || urlCarriesSession();
+}
+
+/** Runs `listener` on supabase-js auth events once (and if) the client loads. */
+export function onAuthEvent(listener: AuthListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current access token, after supabase-js has finished restoring or refreshing it. */
+export async function getAccessToken(): Promise<string | null> {
+  if (!sessionMayExist()) return null;
+  const supabase = await loadSupabase();
+  const { data } = await supabase.auth.getSession();
+  return data.session?.access_token ?? null;
+}

@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const gateway = 'http://127.0.0.1:54321';
+
+export const alias = {
+  '@': fileURLToPath(new URL('./src', import.meta.url)),
+  // Schemas and constants shared with the api function (Deno); they import bare `zod`,
+  // which resolves to the root workspace's copy.
+  '@shared': fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url)),
+};
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias },
+  server: {
+    proxy: {
+      '/api': gateway,
+      '/auth/v1': gateway,
+      '/functions/v1': gateway,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Read by scripts/route-size.mjs to report what each route loads.
+    manifest: true,
+    rolldownOptions: {
+      treeshake: {
+        // Chakra's theme module builds `defaultThemeConfig` from every recipe with these identity
+        // helpers; marked pure, the unused config and the recipes we do not register drop out.
+        manualPureFunctions: ['defineConfig', 'defineRecipe', 'defineSlotRecipe'],
+      },
+    },
+  },
+});
