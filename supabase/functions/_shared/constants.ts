@@ -38,8 +38,8 @@ export const DEFAULT_MIN_SAVINGS_PERCENT = 15;
 export const DEFAULT_MIN_SAVINGS_AMOUNT_CENTS = 5000;
 export const DEFAULT_INTERNATIONAL_MIN_SAVINGS_PERCENT = 20;
 export const DEFAULT_INTERNATIONAL_MIN_SAVINGS_AMOUNT_CENTS = 10000;
-/** Price-alert defaults the client reads (minPriceDrop in dollars, as the original client shows). */
-export const DEFAULT_MIN_PRICE_DROP = 25;
+/** Price-alert defaults: the spec's client default of $25 minimum drop, stored in cents. */
+export const DEFAULT_MIN_PRICE_DROP_CENTS = 2500;
 export const DEFAULT_MIN_PRICE_DROP_PERCENT = 10;
 
 export interface NumericRange {

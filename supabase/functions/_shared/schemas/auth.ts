@@ -8,13 +8,19 @@ import {
   USERNAME_MIN_LENGTH,
 } from '../constants.ts';
 
+/** Missing and wrong-typed values both name the field: "Email is required" / "Email must be text". */
+function textField(label: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`),
+  });
+}
+
 export const PASSWORD_STRENGTH_MESSAGE =
   'Password must contain an uppercase letter, a lowercase letter, a number and a special character (@$!%*?&)';
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 
 /** Email addresses are stored and compared lower-case; 254 is the longest address SMTP allows. */
-const emailField = z
-  .string({ error: 'Email is required' })
+const emailField = textField('Email')
   .trim()
   .min(1, { error: 'Email is required', abort: true })
   .max(254, { error: 'Email must be at most 254 characters', abort: true })
@@ -22,8 +28,7 @@ const emailField = z
   .transform((email) => email.toLowerCase());
 
 /** The rule shown on sign-up: 8-100 characters with upper, lower, digit and one of @$!%*?&. */
-export const passwordRule = z
-  .string({ error: 'Password is required' })
+export const passwordRule = textField('Password')
   .min(PASSWORD_MIN_LENGTH, {
     error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
   })
@@ -35,8 +40,7 @@ export const passwordRule = z
     error: PASSWORD_STRENGTH_MESSAGE,
   });
 
-export const usernameRule = z
-  .string({ error: 'Username is required' })
+export const usernameRule = textField('Username')
   .trim()
   .min(1, { error: 'Username is required', abort: true })
   .min(USERNAME_MIN_LENGTH, {
@@ -60,13 +64,11 @@ export type RegisterInput = z.infer<typeof registerInputSchema>;
 
 /** Login accepts a username or an email address in the username field. */
 export const loginInputSchema = z.object({
-  username: z
-    .string({ error: 'Username is required' })
+  username: textField('Username')
     .trim()
     .min(1, { error: 'Username is required', abort: true })
     .max(254, { error: 'Username must be at most 254 characters' }),
-  password: z
-    .string({ error: 'Password is required' })
+  password: textField('Password')
     .min(1, { error: 'Password is required', abort: true })
     .max(1024, { error: 'Password must be at most 1024 characters' }),
 });
@@ -78,8 +80,7 @@ export const forgotPasswordInputSchema = z.object({
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordInputSchema>;
 
 export const resetPasswordInputSchema = z.object({
-  token: z
-    .string({ error: 'Reset token is required' })
+  token: textField('Reset token')
     .trim()
     .min(1, { error: 'Reset token is required', abort: true })
     .max(512, { error: 'Reset token is invalid' }),
@@ -91,7 +92,7 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordInputSchema>;
 export const resetPasswordFormSchema = z
   .object({
     password: passwordRule,
-    confirmPassword: z.string({ error: 'Please confirm your password' }),
+    confirmPassword: textField('Password confirmation'),
   })
   .refine((form) => form.password === form.confirmPassword, {
     error: "Passwords don't match",

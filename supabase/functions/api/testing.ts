@@ -1,0 +1,162 @@
+// Test doubles for the api's unit tests (Deno): an app wired to a scripted database, a recording
+// Auth client and a token verifier backed by a key pair made for the test.
+import * as jose from 'jose';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { AppDeps, LogEntry } from './context.ts';
+import type { AuthClaims, Db, Tx } from './db.ts';
+import type { AuthApi, AuthResult } from './lib/auth-api.ts';
+import { createTokenVerifier } from './middleware/auth.ts';
+import type { AuthSession } from '../_shared/types/auth.ts';
+
+export const SITE_URL = 'http://site.test';
+
+export const testConfig: Config = {
+  supabaseUrl: 'http://supabase.internal',
+  supabasePublicUrl: 'http://supabase.test',
+  anonKey: 'anon-key',
+  serviceRoleKey: 'service-key',
+  databaseUrl: 'postgres://unused',
+  jwtSecret: null,
+  siteUrl: SITE_URL,
+  supportEmail: 'support@fareback.app',
+  dbSingleSession: true,
+  port: 0,
+};
+
+/**
+ * A database whose queries answer from a script, in order. Each awaited query takes the next
+ * answer (rows, or an Error to throw); query fragments that are never awaited take none.
+ */
+export class ScriptedDb implements Db {
+  readonly queries: string[] = [];
+  readonly userTransactions: AuthClaims[] = [];
+  serviceTransactions = 0;
+  reachable = true;
+
+  constructor(private readonly answers: Array<unknown[] | Error> = []) {}
+
+  private tx(): Tx {
+    const run = (strings: TemplateStringsArray) => ({
+      then: (resolve: (rows: unknown[]) => unknown, reject: (error: unknown) => unknown) => {
+        this.queries.push(strings.join('?').replace(/\s+/g, ' ').trim());
+        const answer = this.answers.shift();
+        if (answer instanceof Error) return Promise.reject(answer).then(resolve, reject);
+        return Promise.resolve(answer ?? []).then(resolve, reject);
+      },
+    });
+    // a stand-in for postgres.js's tagged-template transaction; only the call shape is used
+    return run as unknown as Tx;
+  }
+
+  withUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.userTransactions.push(claims);
+    return fn(this.tx());
+  }
+  withService<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.serviceTransactions += 1;
+    return fn(this.tx());
+  }
+  ping(): Promise<boolean> {
+    return Promise.resolve(this.reachable);
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+  get touched(): boolean {
+    return this.queries.length > 0 || this.userTransactions.length > 0 || this.serviceTransactions > 0;
+  }
+}
+
+type AuthCall = { method: keyof AuthApi; args: unknown[] };
+
+/** Records every call; each method answers with the override given, else success. */
+export function recordingAuthApi(overrides: Partial<AuthApi> = {}): AuthApi & { calls: AuthCall[] } {
+  const calls: AuthCall[] = [];
+  const ok = <T>(value: T): Promise<AuthResult<T>> => Promise.resolve({ ok: true, value });
+  const defaults: AuthApi = {
+    createUser: (input) => ok({ id: crypto.randomUUID(), email: input.email }),
+    signInWithPassword: () => ok(fakeSession()),
+    signOut: () => ok(null),
+    recover: () => ok(null),
+    verifyRecovery: () => ok(fakeSession()),
+    updatePassword: () => ok(null),
+  };
+  const api = { ...defaults, ...overrides };
+  const recorded = {} as AuthApi;
+  for (const method of Object.keys(api) as Array<keyof AuthApi>) {
+    const impl = api[method] as (...args: unknown[]) => Promise<unknown>;
+    (recorded as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      calls.push({ method, args });
+      return impl(...args);
+    };
+  }
+  return Object.assign(recorded, { calls });
+}
+
+export function fakeSession(accessToken = 'header.eyJzdWIiOiJ1In0.sig'): AuthSession {
+  return {
+    access_token: accessToken,
+    refresh_token: 'refresh',
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    expires_in: 3600,
+    token_type: 'bearer',
+  };
+}
+
+/** A signing key pair and a verifier that trusts only it, as the JWKS would. */
+export async function testKeys() {
+  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
+  const publicJwk = { ...(await jose.exportJWK(publicKey)), kid: 'test-key', alg: 'ES256' };
+  const jwks = jose.createLocalJWKSet({ keys: [publicJwk] });
+  const sign = (claims: Partial<AuthClaims>, options: { expiresIn?: number; key?: CryptoKey; kid?: string } = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new jose.SignJWT({ aud: 'authenticated', role: 'authenticated', email: 'a@example.com', ...claims })
+      .setProtectedHeader({ alg: 'ES256', kid: options.kid ?? 'test-key', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setExpirationTime(now + (options.expiresIn ?? 3600))
+      .sign(options.key ?? privateKey);
+  };
+  return { privateKey, jwks, sign, verifier: createTokenVerifier({ supabaseUrl: 'http://unused', jwks }) };
+}
+
+export function testApp(deps: Partial<AppDeps> = {}) {
+  const logs: LogEntry[] = [];
+  const db = deps.db ?? new ScriptedDb();
+  const authApi = deps.authApi ?? recordingAuthApi();
+  const app = createApp({
+    config: testConfig,
+    db,
+    authApi,
+    verifyAccessToken:
+      deps.verifyAccessToken ??
+      (() => Promise.reject(new Error('this test expected no token verification'))),
+    log: (entry) => logs.push(entry),
+    ...deps,
+  });
+  const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const { json, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (json !== undefined) headers.set('Content-Type', 'application/json');
+    return app.request(path, {
+      ...rest,
+      headers,
+      ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+    });
+  };
+  return { app, request, logs, db, authApi };
+}
+
+export function profileRow(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    username: 'alice',
+    email: 'alice@example.com',
+    is_admin: false,
+    email_connected: false,
+    subscription_tier: 'free',
+    flight_limit: 5,
+    created_at: new Date('2026-01-02T03:04:05Z'),
+    ...overrides,
+  };
+}
