@@ -141,6 +141,16 @@ describe('sign-up', () => {
     expect(error?.status).toBe(400);
     expect(error?.code).toBe('email_address_invalid');
   });
+
+  it('serves concurrent sign-ups and sign-ins (one shared session when the database is PGlite)', async () => {
+    const emails = Array.from({ length: 8 }, (_, i) => uniqueEmail(`parallel${i}`));
+    const signUps = await Promise.all(emails.map((email) => auth.client().auth.signUp({ email, password: PASSWORD })));
+    expect(signUps.map((result) => result.error)).toEqual(emails.map(() => null));
+    const signIns = await Promise.all(
+      emails.map((email) => auth.client().auth.signInWithPassword({ email, password: PASSWORD })),
+    );
+    expect(signIns.every((result) => result.data.session?.access_token)).toBe(true);
+  });
 });
 
 describe('password sign-in', () => {
