@@ -516,7 +516,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     const body = await readJson(c);
     const type = stringField(body, 'type') ?? '';
     const tokenHash = stringField(body, 'token_hash');
-    if (!VERIFY_TYPES.has(type)) throw new AuthError(400, 'validation_failed', `Verify requires a verification type`);
+    if (!VERIFY_TYPES.has(type)) throw new AuthError(400, 'validation_failed', 'Verify requires a verification type');
     if (!tokenHash) throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
     const client = clientInfo(c);
     const session = await sql.begin(async (tx) => {
