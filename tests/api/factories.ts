@@ -1,0 +1,51 @@
+// Test data: unique accounts and client addresses, so test files can share one stack and run
+// in parallel without seeing each other's rows, mail or login attempts.
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { ApiClient } from './client.ts';
+
+export interface Credentials {
+  username: string;
+  email: string;
+  password: string;
+}
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  expires_at: number;
+  expires_in: number;
+  token_type: string;
+}
+
+export interface RegisteredUser extends Credentials {
+  id: string;
+  session: Session;
+}
+
+function tag(): string {
+  return randomBytes(4).toString('hex');
+}
+
+export function newCredentials(overrides: Partial<Credentials> = {}): Credentials {
+  const id = tag();
+  return {
+    username: `user_${id}`,
+    email: `user.${id}@example.com`,
+    password: `Secret@${id}A1`,
+    ...overrides,
+  };
+}
+
+/** An address from the benchmarking range 198.18.0.0/15, different on every call. */
+export function newIp(): string {
+  const bytes = randomBytes(2);
+  return `198.${18 + ((bytes[0] ?? 0) & 1)}.${bytes[1] ?? 0}.${1 + Math.floor(Math.random() * 254)}`;
+}
+
+export async function registerUser(api: ApiClient, overrides: Partial<Credentials> = {}): Promise<RegisteredUser> {
+  const credentials = newCredentials(overrides);
+  const res = await api.post<{ user: { id: string }; session: Session }>('/auth/register', credentials, { ip: newIp() });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { ...credentials, id: res.body.user.id, session: res.body.session };
+}

@@ -1,0 +1,66 @@
+// One full local stack for every HTTP API test: gateway, auth server, the `api` function under
+// Deno, the mail catcher and a throwaway database. With TEST_DATABASE_URL (CI) the database is a
+// fresh one on that server (createTestDatabase); without it, the stack's own PGlite in a
+// temporary directory, so the function and auth server run in single-session mode as `npm start`
+// does. The state directory also holds the stack's signing key, which the token tests read to
+// mint expired tokens.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
+import { startStack } from '../../dev/stack.ts';
+
+export interface StackInfo {
+  url: string;
+  apiUrl: string;
+  authUrl: string;
+  mailUrl: string;
+  databaseUrl: string;
+  singleSession: boolean;
+  anonKey: string;
+  /** Private JWK the auth server signs access tokens with. */
+  signingKeyPath: string;
+  logDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: StackInfo;
+  }
+}
+
+export const ANY_FREE_PORT = { gateway: 0, database: 0, mailWeb: 0, mailSmtp: 0, auth: 0, api: 0 };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-api-tests-'));
+  let database: TestDatabase | undefined;
+  if (process.env.TEST_DATABASE_URL) database = await createTestDatabase({ seed: true });
+  const stack = await startStack({
+    ...(database ? { databaseUrl: database.url } : {}),
+    stateDir,
+    ports: ANY_FREE_PORT,
+    seed: true,
+  }).catch(async (error: unknown) => {
+    await database?.close();
+    throw error;
+  });
+
+  project.provide('stack', {
+    url: stack.url,
+    apiUrl: stack.apiUrl,
+    authUrl: stack.authUrl,
+    mailUrl: stack.mailUrl,
+    databaseUrl: stack.databaseUrl,
+    singleSession: stack.singleSession,
+    anonKey: stack.anonKey,
+    signingKeyPath: path.join(stateDir, 'auth-key.json'),
+    logDir: stack.logDir,
+  });
+
+  return async () => {
+    await stack.stop();
+    await database?.close();
+    await rm(stateDir, { recursive: true, force: true });
+  };
+}
