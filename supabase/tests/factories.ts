@@ -193,7 +193,12 @@ export function flightInput(overrides: Partial<FlightInput> = {}): FlightInput {
 export async function createFlight(
   sql: Sql | Tx,
   userId: string,
-  overrides: Partial<FlightInput> & Record<string, unknown> = {},
+  overrides: Partial<FlightInput> & {
+    status?: string;
+    has_been_rebooked?: boolean;
+    return_date?: string;
+    currency?: string;
+  } = {},
 ): Promise<number> {
   const row = { user_id: userId, ...flightInput(), ...overrides };
   const [flight] = await sql<{ id: number }[]>`insert into public.flights ${sql(row as Record<string, postgres.SerializableParameter>)} returning id::int`;

@@ -1,0 +1,329 @@
+// Flights and their price history: what a traveller may write, the itinerary constraints, the
+// duplicate rule, the plan's flight limit, and the columns only the system may change.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DENIED,
+  actAs,
+  attempt,
+  createFlight,
+  createFlightPrice,
+  createNotification,
+  createUser,
+  flightInput,
+  openTestDatabase,
+  serviceRole,
+  user,
+  type TestDb,
+  type TestUser,
+} from './factories.ts';
+
+let db: TestDb;
+let traveller: TestUser;
+let other: TestUser;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  traveller = await createUser(db.sql, { premium: true });
+  other = await createUser(db.sql, { premium: true });
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+async function flightRow(id: number): Promise<Record<string, unknown>> {
+  const [row] = await db.sql<Record<string, unknown>[]>`select * from public.flights where id = ${id}`;
+  if (!row) throw new Error(`no flight ${id}`);
+  return row;
+}
+
+function insertAs(userId: string, row: Record<string, unknown>) {
+  return attempt(db.sql, user(userId), (tx) => tx`insert into public.flights ${tx(row as Record<string, string>)}`);
+}
+
+describe('a traveller adding a flight', () => {
+  it('stores the itinerary with the monitoring defaults', async () => {
+    const id = await actAs(
+      db.sql,
+      user(traveller.id),
+      async (tx) => {
+        const [row] = await tx<{ id: number }[]>`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput() })}
+                                                 returning id::int`;
+        return row?.id;
+      },
+      { commit: true },
+    );
+    expect(id).toBeTypeOf('number');
+    expect(await flightRow(id as number)).toMatchObject({
+      user_id: traveller.id,
+      status: 'monitoring',
+      currency: 'USD',
+      has_been_rebooked: false,
+      rebooking_date: null,
+      rebooking_price: null,
+      airline_credit: null,
+      credit_expiry_date: null,
+      credit_reference_number: null,
+      is_round_trip: false,
+    });
+  });
+
+  it("cannot add a flight to someone else's account", async () => {
+    expect(await insertAs(traveller.id, { user_id: other.id, ...flightInput() })).toMatchObject({ error: DENIED });
+  });
+
+  it.each([
+    ['has_been_rebooked', true],
+    ['rebooking_date', '2026-12-01T10:00:00Z'],
+    ['rebooking_price', 30000],
+    ['airline_credit', 15000],
+    ['credit_expiry_date', '2027-12-01'],
+    ['credit_reference_number', 'CR-12345'],
+    ['status', 'rebooked'],
+    ['id', 999999],
+    ['created_at', '2020-01-01T00:00:00Z'],
+  ])('cannot set %s on insert', async (column, value) => {
+    expect(await insertAs(traveller.id, { user_id: traveller.id, ...flightInput(), [column]: value })).toMatchObject({
+      error: DENIED,
+    });
+  });
+});
+
+describe('a traveller changing a flight', () => {
+  let flightId: number;
+  beforeAll(async () => {
+    flightId = await createFlight(db.sql, traveller.id, { current_price: 40_000 });
+  });
+
+  it('may change the notes, up to 1000 characters', async () => {
+    const ok = await attempt(db.sql, user(traveller.id), (tx) =>
+      tx`update public.flights set notes = ${'n'.repeat(1000)} where id = ${flightId}`,
+    );
+    expect(ok).toEqual({ rows: 1 });
+    const tooLong = await attempt(db.sql, user(traveller.id), (tx) =>
+      tx`update public.flights set notes = ${'n'.repeat(1001)} where id = ${flightId}`,
+    );
+    expect(tooLong).toMatchObject({ error: '23514' });
+  });
+
+  it.each([
+    ['has_been_rebooked', true],
+    ['rebooking_date', '2026-12-01T10:00:00Z'],
+    ['rebooking_price', 1],
+    ['airline_credit', 1_000_000],
+    ['credit_expiry_date', '2099-12-31'],
+    ['credit_reference_number', 'FAKE'],
+    ['status', 'rebooked'],
+    ['current_price', 1],
+    ['lowest_price', 1],
+    ['original_price', 9_999_999],
+    ['is_eligible_for_rebooking', true],
+    ['user_id', '00000000-0000-0000-0000-000000000000'],
+  ])('is denied changing %s, which stays as it was', async (column, value) => {
+    const before = await flightRow(flightId);
+    const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
+      tx.unsafe(`update public.flights set ${column} = $1 where id = $2`, [value as string, flightId]),
+    );
+    expect(outcome).toMatchObject({ error: DENIED });
+    expect((await flightRow(flightId))[column]).toEqual(before[column]);
+  });
+
+  it("cannot change or delete another traveller's flight", async () => {
+    const theirs = await createFlight(db.sql, other.id);
+    expect(
+      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.flights set notes = 'mine now' where id = ${theirs}`),
+    ).toEqual({ rows: 0 });
+    expect(await attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${theirs}`)).toEqual({
+      rows: 0,
+    });
+    expect(await flightRow(theirs)).toMatchObject({ notes: null, user_id: other.id });
+  });
+
+  it('the system records a rebooking', async () => {
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx`update public.flights
+            set has_been_rebooked = true, status = 'rebooked', rebooking_date = now(), rebooking_price = 36000,
+                airline_credit = 9000, credit_expiry_date = current_date + 365, credit_reference_number = 'DL-CR-1'
+          where id = ${flightId}`,
+    );
+    expect(outcome).toEqual({ rows: 1 });
+  });
+});
+
+describe('itinerary constraints', () => {
+  it.each([
+    ['a lower-case booking code', { booking_code: 'abc123' }],
+    ['a mixed-case booking code', { booking_code: 'Abc123' }],
+    ['a booking code with a space', { booking_code: 'ABC 123' }],
+    ['a lower-case airport', { departure_airport: 'jfk' }],
+    ['a four-letter airport', { arrival_airport: 'JFKX' }],
+    ['a numeric airport', { arrival_airport: '123' }],
+    ['a return before departure', { departure_date: '2026-12-10', return_date: '2026-12-01' }],
+    ['a negative price', { original_price: -1 }],
+    ['a negative current price', { current_price: -5 }],
+    ['a lower-case currency', { currency: 'usd' }],
+    ['an empty airline', { airline: '  ' }],
+    ['an empty passenger name', { passenger_last_name: '' }],
+  ])('rejects %s', async (_what, overrides) => {
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...overrides } as unknown as Record<string, string>)}`,
+    );
+    expect(outcome).toMatchObject({ error: '23514' });
+  });
+
+  it.each([['unknown'], ['REBOOKED'], ['']])('rejects the status %j', async (status) => {
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), status })}`,
+    );
+    expect(outcome).toMatchObject({ error: '23514' });
+  });
+
+  it.each([['monitoring'], ['price_drop'], ['limited'], ['rebooked'], ['departed'], ['cancelled']])(
+    'accepts the status %s',
+    async (status) => {
+      const outcome = await attempt(db.sql, serviceRole, (tx) =>
+        tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), status })}`,
+      );
+      expect(outcome).toEqual({ rows: 1 });
+    },
+  );
+
+  it('rejects the same booking and flight on the same day twice', async () => {
+    const input = flightInput();
+    await createFlight(db.sql, traveller.id, input);
+    const again = await insertAs(traveller.id, { user_id: traveller.id, ...input, notes: 'again' });
+    expect(again).toMatchObject({ error: '23505', message: expect.stringContaining('flights_booking_flight_unique') });
+  });
+
+  it('accepts the return leg of the same booking and the same booking for another traveller', async () => {
+    const input = flightInput();
+    await createFlight(db.sql, traveller.id, input);
+    const returnLeg = await insertAs(traveller.id, {
+      user_id: traveller.id,
+      ...input,
+      flight_number: `${input.flight_number}R`,
+      departure_airport: input.arrival_airport,
+      arrival_airport: input.departure_airport,
+    });
+    expect(returnLeg).toEqual({ rows: 1 });
+    expect(await insertAs(other.id, { user_id: other.id, ...input })).toEqual({ rows: 1 });
+  });
+});
+
+describe('the flight limit of the plan', () => {
+  it('lets a free traveller watch 5 flights and refuses the sixth', async () => {
+    const free = await createUser(db.sql);
+    for (let i = 0; i < 5; i += 1) {
+      const added = await actAs(
+        db.sql,
+        user(free.id),
+        (tx) => tx`insert into public.flights ${tx({ user_id: free.id, ...flightInput() })}`,
+        { commit: true },
+      );
+      expect(added.count).toBe(1);
+    }
+    const sixth = await insertAs(free.id, { user_id: free.id, ...flightInput() });
+    expect(sixth).toEqual({
+      error: 'FB409',
+      message: 'Flight limit reached: your plan monitors up to 5 flights.',
+    });
+  });
+
+  it('does not count rebooked, departed or cancelled flights', async () => {
+    const free = await createUser(db.sql);
+    for (let i = 0; i < 4; i += 1) await createFlight(db.sql, free.id);
+    await createFlight(db.sql, free.id, { status: 'departed' });
+    await createFlight(db.sql, free.id, { status: 'cancelled' });
+    await db.sql`insert into public.flights ${db.sql({
+      user_id: free.id,
+      ...flightInput(),
+      status: 'rebooked',
+      has_been_rebooked: true,
+    })}`;
+    expect(await insertAs(free.id, { user_id: free.id, ...flightInput() })).toEqual({ rows: 1 });
+  });
+
+  it('holds for the system as well', async () => {
+    const free = await createUser(db.sql);
+    for (let i = 0; i < 5; i += 1) await createFlight(db.sql, free.id);
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx`insert into public.flights ${tx({ user_id: free.id, ...flightInput() })}`,
+    );
+    expect(outcome).toMatchObject({ error: 'FB409' });
+  });
+
+  it('does not limit premium (-1)', async () => {
+    const premium = await createUser(db.sql, { premium: true });
+    for (let i = 0; i < 8; i += 1) await createFlight(db.sql, premium.id);
+    expect(await insertAs(premium.id, { user_id: premium.id, ...flightInput() })).toEqual({ rows: 1 });
+  });
+});
+
+describe('price history', () => {
+  it("must belong to the flight's owner", async () => {
+    const flightId = await createFlight(db.sql, traveller.id);
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${other.id}, 100)`,
+    );
+    expect(outcome).toMatchObject({ error: '23503' });
+  });
+
+  it('rejects a negative price', async () => {
+    const flightId = await createFlight(db.sql, traveller.id);
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${traveller.id}, -1)`,
+    );
+    expect(outcome).toMatchObject({ error: '23514' });
+  });
+
+  it('goes with the flight, while its notifications stay without it', async () => {
+    const flightId = await createFlight(db.sql, traveller.id);
+    await createFlightPrice(db.sql, flightId, traveller.id);
+    const notificationId = await createNotification(db.sql, traveller.id, flightId);
+    const deleted = await actAs(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${flightId}`, {
+      commit: true,
+    });
+    expect(deleted.count).toBe(1);
+    const [left] = await db.sql<{ prices: number; flight_id: number | null; user_id: string }[]>`
+      select (select count(*) from public.flight_prices where flight_id = ${flightId})::int as prices,
+             n.flight_id, n.user_id::text
+        from public.notification_history n where n.id = ${notificationId}`;
+    expect(left).toEqual({ prices: 0, flight_id: null, user_id: traveller.id });
+  });
+
+  it('a traveller cannot write price history', async () => {
+    const flightId = await createFlight(db.sql, traveller.id);
+    const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
+      tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${traveller.id}, 1)`,
+    );
+    expect(outcome).toMatchObject({ error: DENIED });
+  });
+});
+
+describe('notifications', () => {
+  it('a traveller may mark their notification read but change nothing else', async () => {
+    const id = await createNotification(db.sql, traveller.id);
+    expect(
+      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.notification_history set read_at = now() where id = ${id}`),
+    ).toEqual({ rows: 1 });
+    expect(
+      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.notification_history set message = 'edited' where id = ${id}`),
+    ).toMatchObject({ error: DENIED });
+    expect(
+      await attempt(db.sql, user(other.id), (tx) => tx`update public.notification_history set read_at = now() where id = ${id}`),
+    ).toEqual({ rows: 0 });
+  });
+
+  it.each([
+    ['status', 'delivered'],
+    ['channel', 'pigeon'],
+  ])('rejects the %s %s', async (column, value) => {
+    const outcome = await attempt(db.sql, serviceRole, (tx) =>
+      tx.unsafe(
+        `insert into public.notification_history (user_id, type, title, message, ${column}) values ($1, 'price_drop', 't', 'm', $2)`,
+        [traveller.id, value],
+      ),
+    );
+    expect(outcome).toMatchObject({ error: '23514' });
+  });
+});
