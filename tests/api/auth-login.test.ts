@@ -39,7 +39,11 @@ describe('POST /api/auth/login', () => {
     const user = await registerUser(api);
     const ip = newIp();
     const wrong = await api.post('/auth/login', { username: user.username, password: 'Wrong@12345' }, { ip });
-    const unknown = await api.post('/auth/login', { username: `nobody_${user.username}`, password: user.password }, { ip });
+    const unknown = await api.post(
+      '/auth/login',
+      { username: `nobody_${user.username}`, password: user.password },
+      { ip },
+    );
     const unknownEmail = await api.post('/auth/login', { username: `x${user.email}`, password: user.password }, { ip });
     for (const res of [wrong, unknown, unknownEmail]) {
       expect(res.status).toBe(401);
@@ -51,7 +55,11 @@ describe('POST /api/auth/login', () => {
     const user = await registerUser(api);
     for (let attempt = 1; attempt <= 5; attempt++) {
       // from different addresses, so only the account limit applies
-      const res = await api.post('/auth/login', { username: user.username, password: `Wrong@${attempt}abc` }, { ip: newIp() });
+      const res = await api.post(
+        '/auth/login',
+        { username: user.username, password: `Wrong@${attempt}abc` },
+        { ip: newIp() },
+      );
       expect(res.status, `attempt ${attempt}`).toBe(401);
     }
     const locked = await api.post<{ message: string }>(
@@ -60,7 +68,9 @@ describe('POST /api/auth/login', () => {
       { ip: newIp() },
     );
     expect(locked.status).toBe(429);
-    expect(locked.body.message).toMatch(/^Too many failed login attempts\. Please wait (\d+) minutes? and try again\.$/);
+    expect(locked.body.message).toMatch(
+      /^Too many failed login attempts\. Please wait (\d+) minutes? and try again\.$/,
+    );
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
@@ -83,7 +93,11 @@ describe('POST /api/auth/login', () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     // the same account from another address is fine
-    const elsewhere = await api.post('/auth/login', { username: user.username, password: user.password }, { ip: newIp() });
+    const elsewhere = await api.post(
+      '/auth/login',
+      { username: user.username, password: user.password },
+      { ip: newIp() },
+    );
     expect(elsewhere.status).toBe(200);
   });
 

@@ -57,7 +57,11 @@ describe('POST /api/auth/reset-password', () => {
 
     const withNew = await api.post('/auth/login', { username: user.username, password: newPassword }, { ip: newIp() });
     expect(withNew.status).toBe(200);
-    const withOld = await api.post('/auth/login', { username: user.username, password: user.password }, { ip: newIp() });
+    const withOld = await api.post(
+      '/auth/login',
+      { username: user.username, password: user.password },
+      { ip: newIp() },
+    );
     expect(withOld.status).toBe(401);
 
     const reused = await api.post('/auth/reset-password', { token, password: 'Another@2026x' });

@@ -6,10 +6,27 @@ const api = apiClient();
 const sql = databaseClient();
 
 const CURRENT_USER_FIELDS = [
-  'id', 'username', 'email', 'isAdmin', 'emailConnected', 'subscriptionTier', 'autoRebooking',
-  'minSavingsPercent', 'minSavingsAmount', 'thresholdCondition', 'useSeparateInternationalThresholds',
-  'internationalMinSavingsPercent', 'internationalMinSavingsAmount', 'notifyPriceDrops', 'notifyRebookings',
-  'notifyCancellations', 'minPriceDrop', 'minPriceDropPercent', 'totalCreditsEarned', 'commissionOwed', 'createdAt',
+  'id',
+  'username',
+  'email',
+  'isAdmin',
+  'emailConnected',
+  'subscriptionTier',
+  'autoRebooking',
+  'minSavingsPercent',
+  'minSavingsAmount',
+  'thresholdCondition',
+  'useSeparateInternationalThresholds',
+  'internationalMinSavingsPercent',
+  'internationalMinSavingsAmount',
+  'notifyPriceDrops',
+  'notifyRebookings',
+  'notifyCancellations',
+  'minPriceDrop',
+  'minPriceDropPercent',
+  'totalCreditsEarned',
+  'commissionOwed',
+  'createdAt',
 ];
 
 describe('POST /api/auth/register', () => {
@@ -100,7 +117,11 @@ describe('POST /api/auth/register', () => {
     ['missing username', { username: undefined }, 'Username is required'],
     ['short username', { username: 'ab' }, 'Username must be at least 3 characters'],
     ['long username', { username: 'a'.repeat(31) }, 'Username must be at most 30 characters'],
-    ['username with spaces', { username: 'two words' }, 'Username may only contain letters, numbers, underscores, dots and hyphens'],
+    [
+      'username with spaces',
+      { username: 'two words' },
+      'Username may only contain letters, numbers, underscores, dots and hyphens',
+    ],
     ['username not text', { username: 12345 }, 'Username must be text'],
     ['missing email', { email: undefined }, 'Email is required'],
     ['invalid email', { email: 'not-an-email' }, 'Please enter a valid email address'],
@@ -108,7 +129,11 @@ describe('POST /api/auth/register', () => {
     ['missing password', { password: undefined }, 'Password is required'],
     ['short password', { password: 'Ab1@' }, 'Password must be at least 8 characters long'],
     ['long password', { password: `Ab1@${'x'.repeat(100)}` }, 'Password must be less than 100 characters'],
-    ['password without a special character', { password: 'Password123' }, 'Password must contain an uppercase letter, a lowercase letter, a number and a special character (@$!%*?&)'],
+    [
+      'password without a special character',
+      { password: 'Password123' },
+      'Password must contain an uppercase letter, a lowercase letter, a number and a special character (@$!%*?&)',
+    ],
     ['password without an uppercase letter', { password: 'password@123' }, 'Password must contain an uppercase letter'],
     ['password without a digit', { password: 'Password@abc' }, 'Password must contain an uppercase letter'],
   ];

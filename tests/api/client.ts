@@ -95,7 +95,11 @@ export interface CaughtEmail {
 /** Emails maildev caught for this address, waiting up to `timeoutMs` for at least `atLeast`. */
 export async function emailsTo(
   address: string,
-  { atLeast = 1, timeoutMs = 10_000, stack = inject('stack') }: { atLeast?: number; timeoutMs?: number; stack?: StackInfo } = {},
+  {
+    atLeast = 1,
+    timeoutMs = 10_000,
+    stack = inject('stack'),
+  }: { atLeast?: number; timeoutMs?: number; stack?: StackInfo } = {},
 ): Promise<CaughtEmail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -32,7 +32,11 @@ async function interleavedRequests(api: ApiClient, databaseUrl: string, singleSe
     expectations.map(async ([user], i) => {
       if (i % 4 === 3) {
         // logins in the mix: service transactions interleaved with user ones
-        const login = await api.post<Me>('/auth/login', { username: user.username, password: user.password }, { ip: newIp() });
+        const login = await api.post<Me>(
+          '/auth/login',
+          { username: user.username, password: user.password },
+          { ip: newIp() },
+        );
         return login;
       }
       return api.get<Me>('/auth/me', { token: user.session.access_token });

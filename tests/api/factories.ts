@@ -45,7 +45,9 @@ export function newIp(): string {
 
 export async function registerUser(api: ApiClient, overrides: Partial<Credentials> = {}): Promise<RegisteredUser> {
   const credentials = newCredentials(overrides);
-  const res = await api.post<{ user: { id: string }; session: Session }>('/auth/register', credentials, { ip: newIp() });
+  const res = await api.post<{ user: { id: string }; session: Session }>('/auth/register', credentials, {
+    ip: newIp(),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { ...credentials, id: res.body.user.id, session: res.body.session };
 }

@@ -75,7 +75,12 @@ Deno.test('malformed JSON is a 400 that says so, and touches nothing', async () 
   const db = new ScriptedDb();
   const authApi = recordingAuthApi();
   const { request } = testApp({ db, authApi });
-  for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/forgot-password', '/api/auth/reset-password']) {
+  for (const path of [
+    '/api/auth/register',
+    '/api/auth/login',
+    '/api/auth/forgot-password',
+    '/api/auth/reset-password',
+  ]) {
     for (const raw of ['{"username": ', '', 'undefined', "{'a':1}"]) {
       const res = await request(path, { method: 'POST', body: raw, headers: { 'Content-Type': 'application/json' } });
       assert.equal(res.status, 400, `${path} ${raw}`);
@@ -119,7 +124,11 @@ Deno.test('invalid fields are a 400 naming each field and rule; nothing is calle
     ['/api/auth/login', { username: ['alice'], password: 'x' }, 'Username must be text'],
     ['/api/auth/forgot-password', { email: 'x' }, 'Please enter a valid email address'],
     ['/api/auth/reset-password', { password: 'Secret@123' }, 'Reset token is required'],
-    ['/api/auth/reset-password', { token: 't', password: 'x'.repeat(101) }, 'Password must be less than 100 characters'],
+    [
+      '/api/auth/reset-password',
+      { token: 't', password: 'x'.repeat(101) },
+      'Password must be less than 100 characters',
+    ],
   ];
   for (const [path, json, message] of cases) {
     const res = await request(path, { method: 'POST', json });
@@ -184,7 +193,9 @@ Deno.test('me: missing, malformed, forged, expired and non-user tokens are 401',
 Deno.test('me: the profile is read as the user, with their claims', async () => {
   const keys = await testKeys();
   const sub = '00000000-0000-4000-8000-000000000001';
-  const db = new ScriptedDb([[profileRow({ id: sub, is_admin: true, subscription_tier: 'Premium', min_price_drop: 2500 })]]);
+  const db = new ScriptedDb([
+    [profileRow({ id: sub, is_admin: true, subscription_tier: 'Premium', min_price_drop: 2500 })],
+  ]);
   const { request, logs } = testApp({ db, verifyAccessToken: keys.verifier });
   const token = await keys.sign({ sub, email: 'alice@example.com' });
   const res = await request('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } });
@@ -239,7 +250,10 @@ Deno.test('register: losing the race for the username at insert is a 409 and the
   assert.equal(res.status, 409);
   assert.deepEqual(await body(res), { message: MESSAGES.usernameTaken });
   assert.ok(db.queries.some((q) => q.startsWith('delete from auth.users')));
-  assert.deepEqual(authApi.calls.map((c) => c.method), ['createUser']);
+  assert.deepEqual(
+    authApi.calls.map((c) => c.method),
+    ['createUser'],
+  );
 });
 
 Deno.test('register: losing the race for the email at Auth is a 409', async () => {
@@ -256,40 +270,43 @@ Deno.test('register: losing the race for the email at Auth is a 409', async () =
   assert.deepEqual(await body(res), { message: MESSAGES.emailTaken });
 });
 
-Deno.test('register: creates the user confirmed with its username, signs in, answers 201 { user, session }', async () => {
-  const keys = await testKeys();
-  const sub = '00000000-0000-4000-8000-000000000001';
-  const token = await keys.sign({ sub });
-  const db = new ScriptedDb([
-    [{ username_taken: false, email_taken: false }],
-    [{ username: 'Alice' }],
-    [profileRow({ id: sub, username: 'Alice' })],
-  ]);
-  const authApi = recordingAuthApi({
-    createUser: (input) => Promise.resolve({ ok: true, value: { id: sub, email: input.email } }),
-    signInWithPassword: () =>
-      Promise.resolve({
-        ok: true,
-        value: { access_token: token, refresh_token: 'r', expires_at: 1, expires_in: 3600, token_type: 'bearer' },
-      }),
-  });
-  const { request } = testApp({ db, authApi });
-  const res = await request('/api/auth/register', {
-    method: 'POST',
-    json: { ...validRegistration, username: 'Alice', email: 'ALICE@example.com', extra: 'ignored' },
-  });
-  assert.equal(res.status, 201);
-  const answer = (await res.json()) as { user: { id: string; username: string }; session: { access_token: string } };
-  assert.equal(answer.user.id, sub);
-  assert.equal(answer.user.username, 'Alice');
-  assert.equal(answer.session.access_token, token);
-  assert.deepEqual(authApi.calls[0], {
-    method: 'createUser',
-    args: [{ username: 'Alice', email: 'alice@example.com', password: 'Secret@123' }],
-  });
-  assert.deepEqual(authApi.calls[1]?.args, ['alice@example.com', 'Secret@123']);
-  assert.equal(db.userTransactions[0]?.sub, sub);
-});
+Deno.test(
+  'register: creates the user confirmed with its username, signs in, answers 201 { user, session }',
+  async () => {
+    const keys = await testKeys();
+    const sub = '00000000-0000-4000-8000-000000000001';
+    const token = await keys.sign({ sub });
+    const db = new ScriptedDb([
+      [{ username_taken: false, email_taken: false }],
+      [{ username: 'Alice' }],
+      [profileRow({ id: sub, username: 'Alice' })],
+    ]);
+    const authApi = recordingAuthApi({
+      createUser: (input) => Promise.resolve({ ok: true, value: { id: sub, email: input.email } }),
+      signInWithPassword: () =>
+        Promise.resolve({
+          ok: true,
+          value: { access_token: token, refresh_token: 'r', expires_at: 1, expires_in: 3600, token_type: 'bearer' },
+        }),
+    });
+    const { request } = testApp({ db, authApi });
+    const res = await request('/api/auth/register', {
+      method: 'POST',
+      json: { ...validRegistration, username: 'Alice', email: 'ALICE@example.com', extra: 'ignored' },
+    });
+    assert.equal(res.status, 201);
+    const answer = (await res.json()) as { user: { id: string; username: string }; session: { access_token: string } };
+    assert.equal(answer.user.id, sub);
+    assert.equal(answer.user.username, 'Alice');
+    assert.equal(answer.session.access_token, token);
+    assert.deepEqual(authApi.calls[0], {
+      method: 'createUser',
+      args: [{ username: 'Alice', email: 'alice@example.com', password: 'Secret@123' }],
+    });
+    assert.deepEqual(authApi.calls[1]?.args, ['alice@example.com', 'Secret@123']);
+    assert.equal(db.userTransactions[0]?.sub, sub);
+  },
+);
 
 Deno.test('login: a locked account is refused with 429 and Retry-After before the password is checked', async () => {
   const now = new Date();
@@ -324,7 +341,10 @@ Deno.test('login: wrong credentials and unknown accounts are the same 401, and a
         Promise.resolve({ ok: false, status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' }),
     });
     const { request } = testApp({ db, authApi });
-    const res = await request('/api/auth/login', { method: 'POST', json: { username: 'alice', password: 'Wrong@123' } });
+    const res = await request('/api/auth/login', {
+      method: 'POST',
+      json: { username: 'alice', password: 'Wrong@123' },
+    });
     assert.equal(res.status, 401);
     assert.deepEqual(await body(res), { message: 'Invalid username or password' });
     assert.ok(db.queries.at(-1)?.startsWith('insert into private.login_attempts'));
@@ -348,7 +368,8 @@ Deno.test('logout: revokes the session when there is one; always 200', async () 
 Deno.test('forgot password: the same answer whatever Auth says', async () => {
   const outcomes = [
     () => Promise.resolve({ ok: true as const, value: null }),
-    () => Promise.resolve({ ok: false as const, status: 429, code: 'over_email_send_rate_limit', message: 'slow down' }),
+    () =>
+      Promise.resolve({ ok: false as const, status: 429, code: 'over_email_send_rate_limit', message: 'slow down' }),
     () => Promise.reject(new AuthUnavailableError('down')),
   ];
   for (const recover of outcomes) {
@@ -361,21 +382,27 @@ Deno.test('forgot password: the same answer whatever Auth says', async () => {
   }
 });
 
-Deno.test('reset password: verifies the token, sets the password with the recovery session, ends sessions', async () => {
-  const authApi = recordingAuthApi();
-  const { request } = testApp({ authApi });
-  const res = await request('/api/auth/reset-password', { method: 'POST', json: { token: 'hash', password: 'Newer@123' } });
-  assert.equal(res.status, 200);
-  assert.deepEqual(await body(res), { message: 'Password has been reset' });
-  assert.deepEqual(
-    authApi.calls.map((c) => [c.method, c.args[0]]),
-    [
-      ['verifyRecovery', 'hash'],
-      ['updatePassword', 'header.eyJzdWIiOiJ1In0.sig'],
-      ['signOut', 'header.eyJzdWIiOiJ1In0.sig'],
-    ],
-  );
-});
+Deno.test(
+  'reset password: verifies the token, sets the password with the recovery session, ends sessions',
+  async () => {
+    const authApi = recordingAuthApi();
+    const { request } = testApp({ authApi });
+    const res = await request('/api/auth/reset-password', {
+      method: 'POST',
+      json: { token: 'hash', password: 'Newer@123' },
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await body(res), { message: 'Password has been reset' });
+    assert.deepEqual(
+      authApi.calls.map((c) => [c.method, c.args[0]]),
+      [
+        ['verifyRecovery', 'hash'],
+        ['updatePassword', 'header.eyJzdWIiOiJ1In0.sig'],
+        ['signOut', 'header.eyJzdWIiOiJ1In0.sig'],
+      ],
+    );
+  },
+);
 
 Deno.test('reset password: an invalid, expired or used token is a 400 with the reset-link message', async () => {
   const authApi = recordingAuthApi({
@@ -383,7 +410,10 @@ Deno.test('reset password: an invalid, expired or used token is a 400 with the r
       Promise.resolve({ ok: false, status: 403, code: 'otp_expired', message: 'Email link is invalid or has expired' }),
   });
   const { request } = testApp({ authApi });
-  const res = await request('/api/auth/reset-password', { method: 'POST', json: { token: 'used', password: 'Newer@123' } });
+  const res = await request('/api/auth/reset-password', {
+    method: 'POST',
+    json: { token: 'used', password: 'Newer@123' },
+  });
   assert.equal(res.status, 400);
   assert.deepEqual(await body(res), {
     message: 'This password reset link is invalid or has expired. Please request a new one.',

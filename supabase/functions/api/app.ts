@@ -61,7 +61,9 @@ interface PgError {
   code: string;
 }
 function isPgError(error: unknown): error is PgError {
-  return error instanceof Error && error.name === 'PostgresError' && typeof (error as Partial<PgError>).code === 'string';
+  return (
+    error instanceof Error && error.name === 'PostgresError' && typeof (error as Partial<PgError>).code === 'string'
+  );
 }
 
 /** Database refusals that can only come from what the client sent. */

@@ -44,8 +44,7 @@ export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
   });
 
   // sql.begin's declared result unwraps nested promise arrays; handlers return plain values.
-  const begin = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
-    sql.begin((tx) => fn(tx)) as Promise<T>;
+  const begin = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => sql.begin((tx) => fn(tx)) as Promise<T>;
 
   return {
     withUser(claims, fn) {

@@ -129,8 +129,7 @@ export function testApp(deps: Partial<AppDeps> = {}) {
     db,
     authApi,
     verifyAccessToken:
-      deps.verifyAccessToken ??
-      (() => Promise.reject(new Error('this test expected no token verification'))),
+      deps.verifyAccessToken ?? (() => Promise.reject(new Error('this test expected no token verification'))),
     log: (entry) => logs.push(entry),
     ...deps,
   });

@@ -31,7 +31,10 @@ Deno.test('register: a valid sign-up passes, email trimmed and lower-cased', () 
 
 Deno.test('register: username rules name the field', () => {
   assert.equal(firstMessage(registerInputSchema, { ...valid, username: '' }, 'username'), 'Username is required');
-  assert.equal(firstMessage(registerInputSchema, { ...valid, username: undefined }, 'username'), 'Username is required');
+  assert.equal(
+    firstMessage(registerInputSchema, { ...valid, username: undefined }, 'username'),
+    'Username is required',
+  );
   assert.equal(
     firstMessage(registerInputSchema, { ...valid, username: 'ab' }, 'username'),
     'Username must be at least 3 characters',
@@ -72,8 +75,14 @@ Deno.test('password rule: length and strength, each with its own message', () =>
 });
 
 Deno.test('login: username (or email) and password are required', () => {
-  assert.deepEqual(loginInputSchema.parse({ username: ' alice ', password: 'x' }), { username: 'alice', password: 'x' });
-  assert.deepEqual(loginInputSchema.parse({ username: 'alice@example.com', password: 'x' }).username, 'alice@example.com');
+  assert.deepEqual(loginInputSchema.parse({ username: ' alice ', password: 'x' }), {
+    username: 'alice',
+    password: 'x',
+  });
+  assert.deepEqual(
+    loginInputSchema.parse({ username: 'alice@example.com', password: 'x' }).username,
+    'alice@example.com',
+  );
   assert.equal(firstMessage(loginInputSchema, { username: '', password: 'x' }, 'username'), 'Username is required');
   assert.equal(firstMessage(loginInputSchema, { password: 'x' }, 'username'), 'Username is required');
   assert.equal(firstMessage(loginInputSchema, { username: 'a', password: '' }, 'password'), 'Password is required');
@@ -90,7 +99,10 @@ Deno.test('reset password: token and a password that follows the rule', () => {
     token: 'abc',
     password: 'Secret@123',
   });
-  assert.equal(firstMessage(resetPasswordInputSchema, { token: '', password: 'Secret@123' }, 'token'), 'Reset token is required');
+  assert.equal(
+    firstMessage(resetPasswordInputSchema, { token: '', password: 'Secret@123' }, 'token'),
+    'Reset token is required',
+  );
   assert.equal(
     firstMessage(resetPasswordInputSchema, { token: 't', password: 'short' }, 'password'),
     'Password must be at least 8 characters long',
@@ -101,7 +113,7 @@ Deno.test('reset password: token and a password that follows the rule', () => {
   );
 });
 
-Deno.test("reset form: the confirmation must match, reported on the confirm field", () => {
+Deno.test('reset form: the confirmation must match, reported on the confirm field', () => {
   const result = resetPasswordFormSchema.safeParse({ password: 'Secret@123', confirmPassword: 'Secret@124' });
   assert.equal(result.success, false);
   assert.deepEqual(

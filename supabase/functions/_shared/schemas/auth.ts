@@ -1,17 +1,13 @@
 // Request bodies of the account endpoints. The sign-up, login, forgot- and reset-password forms
 // validate with these same schemas, so a rule and its message live only here.
 import { z } from 'zod';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  USERNAME_MAX_LENGTH,
-  USERNAME_MIN_LENGTH,
-} from '../constants.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '../constants.ts';
 
 /** Missing and wrong-typed values both name the field: "Email is required" / "Email must be text". */
 function textField(label: string) {
   return z.string({
-    error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`),
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`,
   });
 }
 
@@ -36,9 +32,12 @@ export const passwordRule = textField('Password')
     error: `Password must be less than ${PASSWORD_MAX_LENGTH} characters`,
     abort: true,
   })
-  .refine((password) => /[a-z]/.test(password) && /[A-Z]/.test(password) && /\d/.test(password) && /[@$!%*?&]/.test(password), {
-    error: PASSWORD_STRENGTH_MESSAGE,
-  });
+  .refine(
+    (password) => /[a-z]/.test(password) && /[A-Z]/.test(password) && /\d/.test(password) && /[@$!%*?&]/.test(password),
+    {
+      error: PASSWORD_STRENGTH_MESSAGE,
+    },
+  );
 
 export const usernameRule = textField('Username')
   .trim()

@@ -56,8 +56,7 @@ function toSession(body: unknown): AuthSession | null {
   const refreshToken = str(body.refresh_token);
   const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 3600;
   if (!accessToken || !refreshToken) return null;
-  const expiresAt =
-    typeof body.expires_at === 'number' ? body.expires_at : Math.floor(Date.now() / 1000) + expiresIn;
+  const expiresAt = typeof body.expires_at === 'number' ? body.expires_at : Math.floor(Date.now() / 1000) + expiresIn;
   return {
     access_token: accessToken,
     refresh_token: refreshToken,
