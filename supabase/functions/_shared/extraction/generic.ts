@@ -1,0 +1,894 @@
+// The generic extractor: reads any confirmation layout from its visible text, with labels in
+// English, German, French and Spanish. It works on lines (table rows keep their cells):
+//   1. tokens per line: dates, times, airport codes, routes ('MSP>SEA'), flight numbers, seats;
+//   2. stops: an airport paired with the clock time printed beside it (same cell, neighbouring
+//      cell or line); legs are consecutive stops (departure, arrival);
+//   3. each leg takes the i-th flight number when counts agree, else the nearest one; the last
+//      travel date printed before its departure; seat, cabin from its own rows;
+//   4. booking code, passengers, total price and fare brand from their labels.
+// Nothing here decides whether the result is a booking: validation does.
+import type { TextLine } from './html.ts';
+import type { DateToken, NumericDateOrder, TimeToken } from './dates.ts';
+import { findDates, findTimes, resolveYear } from './dates.ts';
+import type { AirportInfo } from './airports.ts';
+import type { AirlineProfile } from './airlines.ts';
+import { airlineByCode, FLIGHT_PREFIXES, isKnownAirlineCode } from './airlines.ts';
+import { cabinFromText } from './cabin.ts';
+import { currenciesMentioned, findAmounts } from './money.ts';
+import { readName, sameName } from './names.ts';
+import type { CabinClass, DraftBooking, DraftSegment, LocalDateTime, Money } from './types.ts';
+
+export interface GenericContext {
+  sent: Date | null;
+  dateOrder: NumericDateOrder;
+  /** The airline that sent the email (or the forwarded original), when known. */
+  airline: AirlineProfile | null;
+  subject: string;
+  /** Airport facts for every three-letter code in the text that is a real airport. */
+  airports: Map<string, AirportInfo>;
+  /** Carrier codes seen in structured data; flight numbers with them are trusted. */
+  extraCarriers?: Set<string>;
+}
+
+// ---- positions ----
+
+const LINE_SPAN = 1_000_000;
+const at = (line: number, offset: number): number => line * LINE_SPAN + offset;
+
+// ---- sections of change emails ----
+
+const CANCELLED_HEADING =
+  /^(?:your\s+)?(?:previous|original|old|former|cancel+ed|replaced|removed)\s+(?:flights?|itinerary|schedule|trip|segments?|booking)\b|no longer valid|^(?:flight|flights)\s+(?:cancel+ed|removed)\b|^(?:alter?|urspr[üu]nglicher?|annullierter?|gestrichener?)\s+(?:flug|flüge|reiseverlauf)|^(?:ancien|vol annul[ée]|itin[ée]raire initial)|^(?:vuelo|itinerario)\s+(?:anterior|original|cancelado)/i;
+const NEW_HEADING =
+  /^(?:your\s+)?(?:new|updated|revised|current|rebooked|changed|confirmed)\s+(?:flights?|itinerary|schedule|trip|segments?|booking)\b|^(?:neuer?|aktualisierter?)\s+(?:flug|flüge|reiseverlauf)|^(?:nouveau|nouvel)\s+(?:vol|itin[ée]raire)|^(?:nuevo)\s+(?:vuelo|itinerario)/i;
+
+/** Drops the old itinerary of a change email: from an 'original/cancelled' heading to a 'new' one. */
+export function dropCancelledSections(lines: TextLine[]): TextLine[] {
+  const kept: TextLine[] = [];
+  let skipping = false;
+  for (const line of lines) {
+    const text = line.text;
+    if (text.length <= 80 && NEW_HEADING.test(text)) skipping = false;
+    else if (text.length <= 80 && CANCELLED_HEADING.test(text)) skipping = true;
+    if (!skipping) kept.push(line);
+  }
+  return kept;
+}
+
+// ---- per-line tokens ----
+
+interface AirportToken {
+  start: number;
+  end: number;
+  code: string;
+  paren: boolean;
+}
+
+interface FlightToken {
+  line: number;
+  start: number;
+  pos: number;
+  carrier: string | null;
+  number: string;
+  tier: 1 | 2;
+}
+
+interface Stop {
+  line: number;
+  pos: number;
+  code: string;
+  time: TimeToken;
+  date: DateToken | null;
+  role: 'dep' | 'arr' | null;
+  pieceText: string;
+}
+
+interface LineInfo {
+  line: TextLine;
+  dates: DateToken[];
+  travelDates: boolean;
+  times: TimeToken[];
+  masked: string;
+  airports: AirportToken[];
+  pieces: [number, number][];
+}
+
+const NOT_AIRPORT_WORDS = new Set(
+  (
+    'USD EUR GBP CAD AUD NZD MXN JPY CHF CNY HKD SGD INR KRW SEK NOK DKK PLN BRL ZAR AED THB TWD ' +
+    'THE AND FOR YOU ARE NOT ALL ANY NEW OLD ONE TWO VIA PER TAX FEE CAB ECO BAG PNR REF GST HST PST ' +
+    'QST VAT TVA IVA EST EDT CST CDT MST MDT PDT PST AKST HST UTC GMT CET BST AST NST OUT RET DEP ARR ' +
+    'FLT NON BUS CAR MRS YES SEE TBA TBD MON TUE WED THU FRI SAT SUN JAN FEB MAR APR MAY JUN JUL AUG ' +
+    'SEP OCT NOV DEC AIR WAY DAY HRS MIN KGS LBS ADT CHD INF CAB SEA? TOT NET FAQ APP WEB URL PDF ' +
+    'ICS VIP CEO HOT OFF GET PAY BUY USA UAE ITA GER FRA? ESP'
+  )
+    .split(/\s+/)
+    .filter((word) => !word.endsWith('?')),
+);
+
+const PIECE_SEPARATOR = /\s*(?:\||→|->|—>|=>|⟶|➔|➝|✈|·|•|\s[–—-]\s|>{1}\s)\s*/g;
+
+function pieceRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let start = 0;
+  let depth = 0;
+  const separators: [number, number][] = [];
+  PIECE_SEPARATOR.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = PIECE_SEPARATOR.exec(text)) !== null) {
+    if (match[0].length === 0) {
+      PIECE_SEPARATOR.lastIndex++;
+      continue;
+    }
+    separators.push([match.index, match.index + match[0].length]);
+  }
+  let s = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    const separator = separators[s];
+    if (separator && i === separator[0]) {
+      if (depth === 0) {
+        ranges.push([start, separator[0]]);
+        start = separator[1];
+      }
+      s++;
+      i = separator[1] - 1;
+    }
+  }
+  ranges.push([start, text.length]);
+  return ranges.filter(([a, b]) => b > a);
+}
+
+function pieceOf(info: LineInfo, offset: number): number {
+  return info.pieces.findIndex(([a, b]) => offset >= a && offset < b);
+}
+
+const NON_TRAVEL_DATE_LINE =
+  /\b(issue[ds]?|issuance|date of issue|booking date|booked on|booked|purchased?|payment|paid|order date|book by|valid until|expires?|born|birth|ausstellung|buchungsdatum|gebucht am|bezahlt|date d'[ée]mission|[ée]mis le|r[ée]serv[ée] le|fecha de emisi[óo]n|emitido|reservado el|free cancel+ation|cancel+ation until|sent|gesendet|envoy[ée])\b/i;
+
+function mask(text: string, spans: { start: number; end: number }[]): string {
+  let masked = text;
+  for (const span of spans) {
+    masked = masked.slice(0, span.start) + ' '.repeat(span.end - span.start) + masked.slice(span.end);
+  }
+  return masked;
+}
+
+function analyseLine(line: TextLine, context: GenericContext): LineInfo {
+  const text = line.text;
+  const dates = findDates(text, context.dateOrder);
+  const times = findTimes(text).filter((time) => !dates.some((date) => time.start < date.end && time.end > date.start));
+  const masked = mask(text, [...dates, ...times]);
+  const pieces = pieceRanges(text);
+  const airports: AirportToken[] = [];
+  for (const match of masked.matchAll(/\(\s*([A-Z]{3})(?:\s*[-–,/:][^()]*)?\)/g)) {
+    const code = match[1] ?? '';
+    const index = match.index ?? 0;
+    if (context.airports.has(code)) {
+      const start = index + match[0].indexOf(code);
+      airports.push({ start, end: start + 3, code, paren: true });
+    }
+  }
+  const piecesWithParen = new Set(airports.map((airport) => pieceOfRange(pieces, airport.start)));
+  for (const match of masked.matchAll(/(?<![A-Za-z0-9&@/.])([A-Z]{3})(?![A-Za-z0-9@]|\.[a-z])/g)) {
+    const code = match[1] ?? '';
+    const start = match.index ?? 0;
+    if (airports.some((airport) => airport.start === start)) continue;
+    if (NOT_AIRPORT_WORDS.has(code) || !context.airports.get(code)?.major) continue;
+    if (piecesWithParen.has(pieceOfRange(pieces, start))) continue;
+    if (insideParens(masked, start) || nextToCapsWord(masked, start, context)) continue;
+    airports.push({ start, end: start + 3, code, paren: false });
+  }
+  airports.sort((a, b) => a.start - b.start);
+  return {
+    line,
+    dates,
+    travelDates: !NON_TRAVEL_DATE_LINE.test(text),
+    times,
+    masked,
+    airports,
+    pieces,
+  };
+}
+
+function pieceOfRange(pieces: [number, number][], offset: number): number {
+  return pieces.findIndex(([a, b]) => offset >= a && offset < b);
+}
+
+function insideParens(text: string, offset: number): boolean {
+  const open = text.lastIndexOf('(', offset);
+  const close = text.lastIndexOf(')', offset);
+  return open > close && text.indexOf(')', offset) !== -1;
+}
+
+/** 'NEW YORK', 'LOS ANGELES': a code glued to another all-caps word is part of a place name. */
+function nextToCapsWord(text: string, start: number, context: GenericContext): boolean {
+  const before = /([A-Za-z]+)[ ]$/.exec(text.slice(Math.max(0, start - 30), start));
+  const after = /^[ ]([A-Za-z]+)/.exec(text.slice(start + 3, start + 33));
+  const caps = (word: string | undefined): boolean =>
+    !!word && word.length >= 2 && word === word.toUpperCase() && !context.airports.has(word);
+  return caps(before?.[1]) || caps(after?.[1]);
+}
+
+// ---- stops and legs ----
+
+const DEPART_WORD = /\b(depart(?:s|ure|ing)?|dep\.?|abflug|ab|d[ée]part|salida|sale|from|von|outbound from)\b/i;
+const ARRIVE_WORD = /\b(arriv(?:e|es|al|ing)|arr\.?|ankunft|an|arriv[ée]e|llegada|llega)\b/i;
+
+function roleOf(piece: string): 'dep' | 'arr' | null {
+  const dep = DEPART_WORD.test(piece);
+  const arr = ARRIVE_WORD.test(piece);
+  if (dep && !arr) return 'dep';
+  if (arr && !dep) return 'arr';
+  return null;
+}
+
+function findStops(infos: LineInfo[], context: GenericContext): Stop[] {
+  const stops: Stop[] = [];
+  const usedTimes = new Set<string>();
+  const timeKey = (line: number, time: TimeToken): string => `${line}:${time.start}`;
+  const unpaired: { line: number; airport: AirportToken }[] = [];
+  infos.forEach((info, lineIndex) => {
+    const text = info.line.text;
+    const pending: AirportToken[] = [];
+    info.pieces.forEach(([a, b], pieceIndex) => {
+      const airports = info.airports.filter((airport) => airport.start >= a && airport.start < b);
+      const times = info.times.filter((time) => time.start >= a && time.start < b);
+      const dates = info.dates.filter((date) => date.start >= a && date.start < b);
+      const pieceText = text.slice(a, b);
+      if (airports.length === 1 && times.length >= 1) {
+        const airport = airports[0] as AirportToken;
+        const time = nearest(times, airport.start) as TimeToken;
+        usedTimes.add(timeKey(lineIndex, time));
+        stops.push(makeStop(lineIndex, airport, time, dates.length === 1 ? (dates[0] ?? null) : null, pieceText));
+      } else if (airports.length >= 2 && times.length >= 1) {
+        // Several stops in one piece: 'JFK 8:05 LAX 11:10' or '8:05 JFK 11:10 LAX'.
+        const timeFirst = (times[0]?.start ?? 0) < (airports[0]?.start ?? 0);
+        airports.forEach((airport, i) => {
+          const next = airports[i + 1]?.start ?? b;
+          const previous = airports[i - 1]?.end ?? a;
+          const time = timeFirst
+            ? [...times].reverse().find((t) => t.start < airport.start && t.start >= previous)
+            : times.find((t) => t.start > airport.start && t.start < next);
+          if (time) {
+            usedTimes.add(timeKey(lineIndex, time));
+            stops.push(makeStop(lineIndex, airport, time, null, pieceText));
+          } else {
+            pending.push(airport);
+          }
+        });
+      } else if (airports.length >= 1) {
+        for (const airport of airports) pending.push(airport);
+      }
+      void pieceIndex;
+    });
+    // An airport alone in its piece takes the time alone in the neighbouring piece.
+    for (const airport of pending) {
+      const index = pieceOf(info, airport.start);
+      const candidates = [index + 1, index - 1]
+        .map((i) => info.pieces[i])
+        .filter((range): range is [number, number] => range !== undefined)
+        .filter(([a, b]) => !info.airports.some((other) => other.start >= a && other.start < b));
+      let paired = false;
+      for (const [a, b] of candidates) {
+        const time = info.times.find((t) => t.start >= a && t.start < b && !usedTimes.has(timeKey(lineIndex, t)));
+        if (time) {
+          usedTimes.add(timeKey(lineIndex, time));
+          stops.push(makeStop(lineIndex, airport, time, null, text));
+          paired = true;
+          break;
+        }
+      }
+      if (!paired) unpaired.push({ line: lineIndex, airport });
+    }
+  });
+  // An airport alone on its line takes the only free time of the line before or after.
+  for (const { line, airport } of unpaired) {
+    const info = infos[line];
+    if (!info || info.times.length > 0) continue;
+    for (const other of [line - 1, line + 1]) {
+      const neighbour = infos[other];
+      if (!neighbour || neighbour.airports.length > 0) continue;
+      const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(other, t)));
+      if (free.length !== 1) continue;
+      const time = free[0] as TimeToken;
+      usedTimes.add(timeKey(other, time));
+      stops.push(makeStop(line, airport, time, null, `${neighbour.line.text} ${info.line.text}`));
+      break;
+    }
+  }
+  // 'MINNEAPOLIS 9:10a | SEATTLE 10:55a | MSP>SEA': two free times and a route on one line.
+  infos.forEach((info, lineIndex) => {
+    if (stops.some((stop) => stop.line === lineIndex)) return;
+    const free = info.times.filter((t) => !usedTimes.has(timeKey(lineIndex, t)));
+    if (free.length !== 2) return;
+    const route = findRoutes(info.masked, context)[0];
+    if (!route) return;
+    const [first, second] = free as [TimeToken, TimeToken];
+    stops.push(makeStop(lineIndex, { start: route.start, end: route.start + 3, code: route.from, paren: false }, first, null, ''));
+    stops.push(makeStop(lineIndex, { start: route.start + 4, end: route.start + 7, code: route.to, paren: false }, second, null, ''));
+  });
+  return stops.sort((a, b) => a.pos - b.pos);
+
+  function makeStop(line: number, airport: AirportToken, time: TimeToken, date: DateToken | null, pieceText: string): Stop {
+    return { line, pos: at(line, airport.start), code: airport.code, time, date, role: roleOf(pieceText), pieceText };
+  }
+}
+
+function nearest<T extends { start: number }>(items: T[], offset: number): T | undefined {
+  let best: T | undefined;
+  for (const item of items) {
+    if (!best || Math.abs(item.start - offset) < Math.abs(best.start - offset)) best = item;
+  }
+  return best;
+}
+
+interface Route {
+  start: number;
+  from: string;
+  to: string;
+}
+
+function findRoutes(text: string, context: GenericContext): Route[] {
+  const routes: Route[] = [];
+  for (const match of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{3})\s?(?:-|–|—|>|→|\bto\b)\s?([A-Z]{3})(?![A-Za-z0-9])/g)) {
+    const from = match[1] ?? '';
+    const to = match[2] ?? '';
+    if (from !== to && context.airports.has(from) && context.airports.has(to)) {
+      routes.push({ start: match.index ?? 0, from, to });
+    }
+  }
+  return routes;
+}
+
+interface Leg {
+  departure: Stop;
+  arrival: Stop;
+}
+
+function pairLegs(stops: Stop[]): Leg[] {
+  const legs: Leg[] = [];
+  let i = 0;
+  while (i < stops.length - 1) {
+    const departure = stops[i] as Stop;
+    const arrival = stops[i + 1] as Stop;
+    if (departure.role === 'arr' || arrival.role === 'dep' || departure.code === arrival.code) {
+      i += 1;
+      continue;
+    }
+    legs.push({ departure, arrival });
+    i += 2;
+  }
+  // The same leg printed twice (summary and details, or once per passenger).
+  return legs.filter(
+    (leg, index) =>
+      !legs.slice(0, index).some(
+        (other) =>
+          other.departure.code === leg.departure.code &&
+          other.arrival.code === leg.arrival.code &&
+          other.departure.time.hour === leg.departure.time.hour &&
+          other.departure.time.minute === leg.departure.time.minute,
+      ),
+  );
+}
+
+// ---- flight numbers ----
+
+const NOT_FLIGHT_CONTEXT =
+  /(airbus|boeing|embraer|bombardier|canadair|aircraft|equipment|terminal|gate|frequent flyer|skymiles|aadvantage|mileageplus|miles & more|skywards|aeroplan|trueblue|member|ticket|box|suite|room|zimmer|postfach)\s*[:#]?\s*$/i;
+const OPERATED_BY = /(operated by|operated as|durchgef[üu]hrt von|op[ée]r[ée] par|operado por)[^|·]*$/i;
+const AMBIGUOUS_CODES = new Set(['AS', 'AM', 'DE', 'TO', 'NO', 'OF', 'IN', 'ON', 'AT', 'IT', 'BE', 'IS', 'OR', 'SO', 'UP', 'US', 'WE', 'MY', 'BY', 'GO', 'DO', 'AN', 'OK', 'EU', 'UK', 'PM']);
+const FLIGHT_LABEL = /(?:flight|flug|vol|vuelo|flt|flight no\.?|flight number|flugnummer|num[ée]ro de vol|n[úu]mero de vuelo)\s*[:#]?\s*$/i;
+const PREFIX_PATTERN = new RegExp(
+  `(?<![A-Za-z])(${FLIGHT_PREFIXES.map((entry) => entry.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s+(?:flight\\s+|flug\\s+)?(?:no\\.?\\s*|#\\s*)?0*(\\d{1,4})(?![A-Za-z0-9]|[-/.,:]\\d)`,
+  'gi',
+);
+const PREFIX_CODES = new Map(FLIGHT_PREFIXES.map((entry) => [entry.prefix.toLowerCase(), entry.iata]));
+
+function findFlightTokens(infos: LineInfo[], context: GenericContext): FlightToken[] {
+  const tokens: FlightToken[] = [];
+  const booking = context.airline?.iata ?? null;
+  infos.forEach((info, line) => {
+    const text = info.masked;
+    const taken: [number, number][] = [];
+    const free = (start: number, end: number): boolean => !taken.some(([a, b]) => start < b && end > a);
+    for (const match of text.matchAll(PREFIX_PATTERN)) {
+      const start = match.index ?? 0;
+      const carrier = PREFIX_CODES.get((match[1] ?? '').toLowerCase()) ?? null;
+      const before = text.slice(Math.max(0, start - 60), start);
+      if (OPERATED_BY.test(before)) continue;
+      taken.push([start, start + match[0].length]);
+      tokens.push({ line, start, pos: at(line, start), carrier, number: String(Number(match[2])), tier: 1 });
+    }
+    for (const match of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])\s?-?\s?0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d)/g)) {
+      const start = match.index ?? 0;
+      const end = start + match[0].length;
+      const code = match[1] ?? '';
+      const number = String(Number(match[2]));
+      if (number === '0' || !free(start, end)) continue;
+      const before = text.slice(Math.max(0, start - 60), start);
+      if (NOT_FLIGHT_CONTEXT.test(before) || OPERATED_BY.test(before)) continue;
+      const labelled = FLIGHT_LABEL.test(before);
+      const known = isKnownAirlineCode(code) || context.extraCarriers?.has(code) === true;
+      if (!known && !labelled) continue;
+      if (AMBIGUOUS_CODES.has(code) && !labelled && code !== booking && /\s/.test(match[0])) continue;
+      taken.push([start, end]);
+      tokens.push({ line, start, pos: at(line, start), carrier: code, number, tier: 1 });
+    }
+    const labelPattern =
+      /(?<![A-Za-z])(?:flight|flug|vol|vuelo|flt)\.?\s*(?:no\.?|nr\.?|number|n[°º]|#)?\s*[:#]?\s*0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d|\s*(?:of|von|de|sur|\/)\s*\d)/gi;
+    for (const match of text.matchAll(labelPattern)) {
+      const start = match.index ?? 0;
+      if (!free(start, start + match[0].length)) continue;
+      tokens.push({ line, start, pos: at(line, start), carrier: null, number: String(Number(match[1])), tier: 2 });
+    }
+  });
+  return tokens.sort((a, b) => a.pos - b.pos);
+}
+
+function flightKey(token: FlightToken): string {
+  return `${token.carrier ?? ''}${token.number}`;
+}
+
+function assignFlights(legs: Leg[], tokens: FlightToken[]): (FlightToken | null)[] {
+  const firstOccurrences = (tier: 1 | 2): FlightToken[] => {
+    const seen = new Set<string>();
+    return tokens.filter((token) => {
+      if (token.tier !== tier) return false;
+      const key = flightKey(token);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  };
+  const tierOne = firstOccurrences(1);
+  if (tierOne.length === legs.length) return tierOne;
+  if (tierOne.length === 0) {
+    const tierTwo = firstOccurrences(2);
+    if (tierTwo.length === legs.length) return tierTwo;
+  }
+  // Counts disagree: each leg takes the nearest unused number between its neighbours.
+  const pool = tierOne.length > 0 ? tokens.filter((token) => token.tier === 1) : tokens;
+  const used = new Set<FlightToken>();
+  return legs.map((leg, index) => {
+    const low = legs[index - 1]?.arrival.pos ?? -1;
+    const high = legs[index + 1]?.departure.pos ?? Number.MAX_SAFE_INTEGER;
+    let best: FlightToken | null = null;
+    let bestDistance = Number.MAX_SAFE_INTEGER;
+    for (const token of pool) {
+      if (used.has(token) || token.pos <= low || token.pos >= high) continue;
+      const lineDistance = Math.abs(token.line - leg.departure.line);
+      const distance = lineDistance * 1000 + (token.pos < leg.departure.pos ? 0 : 1) + Math.abs(token.pos - leg.departure.pos) / LINE_SPAN;
+      if (distance < bestDistance) {
+        best = token;
+        bestDistance = distance;
+      }
+    }
+    if (best) used.add(best);
+    return best;
+  });
+}
+
+// ---- seats, cabins ----
+
+const SEAT_LABEL = /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|asientos?)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#]?\s*/gi;
+const SEAT_VALUE = /^(\d{1,2}[A-K])(?![A-Za-z0-9])/;
+const NO_SEAT =
+  /^(?:not (?:yet )?(?:reserved|assigned|selected|available)|none|n\/a|-+|—|–|tba|tbd|(?:to be )?assigned (?:at|during) (?:check-?in|the gate|gate)|at check-?in|unassigned|no seat|nicht (?:reserviert|zugewiesen)|keine?|non (?:attribu[ée]|r[ée]serv[ée])|sin (?:asignar|asiento)|no asignado|por asignar)/i;
+
+interface SeatMention {
+  line: number;
+  pos: number;
+  seat: string | null;
+  route: { from: string; to: string } | null;
+}
+
+function findSeatMentions(infos: LineInfo[]): SeatMention[] {
+  const mentions: SeatMention[] = [];
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    for (const match of text.matchAll(SEAT_LABEL)) {
+      const start = (match.index ?? 0) + match[0].length;
+      const rest = text.slice(start);
+      if (SEAT_VALUE.test(rest)) {
+        for (const seat of rest.matchAll(/(\d{1,2}[A-K])(?![A-Za-z0-9])(?:\s*\(([A-Z]{3})\s*[-–>→]\s*([A-Z]{3})\))?/g)) {
+          const offset = seat.index ?? 0;
+          const gap = rest.slice(0, offset);
+          if (offset > 0 && !/^(?:[\s\S]*?(?:,|and|&|\/|;|\)))\s*$/.test(gap)) break;
+          if (offset > 60) break;
+          mentions.push({
+            line,
+            pos: at(line, start + offset),
+            seat: seat[1] ?? null,
+            route: seat[2] && seat[3] ? { from: seat[2], to: seat[3] } : null,
+          });
+        }
+      } else if (NO_SEAT.test(rest)) {
+        mentions.push({ line, pos: at(line, start), seat: null, route: null });
+      }
+    }
+    const headers = info.line.headers;
+    if (headers) {
+      headers.forEach((header, index) => {
+        if (!/^(seats?|sitzplatz|si[èe]ge|asiento)/.test(header)) return;
+        const cell = info.line.cells[index]?.trim() ?? '';
+        if (SEAT_VALUE.test(cell) && cell.length <= 4) {
+          mentions.push({ line, pos: at(line, text.indexOf(cell)), seat: cell, route: null });
+        } else if (cell && NO_SEAT.test(cell)) {
+          mentions.push({ line, pos: at(line, text.indexOf(cell)), seat: null, route: null });
+        }
+      });
+    }
+  });
+  return mentions.sort((a, b) => a.pos - b.pos);
+}
+
+const CABIN_LABEL = /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina)\s*[:|]\s*([^|·•,;]+)/i;
+
+function cabinOfLines(infos: LineInfo[], from: number, to: number, airline: AirlineProfile | null): CabinClass | null {
+  for (let line = from; line < to; line++) {
+    const info = infos[line];
+    if (!info) continue;
+    const labelled = CABIN_LABEL.exec(info.line.text);
+    if (labelled?.[1]) {
+      const cabin = cabinFromText(labelled[1], airline);
+      if (cabin) return cabin;
+    }
+    const headers = info.line.headers;
+    if (headers) {
+      const index = headers.findIndex((header) => /^(cabin|class|klasse|classe|clase)/.test(header));
+      const cabin = index >= 0 ? cabinFromText(info.line.cells[index] ?? '', airline) : null;
+      if (cabin) return cabin;
+    }
+    if (/^(?:fare|tarif|tarifa)\b/i.test(info.line.text)) continue;
+    const cabin = cabinFromText(info.line.text, airline);
+    if (cabin) return cabin;
+  }
+  return null;
+}
+
+// ---- booking codes ----
+
+const CODE_LABEL = new RegExp(
+  [
+    '(?:confirmation|booking|reservation|record|airline|flight)\\s*(?:code|number|no\\.?|nr\\.?|#|reference|ref\\.?|locator|id)',
+    'record\\s+locator', 'booking\\s+ref(?:erence)?', '\\bpnr\\b', 'confirmation(?=\\s*[:#|])',
+    'reference\\s*(?:code|number)?(?=\\s*[:#|])', 'reservation(?=\\s*[:#|])', 'e-?ticket\\s+itinerary\\s+and\\s+receipt\\s+for\\s+confirmation',
+    'buchungs(?:code|nummer|referenz)', 'reservierungs(?:code|nummer)', 'vorgangsnummer', 'buchung(?=\\s*[:#|])', 'filekey',
+    'r[ée]f[ée]rence\\s+(?:de\\s+(?:la\\s+)?|du\\s+)?(?:r[ée]servation|dossier)', 'num[ée]ro\\s+de\\s+(?:r[ée]servation|dossier|confirmation)',
+    'code\\s+de\\s+(?:r[ée]servation|confirmation)', 'localisateur',
+    'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?', 'c[óo]digo\\s+de\\s+(?:reserva|confirmaci[óo]n)',
+    'referencia\\s+de\\s+(?:la\\s+)?reserva', 'n[úu]mero\\s+de\\s+(?:reserva|confirmaci[óo]n)',
+  ].join('|'),
+  'gi',
+);
+const CODE_AFTER_LABEL = /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number)\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/;
+const NOT_CODES = new Set(['PENDING', 'CONFIRM', 'NUMBER', 'TICKET', 'BOOKING', 'STATUS', 'DETAILS', 'ISSUED', 'CODE', 'AIRLINE', 'FLIGHT', 'RECEIPT', 'ONLINE', 'CHANGE', 'CHANGED', 'NUMMER', 'NUMERO']);
+/** Hotel, car and agency references are not airline record locators. */
+const FOREIGN_CODE_CONTEXT = /(hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order)\s*$/i;
+
+export interface CodeMention {
+  code: string;
+  line: number;
+  pos: number;
+}
+
+export function isPlausibleCode(code: string): boolean {
+  return /^[A-Z0-9]{5,8}$/.test(code) && /[A-Z]/.test(code) && !NOT_CODES.has(code);
+}
+
+function findBookingCodes(infos: LineInfo[]): CodeMention[] {
+  const found: CodeMention[] = [];
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    for (const match of text.matchAll(CODE_LABEL)) {
+      const start = match.index ?? 0;
+      const before = text.slice(Math.max(0, start - 40), start);
+      if (FOREIGN_CODE_CONTEXT.test(before)) continue;
+      const after = CODE_AFTER_LABEL.exec(text.slice(start + match[0].length));
+      const code = after?.[1];
+      if (!code || !isPlausibleCode(code)) continue;
+      found.push({ code, line, pos: at(line, start) });
+    }
+  });
+  return found;
+}
+
+function codeFromSubject(subject: string): string | null {
+  for (const match of subject.matchAll(CODE_LABEL)) {
+    const after = CODE_AFTER_LABEL.exec(subject.slice((match.index ?? 0) + match[0].length));
+    if (after?.[1] && isPlausibleCode(after[1])) return after[1];
+  }
+  return null;
+}
+
+// ---- passengers ----
+
+const PASSENGER_LABEL =
+  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
+
+function findPassengers(infos: LineInfo[]): string[] {
+  const names: string[] = [];
+  const add = (name: string): void => {
+    if (!names.some((known) => sameName(known, name))) names.push(name);
+  };
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    for (const match of text.matchAll(PASSENGER_LABEL)) {
+      const start = match.index ?? 0;
+      // A label in running text ('the passenger named on the ticket') is not a label.
+      if (start > 0 && !/[\s|·:(]$/.test(text.slice(0, start)) ) continue;
+      const explicit = !!match[2];
+      const rest = text.slice(start + match[0].length);
+      const reading = rest.trim() ? readName(rest) : null;
+      if (reading && (explicit || reading.marked)) {
+        add(reading.name);
+        continue;
+      }
+      if (rest.trim() && reading) continue;
+      // A heading ('Passengers', 'Traveler  eTicket Number') followed by one name per line.
+      for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
+        const cell = infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '';
+        const candidate = readName(cell);
+        if (!candidate || !candidate.marked) break;
+        add(candidate.name);
+      }
+    }
+  });
+  if (names.length === 0) {
+    for (const info of infos) {
+      const greeting = /^(?:dear|hello|hi|hallo|sehr geehrter?|liebe[r]?|bonjour|cher|ch[èe]re|estimad[oa]|hola)\s+(.+)$/i.exec(info.line.text);
+      if (!greeting?.[1]) continue;
+      const reading = readName(greeting[1].replace(/[,!].*$/, ''));
+      if (reading && /^(?:mr|mrs|ms|miss|dr|herr|frau|m\.|mme|sr|sra)\.?\s/i.test(greeting[1])) add(reading.name);
+      break;
+    }
+  }
+  return names;
+}
+
+// ---- price ----
+
+const TOTAL_LABEL =
+  /(grand total|total paid|total price|total fare|trip total|total cost|total amount|total charged|amount paid|amount charged|ticket amount|e-?ticket total|total to pay|total due|total|gesamtpreis|gesamtbetrag|gesamtsumme|endpreis|zu zahlender betrag|prix total|montant total|total pay[ée]|total [àa] payer|importe total|precio total|total pagado|total a pagar)(?![A-Za-z])/i;
+const NOT_TOTAL =
+  /sub-?total|per (?:passenger|person|adult|traveller|traveler|pax)|pro person|par personne|por persona|total (?:of )?tax|taxes? total|fees? total|points|miles|meilen|avios|total (?:travel|flight|journey) time|total duration|gesamtdauer|dur[ée]e totale|duraci[óo]n total|total distance/i;
+
+function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText: string): Money | null {
+  const candidates: { amount: number; currency: string | null; dollar: boolean; line: number }[] = [];
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    const label = TOTAL_LABEL.exec(text);
+    if (!label || NOT_TOTAL.test(text)) return;
+    const after = text.slice((label.index ?? 0) + label[0].length);
+    let amounts = findAmounts(after);
+    let sourceText = text;
+    if (amounts.length === 0 && after.trim().length < 25) {
+      const next = infos[line + 1];
+      if (next && !TOTAL_LABEL.test(next.line.text)) {
+        amounts = findAmounts(next.line.text);
+        sourceText = `${text} ${next.line.text}`;
+      }
+    }
+    const amount = amounts[0];
+    if (!amount) return;
+    const lineCurrency = amount.currency ?? currenciesMentioned(sourceText)[0] ?? null;
+    candidates.push({ amount: amount.amount, currency: lineCurrency, dollar: amount.dollarSign, line });
+  });
+  if (candidates.length === 0) return null;
+  const best = candidates.reduce((a, b) => (b.amount > a.amount ? b : a));
+  const documentCurrency = currenciesMentioned(documentText)[0] ?? null;
+  const currency = best.currency ?? documentCurrency ?? context.airline?.currency ?? 'USD';
+  return { amountCents: Math.round(best.amount * 100), currency };
+}
+
+// ---- fare brand ----
+
+const FARE_LABEL =
+  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type)\s*([:|])\s*/gi;
+const GENERIC_FARE_BRANDS = [
+  'Basic Economy', 'Economy Light', 'Economy Classic', 'Economy Flex', 'Economy Saver', 'Economy Standard',
+  'Economy Basic', 'Economy Lite', 'Economy Semi-Flex', 'Blue Basic', 'Bare Fare', 'Premium Economy Flex',
+];
+
+function cleanFareValue(raw: string): string | null {
+  const value = raw
+    .split(/\s[(–—-]\s?|\s\(|[|·•,;:]|\.(?:\s|$)|\s+[$€£¥]|\s+[A-Z]{3}\s*\d|\s+\d/)[0]
+    ?.trim()
+    .replace(/[.!]+$/, '');
+  if (!value || value.length < 2 || value.length > 40) return null;
+  if (!/^\p{L}/u.test(value) || /\d/.test(value) || value.split(/\s+/).length > 4) return null;
+  if (/^(?:rules?|basis|calculation|conditions?|details?|summary|includes?|non-?refundable|refundable|total|per|price|amount|bedingungen)\b/i.test(value)) return null;
+  return value;
+}
+
+function normaliseFareBrand(value: string, airline: AirlineProfile | null): string {
+  if (!airline) return value;
+  const prefix = airline.fareBrandCabinPrefix;
+  if (prefix && value.toLowerCase().startsWith(`${prefix.toLowerCase()} `)) {
+    const rest = value.slice(prefix.length + 1);
+    if (airline.fareBrands.some((brand) => brand.toLowerCase() === rest.toLowerCase())) return rest;
+  }
+  return value;
+}
+
+function findFareType(infos: LineInfo[], regions: [number, number][], airline: AirlineProfile | null): string | null {
+  for (const info of infos) {
+    for (const match of info.line.text.matchAll(FARE_LABEL)) {
+      const value = cleanFareValue(info.line.text.slice((match.index ?? 0) + match[0].length));
+      if (value) return normaliseFareBrand(value, airline);
+    }
+    const headers = info.line.headers;
+    if (headers) {
+      const index = headers.findIndex((header) => /\bfare\b|tarif/.test(header) && !/basis|rules/.test(header));
+      const value = index >= 0 ? cleanFareValue(info.line.cells[index] ?? '') : null;
+      if (value && !/^(economy|business|first|premium economy)$/i.test(value)) return normaliseFareBrand(value, airline);
+    }
+  }
+  const brands = [
+    ...(airline?.fareBrandInFlightRow ? airline.fareBrands : []),
+    ...GENERIC_FARE_BRANDS,
+  ];
+  for (const [from, to] of regions) {
+    for (let line = from; line < to; line++) {
+      const text = infos[line]?.line.text ?? '';
+      for (const brand of [...brands].sort((a, b) => b.length - a.length)) {
+        const pattern = new RegExp(`(?<![A-Za-z])${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'i');
+        if (pattern.test(text)) return normaliseFareBrand(brand, airline);
+      }
+    }
+  }
+  return null;
+}
+
+// ---- putting it together ----
+
+function toLocal(date: DateToken, time: TimeToken, sent: Date | null): LocalDateTime {
+  return {
+    year: date.year ?? resolveYear(date.month, date.day, sent),
+    month: date.month,
+    day: date.day,
+    hour: time.hour,
+    minute: time.minute,
+  };
+}
+
+const NEXT_DAY = /\+\s?([12])(?!\d)|\bnext day\b|\bfollowing day\b|am folgetag|le lendemain|d[íi]a siguiente/i;
+
+/** Every three-letter upper-case word: the airport candidates to look up before extracting. */
+export function airportCandidates(lines: TextLine[]): Set<string> {
+  const codes = new Set<string>();
+  for (const line of lines) for (const match of line.text.matchAll(/(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])/g)) codes.add(match[0]);
+  return codes;
+}
+
+export function extractGeneric(lines: TextLine[], context: GenericContext): DraftBooking[] {
+  const infos = lines.map((line) => analyseLine(line, context));
+  labelTextTables(infos);
+  const stops = findStops(infos, context);
+  const legs = pairLegs(stops);
+  const flightTokens = findFlightTokens(infos, context);
+  const flights = assignFlights(legs, flightTokens);
+  const seats = findSeatMentions(infos);
+  const travelDates: { pos: number; line: number; date: DateToken }[] = [];
+  infos.forEach((info, line) => {
+    if (!info.travelDates) return;
+    for (const date of info.dates) travelDates.push({ pos: at(line, date.start), line, date });
+  });
+
+  // Region of each leg: its rows, from its own first line to the next leg's first line.
+  const starts = legs.map((leg, index) => {
+    const flight = flights[index];
+    const previousArrival = legs[index - 1]?.arrival.line ?? -1;
+    let start = leg.departure.line;
+    if (flight && flight.line < start && flight.line > previousArrival) start = flight.line;
+    return start;
+  });
+  const regions: [number, number][] = legs.map((leg, index) => [
+    starts[index] ?? leg.departure.line,
+    Math.max(starts[index + 1] ?? infos.length, leg.arrival.line + 1),
+  ]);
+
+  const segments: (DraftSegment & { pos: number })[] = [];
+  legs.forEach((leg, index) => {
+    const flight = flights[index] ?? null;
+    const departureDate =
+      leg.departure.date ??
+      [...travelDates].reverse().find((entry) => entry.pos < leg.departure.pos)?.date ??
+      travelDates.find((entry) => entry.line === leg.departure.line)?.date ??
+      null;
+    if (!departureDate) return;
+    const departureLocal = toLocal(departureDate, leg.departure.time, context.sent);
+    let arrivalLocal: LocalDateTime | null = null;
+    let arrivalDayOffset: number | null = null;
+    if (leg.arrival.date) {
+      arrivalLocal = toLocal(leg.arrival.date, leg.arrival.time, context.sent);
+      if (leg.arrival.date.year === null && arrivalLocal.month < departureLocal.month) arrivalLocal.year = departureLocal.year + (arrivalLocal.month < departureLocal.month ? 1 : 0);
+      else if (leg.arrival.date.year === null) arrivalLocal.year = departureLocal.year;
+    } else {
+      const marker = NEXT_DAY.exec(leg.arrival.pieceText);
+      if (marker) arrivalDayOffset = marker[1] ? Number(marker[1]) : 1;
+      arrivalLocal = { ...departureLocal, hour: leg.arrival.time.hour, minute: leg.arrival.time.minute };
+    }
+    const [from, to] = regions[index] ?? [leg.departure.line, leg.arrival.line + 1];
+    const routed = seats.find((mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code);
+    const inRegion = seats.find((mention) => !mention.route && mention.line >= from && mention.line < to);
+    const seatNumber = routed ? routed.seat : (inRegion?.seat ?? null);
+    segments.push({
+      pos: leg.departure.pos,
+      carrier: flight?.carrier ?? null,
+      number: flight?.number ?? null,
+      departureAirport: leg.departure.code,
+      arrivalAirport: leg.arrival.code,
+      departureUtc: null,
+      arrivalUtc: null,
+      departureLocal,
+      arrivalLocal,
+      arrivalDayOffset,
+      cabinClass: cabinOfLines(infos, from, to, context.airline),
+      seatNumber,
+    });
+  });
+
+  const codes = findBookingCodes(infos);
+  const subjectCode = codeFromSubject(context.subject);
+  const distinct = [...new Set(codes.map((mention) => mention.code))];
+  if (distinct.length === 0 && subjectCode) distinct.push(subjectCode);
+  const documentText = infos.map((info) => info.line.text).join('\n');
+  const passengers = findPassengers(infos);
+  const fareType = findFareType(infos, regions, context.airline);
+  const totalPrice = findTotalPrice(infos, context, documentText);
+  const build = (code: string, parts: typeof segments): DraftBooking => ({
+    bookingCode: code,
+    airlineIata: null,
+    airlineName: null,
+    passengers,
+    segments: parts.map(({ pos: _pos, ...segment }) => segment),
+    totalPrice,
+    fareType,
+  });
+  if (distinct.length <= 1) {
+    return distinct[0] ? [build(distinct[0], segments)] : [build('', segments)];
+  }
+  // Several record locators: each takes the legs printed after its first mention.
+  const firsts = distinct.map((code) => ({ code, pos: Math.min(...codes.filter((m) => m.code === code).map((m) => m.pos)) }));
+  firsts.sort((a, b) => a.pos - b.pos);
+  const bookings = firsts.map((entry, index) => {
+    const next = firsts[index + 1]?.pos ?? Number.MAX_SAFE_INTEGER;
+    const low = index === 0 ? -1 : entry.pos;
+    return build(entry.code, segments.filter((segment) => segment.pos > low && segment.pos < next));
+  });
+  const nonEmpty = bookings.filter((booking) => booking.segments.length > 0);
+  if (nonEmpty.length <= 1) {
+    // One locator carries the legs; the others were references repeated elsewhere.
+    const owner = nonEmpty[0];
+    return owner ? [{ ...owner, segments: segments.map(({ pos: _pos, ...segment }) => segment) }] : [];
+  }
+  return nonEmpty.map((booking) => ({ ...booking, totalPrice: null }));
+}
+
+/** Plain-text column headers ('DATE | FLIGHT | DEPART | ARRIVE | CABIN | SEAT') for the rows below. */
+function labelTextTables(infos: LineInfo[]): void {
+  let headers: string[] | null = null;
+  for (const info of infos) {
+    const cells = info.line.cells;
+    if (info.line.headers) {
+      headers = null;
+      continue;
+    }
+    if (
+      cells.length >= 3 &&
+      cells.every((cell) => /^[\p{L} /#.&]*$/u.test(cell) && cell.length <= 24) &&
+      cells.some((cell) => /seat|flight|depart|date|cabin|flug|sitz|vol|vuelo/i.test(cell))
+    ) {
+      headers = cells.map((cell) => cell.toLowerCase());
+      continue;
+    }
+    if (headers && cells.length === headers.length) info.line = { ...info.line, headers };
+    else if (headers && cells.length < 2) headers = null;
+  }
+}
+
+export { airlineByCode };

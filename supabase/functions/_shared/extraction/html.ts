@@ -1,0 +1,311 @@
+// A small, forgiving HTML reader: enough of the HTML parsing rules for email markup (implied end
+// tags of cells, rows and paragraphs, void and raw-text elements, entities) to build a tree for
+// schema.org microdata and to render the visible text as lines. Malformed markup never throws;
+// it only yields a flatter tree.
+
+export interface HtmlElement {
+  tag: string;
+  attrs: Record<string, string>;
+  children: HtmlNode[];
+}
+export type HtmlNode = HtmlElement | string;
+
+const VOID_TAGS = new Set([
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track',
+  'wbr',
+]);
+const RAW_TEXT_TAGS = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript']);
+const MAX_DEPTH = 400;
+
+const NAMED_ENTITIES: Record<string, string> = {
+  nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", rsquo: '\u2019', lsquo: '\u2018',
+  rdquo: '\u201d', ldquo: '\u201c', sbquo: '\u201a', bdquo: '\u201e', ndash: '\u2013',
+  mdash: '\u2014', middot: '\u00b7', bull: '\u2022', hellip: '\u2026', rarr: '\u2192',
+  larr: '\u2190', harr: '\u2194', rArr: '\u21d2', raquo: '\u00bb', laquo: '\u00ab',
+  pound: '\u00a3', euro: '\u20ac', yen: '\u00a5', cent: '\u00a2', curren: '\u00a4',
+  copy: '\u00a9', reg: '\u00ae', trade: '\u2122', times: '\u00d7', deg: '\u00b0', plusmn: '\u00b1',
+  sect: '\u00a7', para: '\u00b6', thinsp: ' ', ensp: ' ', emsp: ' ', zwnj: '', zwj: '', shy: '',
+  iexcl: '\u00a1', iquest: '\u00bf', ordf: '\u00aa', ordm: '\u00ba', szlig: '\u00df',
+  AElig: '\u00c6', aelig: '\u00e6', OElig: '\u0152', oelig: '\u0153', Oslash: '\u00d8',
+  oslash: '\u00f8', Aring: '\u00c5', aring: '\u00e5', ETH: '\u00d0', eth: '\u00f0',
+  THORN: '\u00de', thorn: '\u00fe', frac12: '\u00bd', frac14: '\u00bc', frac34: '\u00be',
+  check: '\u2713', star: '\u2606', hearts: '\u2665', larrow: '\u2190', rarrow: '\u2192',
+};
+// Accented Latin letters: &Aacute; &egrave; &ouml; &ntilde; &ccedil; ...
+const ACCENTS: Record<string, string> = {
+  grave: '\u0300', acute: '\u0301', circ: '\u0302', tilde: '\u0303', uml: '\u0308',
+  cedil: '\u0327',
+};
+
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z][a-z0-9]{1,31});?/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code =
+        body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff) return whole;
+      if (code === 0xa0) return ' ';
+      try {
+        return String.fromCodePoint(code);
+      } catch {
+        return whole;
+      }
+    }
+    const named = NAMED_ENTITIES[body];
+    if (named !== undefined) return named;
+    const accent = /^([a-zA-Z])(grave|acute|circ|tilde|uml|cedil)$/.exec(body);
+    if (accent && accent[1] && accent[2]) {
+      return (accent[1] + (ACCENTS[accent[2]] ?? '')).normalize('NFC');
+    }
+    return whole;
+  });
+}
+
+function parseAttributes(source: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  const pattern = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(source)) !== null) {
+    const name = (match[1] ?? '').toLowerCase();
+    if (!name || name in attrs) continue;
+    attrs[name] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+  }
+  return attrs;
+}
+
+/** Tags whose opening closes an open element of the listed tags (within the same table/list). */
+const IMPLIED_CLOSE: Record<string, string[]> = {
+  td: ['td', 'th'],
+  th: ['td', 'th'],
+  tr: ['tr', 'td', 'th'],
+  tbody: ['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'],
+  thead: ['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'],
+  tfoot: ['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'],
+  li: ['li'],
+  p: ['p'],
+  option: ['option'],
+  dt: ['dt', 'dd'],
+  dd: ['dt', 'dd'],
+};
+const SCOPE_BOUNDARY = new Set(['table', 'ul', 'ol', 'dl', 'select']);
+
+export function parseHtml(html: string): HtmlElement {
+  const root: HtmlElement = { tag: '#root', attrs: {}, children: [] };
+  const stack: HtmlElement[] = [root];
+  const current = (): HtmlElement => stack[stack.length - 1] ?? root;
+  const tagPattern = /<!--[\s\S]*?(?:-->|$)|<![^>]*>|<\?[^>]*>|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+  let index = 0;
+  let match: RegExpExecArray | null;
+  while ((match = tagPattern.exec(html)) !== null) {
+    if (match.index > index) current().children.push(decodeEntities(html.slice(index, match.index)));
+    index = tagPattern.lastIndex;
+    const rawTag = match[1];
+    if (!rawTag) continue; // comment, doctype, processing instruction
+    const tag = rawTag.toLowerCase();
+    const closing = match[0][1] === '/';
+    if (closing) {
+      for (let i = stack.length - 1; i > 0; i--) {
+        const element = stack[i];
+        if (element && element.tag === tag) {
+          stack.length = i;
+          break;
+        }
+        if (element && SCOPE_BOUNDARY.has(element.tag) && tag !== element.tag) break;
+      }
+      continue;
+    }
+    const implied = IMPLIED_CLOSE[tag];
+    if (implied) {
+      for (let i = stack.length - 1; i > 0; i--) {
+        const element = stack[i];
+        if (!element || SCOPE_BOUNDARY.has(element.tag)) break;
+        if (implied.includes(element.tag)) {
+          stack.length = i;
+          break;
+        }
+        if (tag === 'p' && element.tag !== 'span' && element.tag !== 'b' && element.tag !== 'font') break;
+      }
+    }
+    const element: HtmlElement = { tag, attrs: parseAttributes(match[2] ?? ''), children: [] };
+    current().children.push(element);
+    const selfClosing = /\/\s*$/.test(match[2] ?? '');
+    if (RAW_TEXT_TAGS.has(tag)) {
+      const end = html.toLowerCase().indexOf(`</${tag}`, index);
+      const stop = end === -1 ? html.length : end;
+      element.children.push(tag === 'script' || tag === 'style' ? html.slice(index, stop) : decodeEntities(html.slice(index, stop)));
+      const close = end === -1 ? html.length : html.indexOf('>', end);
+      index = close === -1 ? html.length : close + 1;
+      tagPattern.lastIndex = index;
+      continue;
+    }
+    if (!VOID_TAGS.has(tag) && !selfClosing && stack.length < MAX_DEPTH) stack.push(element);
+  }
+  if (index < html.length) current().children.push(decodeEntities(html.slice(index)));
+  return root;
+}
+
+export function* walkElements(node: HtmlElement): Generator<HtmlElement> {
+  const pending: HtmlElement[] = [node];
+  while (pending.length > 0) {
+    const element = pending.pop();
+    if (!element) break;
+    yield element;
+    for (let i = element.children.length - 1; i >= 0; i--) {
+      const child = element.children[i];
+      if (typeof child !== 'string') pending.push(child);
+    }
+  }
+}
+
+export function textContent(node: HtmlNode): string {
+  if (typeof node === 'string') return node;
+  if (node.tag === 'script' || node.tag === 'style') return '';
+  let text = '';
+  for (const child of node.children) text += textContent(child);
+  return text;
+}
+
+// ---- rendering the visible text as lines ----
+
+/** One visual line; table rows keep their cells and the header row of their table. */
+export interface TextLine {
+  text: string;
+  cells: string[];
+  headers: string[] | null;
+}
+
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'div', 'dl', 'dt',
+  'fieldset', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr',
+  'html', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot',
+  'tr', 'ul', 'caption', 'td', 'th',
+]);
+const SKIPPED_TAGS = new Set(['script', 'style', 'head', 'title', 'noscript', 'template', 'del', 's', 'strike']);
+
+function isHidden(element: HtmlElement): boolean {
+  const style = (element.attrs.style ?? '').toLowerCase().replace(/\s+/g, '');
+  return (
+    style.includes('display:none') ||
+    style.includes('line-through') ||
+    element.attrs.hidden !== undefined
+  );
+}
+
+export function normalizeSpaces(text: string): string {
+  return text
+    .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t\f\v]/g, ' ')
+    .replace(/[\u200b-\u200d\u2060\ufeff\u00ad]/g, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+
+class LineWriter {
+  lines: TextLine[] = [];
+  private current = '';
+
+  constructor(private readonly inCell: boolean) {}
+
+  text(value: string): void {
+    this.current += value.replace(/[\r\n]+/g, ' ');
+  }
+
+  breakLine(soft: boolean): void {
+    if (soft && this.inCell) {
+      this.current += ' ';
+      return;
+    }
+    const text = normalizeSpaces(this.current);
+    if (text) this.lines.push({ text, cells: [text], headers: null });
+    this.current = '';
+  }
+
+  push(line: TextLine): void {
+    this.breakLine(false);
+    this.lines.push(line);
+  }
+}
+
+function renderNode(node: HtmlNode, writer: LineWriter, depth: number): void {
+  if (typeof node === 'string') {
+    writer.text(node);
+    return;
+  }
+  if (depth > MAX_DEPTH || SKIPPED_TAGS.has(node.tag) || isHidden(node)) return;
+  if (node.tag === 'br') {
+    writer.breakLine(true);
+    return;
+  }
+  if (node.tag === 'table') {
+    writer.breakLine(false);
+    renderTable(node, writer, depth);
+    writer.breakLine(false);
+    return;
+  }
+  const block = BLOCK_TAGS.has(node.tag);
+  if (block) writer.breakLine(false);
+  for (const child of node.children) renderNode(child, writer, depth + 1);
+  if (block) writer.breakLine(false);
+}
+
+function collectRows(table: HtmlElement, rows: HtmlElement[], depth: number): void {
+  for (const child of table.children) {
+    if (typeof child === 'string' || depth > MAX_DEPTH) continue;
+    if (child.tag === 'tr') rows.push(child);
+    else if (child.tag === 'tbody' || child.tag === 'thead' || child.tag === 'tfoot') collectRows(child, rows, depth + 1);
+  }
+}
+
+function renderTable(table: HtmlElement, writer: LineWriter, depth: number): void {
+  const rows: HtmlElement[] = [];
+  collectRows(table, rows, depth);
+  let headers: string[] | null = null;
+  for (const row of rows) {
+    if (isHidden(row)) continue;
+    const cells: { lines: TextLine[]; header: boolean }[] = [];
+    for (const cell of row.children) {
+      if (typeof cell === 'string' || (cell.tag !== 'td' && cell.tag !== 'th')) continue;
+      if (isHidden(cell)) {
+        cells.push({ lines: [], header: false });
+        continue;
+      }
+      const cellWriter = new LineWriter(true);
+      for (const child of cell.children) renderNode(child, cellWriter, depth + 2);
+      cellWriter.breakLine(false);
+      cells.push({ lines: cellWriter.lines, header: cell.tag === 'th' });
+    }
+    if (cells.length === 0) continue;
+    const simple = cells.every((cell) => cell.lines.length <= 1);
+    if (!simple) {
+      for (const cell of cells) for (const line of cell.lines) writer.push(line);
+      continue;
+    }
+    const texts = cells.map((cell) => cell.lines[0]?.text ?? '');
+    if (cells.every((cell) => cell.header) && texts.some((text) => text !== '')) {
+      headers = texts.map((text) => text.toLowerCase());
+    }
+    const text = texts.filter((value) => value !== '').join(' | ');
+    if (text) writer.push({ text, cells: texts, headers });
+  }
+}
+
+export function htmlToLines(root: HtmlElement): TextLine[] {
+  const writer = new LineWriter(false);
+  renderNode(root, writer, 0);
+  writer.breakLine(false);
+  return writer.lines;
+}
+
+/** Plain text to lines; ' | ', tab and wide-space separated columns become cells. */
+export function textToLines(text: string): TextLine[] {
+  const lines: TextLine[] = [];
+  for (const raw of text.split(/\r?\n|\r/)) {
+    const normalized = normalizeSpaces(raw);
+    if (!normalized) continue;
+    const cells = raw
+      .split(/\s*\|\s*|\t+| {3,}/)
+      .map((cell) => normalizeSpaces(cell))
+      .filter((cell, index) => cell !== '' || index > 0);
+    lines.push({ text: normalized, cells, headers: null });
+  }
+  return lines;
+}

@@ -1,0 +1,150 @@
+// Itinerary extraction: one raw RFC 822 email in, the flight bookings it confirms out.
+//
+// Layers, in the order kitinerary taught the field: MIME decoding (postal-mime) -> forwarded
+// message unwrapping -> schema.org FlightReservation markup (JSON-LD, microdata) -> the generic
+// multilingual extractor, tuned per airline by the sender's domain or the airline code ->
+// validation against the airport database (time zones, plausible legs, merged duplicates).
+// Markup, when present, is the backbone; the text fills in what markup leaves out (fare brand,
+// seats, total). The function never throws: unreadable input is simply not a booking.
+import { parseEmail, type RawEmailInput } from './mime.ts';
+import { htmlToLines, parseHtml, textToLines, type HtmlElement, type TextLine } from './html.ts';
+import { unwrapForwarded } from './forward.ts';
+import { extractSchemaOrg } from './schema-org.ts';
+import { airportCandidates, dropCancelledSections, extractGeneric } from './generic.ts';
+import { lookupAirports, warmUpAirports } from './airports.ts';
+import { airlineBySender, type AirlineProfile } from './airlines.ts';
+import { finalizeBooking, mergeBookings } from './validate.ts';
+import type { NumericDateOrder } from './dates.ts';
+import type { DraftBooking, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
+
+export type { ExtractionResult, FlightBooking, FlightSegment, Money, CabinClass } from './types.ts';
+export type { RawEmailInput } from './mime.ts';
+export { warmUpAirports };
+
+const NOT_A_BOOKING: ExtractionResult = { isFlightBooking: false, bookings: [] };
+/** Larger bodies are cut: confirmations are far smaller, and the cost must stay bounded. */
+const MAX_BODY_CHARS = 400_000;
+
+export async function extractFlightBookings(raw: RawEmailInput): Promise<ExtractionResult> {
+  try {
+    const email = await parseEmail(raw);
+    // An attached original (forward as attachment) is read before the wrapper around it.
+    for (const message of [...email.attachedMessages, email]) {
+      const bookings = await extractFromMessage(message);
+      if (bookings.length > 0) return { isFlightBooking: true, bookings };
+    }
+    return NOT_A_BOOKING;
+  } catch {
+    return NOT_A_BOOKING;
+  }
+}
+
+function numericDateOrder(text: string, airline: AirlineProfile | null): NumericDateOrder {
+  for (const match of text.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/\d{2,4}(?![\d/])/g)) {
+    if (Number(match[1]) > 12) return 'DMY';
+    if (Number(match[2]) > 12) return 'MDY';
+  }
+  if (airline) return ['USD', 'CAD'].includes(airline.currency) && airline.iata !== 'EK' ? 'MDY' : 'DMY';
+  return /\$/.test(text) ? 'MDY' : 'DMY';
+}
+
+const NON_FLIGHT_SUBJECT = /\b(hotel|room|your stay|check-?out|car rental|rental car|mietwagen|location de voiture|alquiler de coche|vacation rental|cruise|train|rail|bahn|bus ticket)\b/i;
+const FLIGHT_SUBJECT = /\b(flight|flug|flüge|vol|vols|vuelo|airline|e-?ticket|boarding|itinerary|reiseplan|itin[ée]raire|pnr)\b/i;
+
+async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[]> {
+  let tree: HtmlElement | null = null;
+  const sources: TextLine[][] = [];
+  if (message.html) {
+    tree = parseHtml(message.html.slice(0, MAX_BODY_CHARS));
+    sources.push(htmlToLines(tree));
+  }
+  if (message.text) sources.push(textToLines(message.text.slice(0, MAX_BODY_CHARS)));
+  const structured = tree ? extractSchemaOrg(tree) : [];
+  for (const lines of sources) {
+    const bookings = await extractFromLines(lines, message, structured);
+    if (bookings.length > 0) return bookings;
+  }
+  return [];
+}
+
+async function extractFromLines(
+  lines: TextLine[],
+  message: EmailMessage,
+  structured: DraftBooking[],
+): Promise<FlightBooking[]> {
+  const unwrapped = unwrapForwarded(lines, message.subject);
+  const body = dropCancelledSections(unwrapped.lines);
+  const fromAddress = unwrapped.fromAddress ?? message.fromAddress;
+  const fromName = unwrapped.fromName ?? message.fromName;
+  const subject = unwrapped.subject ?? message.subject;
+  const sender = airlineBySender(fromAddress);
+  const text = body.map((line) => line.text).join('\n');
+
+  // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
+  // markup (or an airline sender) lets such a message through.
+  if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject)) return [];
+
+  await warmUpAirports();
+  const codes = airportCandidates(body);
+  for (const booking of structured) {
+    for (const segment of booking.segments) codes.add(segment.departureAirport).add(segment.arrivalAirport);
+  }
+  const airports = await lookupAirports(codes);
+  const extraCarriers = new Set(
+    structured.flatMap((booking) => booking.segments.map((segment) => segment.carrier ?? '')).filter(Boolean),
+  );
+  const generic = extractGeneric(body, {
+    sent: unwrapped.date ?? message.date,
+    dateOrder: numericDateOrder(text, sender),
+    airline: sender,
+    subject,
+    airports,
+    extraCarriers,
+  });
+
+  const drafts: DraftBooking[] = [];
+  if (structured.length > 0) {
+    for (const booking of structured) drafts.push(enrichFromText(booking, generic));
+    for (const booking of generic) {
+      if (booking.bookingCode && !structured.some((known) => known.bookingCode === booking.bookingCode)) {
+        drafts.push(booking);
+      }
+    }
+  } else {
+    drafts.push(...generic);
+  }
+  const context = { sender, senderName: fromName || null };
+  const finalized: FlightBooking[] = [];
+  for (const draft of drafts) {
+    const booking = await finalizeBooking(draft, context);
+    if (booking) finalized.push(booking);
+  }
+  return mergeBookings(finalized);
+}
+
+/** Markup lacks the fare brand and often seats or the total: take them from the text. */
+function enrichFromText(booking: DraftBooking, generic: DraftBooking[]): DraftBooking {
+  const text = generic.find((candidate) => candidate.bookingCode === booking.bookingCode) ?? (generic.length === 1 ? generic[0] : undefined);
+  if (!text) return booking;
+  const segments = booking.segments.map((segment) => {
+    const match = text.segments.find(
+      (candidate) =>
+        candidate.departureAirport === segment.departureAirport && candidate.arrivalAirport === segment.arrivalAirport,
+    );
+    if (!match) return segment;
+    return {
+      ...segment,
+      seatNumber: segment.seatNumber ?? match.seatNumber,
+      cabinClass: segment.cabinClass ?? match.cabinClass,
+      carrier: segment.carrier ?? match.carrier,
+      number: segment.number ?? match.number,
+    };
+  });
+  return {
+    ...booking,
+    segments,
+    passengers: booking.passengers.length > 0 ? booking.passengers : text.passengers,
+    totalPrice: text.totalPrice ?? booking.totalPrice,
+    fareType: booking.fareType ?? text.fareType,
+  };
+}

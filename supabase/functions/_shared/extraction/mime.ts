@@ -1,0 +1,71 @@
+// MIME layer: postal-mime decodes the raw RFC 822 bytes (charsets, quoted-printable, base64,
+// nested multiparts). Attached messages (message/rfc822, Outlook's "forward as attachment") are
+// kept as separate messages so their own From and Date headers survive. A message postal-mime
+// rejects (nesting or header limits) comes back as an empty message: extraction then finds
+// nothing, which is the safe answer.
+import PostalMime from 'postal-mime';
+import type { EmailMessage } from './types.ts';
+
+export type RawEmailInput = Uint8Array | ArrayBuffer | string;
+
+const MAX_ATTACHED_MESSAGES = 3;
+
+export interface ParsedEmail extends EmailMessage {
+  /** Messages attached as message/rfc822, already parsed. */
+  attachedMessages: EmailMessage[];
+}
+
+const EMPTY_MESSAGE: EmailMessage = {
+  fromName: '',
+  fromAddress: '',
+  subject: '',
+  date: null,
+  text: '',
+  html: '',
+  attachments: [],
+};
+
+export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedEmail> {
+  let email;
+  try {
+    email = await PostalMime.parse(raw, {
+      forceRfc822Attachments: true,
+      attachmentEncoding: 'arraybuffer',
+      maxNestingDepth: 50,
+    });
+  } catch {
+    return { ...EMPTY_MESSAGE, attachedMessages: [] };
+  }
+  const attachedMessages: EmailMessage[] = [];
+  const attachments: EmailMessage['attachments'] = [];
+  for (const attachment of email.attachments) {
+    const content = attachment.content;
+    const size = typeof content === 'string' ? content.length : content.byteLength;
+    attachments.push({ filename: attachment.filename ?? '', mimeType: attachment.mimeType, size });
+    if (
+      attachment.mimeType === 'message/rfc822' &&
+      depth < 2 &&
+      attachedMessages.length < MAX_ATTACHED_MESSAGES &&
+      typeof content !== 'string'
+    ) {
+      const inner = await parseEmail(content, depth + 1);
+      attachedMessages.push(inner, ...inner.attachedMessages);
+    }
+  }
+  return {
+    fromName: email.from?.name ?? '',
+    fromAddress: ('address' in (email.from ?? {}) ? email.from?.address : '') ?? '',
+    subject: email.subject ?? '',
+    date: parseHeaderDate(email.date),
+    text: email.text ?? '',
+    html: email.html ?? '',
+    attachments,
+    attachedMessages,
+  };
+}
+
+function parseHeaderDate(value: string | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

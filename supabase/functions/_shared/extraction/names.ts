@@ -1,0 +1,108 @@
+// Traveller names as airlines print them: 'Ms Imogen Thwaite', 'MARISOL QUENNELL',
+// 'VARADARAJAN/NANDINI MS', 'Mrs Femke DOORNBOS', 'Frau Ingeborg Wöhlke'. Output is
+// 'Given Family' without titles; all-caps words become capitalised words.
+
+const TITLES = new Set([
+  'mr', 'mrs', 'ms', 'miss', 'mstr', 'master', 'dr', 'prof', 'herr', 'frau', 'hr', 'fr', 'm', 'mme',
+  'mlle', 'sr', 'sra', 'srta', 'sig', 'mx', 'sir', 'madam', 'monsieur', 'madame', 'señor', 'señora',
+]);
+
+/** Words that end a name: loyalty programmes, ticket and seat words, headings. */
+const NOT_NAME_WORDS = new Set(
+  [
+    'skymiles', 'aadvantage', 'mileageplus', 'trueblue', 'aeroplan', 'skywards', 'flying', 'club',
+    'frequent', 'flyer', 'miles', 'more', 'ticket', 'eticket', 'e-ticket', 'seat', 'seats', 'free',
+    'spirit', 'executive', 'krisflyer', 'blue', 'mileage', 'plan', 'loyalty', 'member', 'status',
+    'rapid', 'rewards', 'avios', 'asia', 'sitzplatz', 'ticketnummer', 'meal', 'adult', 'child',
+    'infant', 'erwachsener', 'adulte', 'adulto', 'number', 'no', 'nr', 'payment', 'summary',
+    'flight', 'flights', 'details', 'total', 'fare', 'price', 'information', 'info', 'itinerary',
+    'booking', 'receipt', 'baggage', 'bag', 'bags', 'class', 'economy', 'business', 'cabin',
+    'confirmation', 'reference', 'record', 'locator', 'date', 'name', 'names', 'type', 'the', 'and',
+    'your', 'trip', 'travel', 'time', 'departure', 'arrival', 'depart', 'arrive', 'from', 'to',
+    'facility', 'charge', 'charges', 'security', 'fee', 'fees', 'tax', 'taxes', 'service',
+    'airlines', 'airline', 'airways', 'air', 'lines', 'passenger', 'passengers', 'traveler',
+    'travelers', 'traveller', 'travellers', 'guest', 'guests', 'premier', 'silver', 'gold',
+    'platinum', 'diamond', 'medallion', 'elite', 'programme', 'program', 'ffp', 'id', 'dob',
+    'birth', 'gender', 'phone', 'email', 'contact', 'reisende', 'passagier', 'passager', 'pasajero',
+    'boarding', 'pass', 'check-in', 'checkin', 'gate', 'terminal', 'status:', 'confirmed', 'meals',
+    'special', 'request', 'requests', 'known', 'traveler', 'redress', 'tsa', 'precheck',
+  ],
+);
+
+const NAME_WORD = /^[\p{L}][\p{L}'’.-]*$/u;
+
+function capitalise(word: string): string {
+  if (word !== word.toUpperCase()) return word;
+  return word
+    .toLowerCase()
+    .replace(/(^|[-'’])(\p{L})/gu, (_, separator: string, letter: string) => separator + letter.toUpperCase());
+}
+
+function isTitle(word: string): boolean {
+  return TITLES.has(word.toLowerCase().replace(/\.$/, ''));
+}
+
+export interface NameReading {
+  name: string;
+  /** A title, the all-caps form or the FAMILY/GIVEN form marked it as a person. */
+  marked: boolean;
+}
+
+/**
+ * Reads a name at the start of `text`, stopping at the first word that is not part of a name.
+ * Returns null when fewer than two name words are found.
+ */
+export function readName(text: string): NameReading | null {
+  const value = text.trim();
+  const slash = /^([\p{Lu}][\p{Lu}'’ -]*?)\s*\/\s*([\p{Lu}][\p{Lu}'’ -]*?)(?:\s+(MR|MRS|MS|MISS|MSTR|DR|MISTER|MRS\.|MR\.))?(?=$|[\s,;|·(]|\d)/u.exec(value);
+  if (slash && slash[1] && slash[2]) {
+    const family = slash[1].trim().split(/\s+/).map(capitalise);
+    const given = slash[2]
+      .trim()
+      .split(/\s+/)
+      .filter((word) => !isTitle(word))
+      .map(capitalise);
+    if (family.length > 0 && given.length > 0 && !family.some((word) => NOT_NAME_WORDS.has(word.toLowerCase()))) {
+      return { name: [...given, ...family].join(' '), marked: true };
+    }
+  }
+  const words = value.split(/\s+/);
+  let marked = false;
+  const kept: string[] = [];
+  for (const raw of words) {
+    const word = raw.replace(/[,;:]+$/, '');
+    const ended = word !== raw;
+    if (kept.length === 0 && isTitle(word)) {
+      marked = true;
+      continue;
+    }
+    if (!NAME_WORD.test(word) || NOT_NAME_WORDS.has(word.toLowerCase())) break;
+    if (/\.$/.test(word) && !isTitle(word) && word.length > 2) {
+      kept.push(word.replace(/\.$/, ''));
+      break; // 'LEOPOLD FAIRWEATHER.' ends the sentence
+    }
+    kept.push(word);
+    if (ended || kept.length >= 5) break;
+  }
+  while (kept.length > 0 && isTitle(kept[kept.length - 1] ?? '')) kept.pop();
+  const letters = kept.filter((word) => word.replace(/[^\p{L}]/gu, '').length >= 2);
+  if (kept.length < 2 || letters.length < 2) return null;
+  const allCaps = kept.every((word) => word === word.toUpperCase());
+  return { name: kept.map(capitalise).join(' '), marked: marked || allCaps };
+}
+
+const PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'del', 'della', 'di', 'da', 'du', 'la', 'le', 'dos', 'das', 'ten', 'ter', 'bin', 'al', 'el']);
+
+/** Family name of a 'Given Family' name, with particles: 'van der Berg'. */
+export function familyName(name: string): string {
+  const words = name.trim().split(/\s+/);
+  if (words.length <= 1) return words[0] ?? '';
+  let start = words.length - 1;
+  while (start > 1 && PARTICLES.has((words[start - 1] ?? '').toLowerCase())) start--;
+  return words.slice(start).join(' ');
+}
+
+export function sameName(a: string, b: string): boolean {
+  const normal = (value: string): string => value.toLowerCase().replace(/\s+/g, ' ').trim();
+  return normal(a) === normal(b);
+}

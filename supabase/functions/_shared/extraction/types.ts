@@ -1,0 +1,87 @@
+// The engine's public output (the truth format of the development corpus) and the internal
+// draft shapes that the extraction layers hand to validation.
+
+export const CABIN_CLASSES = ['Economy', 'Premium Economy', 'Business', 'First'] as const;
+export type CabinClass = (typeof CABIN_CLASSES)[number];
+
+export interface FlightSegment {
+  /** Carrier code, one space, number without leading zeros: `DL 423`. */
+  flightNumber: string;
+  departureAirport: string;
+  arrivalAirport: string;
+  /** ISO 8601 local time with the airport's UTC offset on that date. */
+  departureTime: string;
+  arrivalTime: string;
+  cabinClass: CabinClass;
+  seatNumber: string | null;
+}
+
+export interface Money {
+  amountCents: number;
+  currency: string;
+}
+
+export interface FlightBooking {
+  airline: string;
+  airlineIata: string;
+  bookingCode: string;
+  passengerLastName: string;
+  passengers: string[];
+  segments: FlightSegment[];
+  isRoundTrip: boolean;
+  totalPrice: Money | null;
+  fareType: string | null;
+}
+
+export interface ExtractionResult {
+  isFlightBooking: boolean;
+  bookings: FlightBooking[];
+}
+
+/** A local wall-clock time as printed in the email, before the airport's zone is known. */
+export interface LocalDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** One leg as a layer found it; validation turns it into a FlightSegment or drops it. */
+export interface DraftSegment {
+  carrier: string | null;
+  number: string | null;
+  departureAirport: string;
+  arrivalAirport: string;
+  /** Exact instant (UTC milliseconds) when the source gave an offset (schema.org), else null. */
+  departureUtc: number | null;
+  arrivalUtc: number | null;
+  departureLocal: LocalDateTime | null;
+  arrivalLocal: LocalDateTime | null;
+  /** Days to add to the departure date for the arrival when only a time was printed. */
+  arrivalDayOffset: number | null;
+  cabinClass: CabinClass | null;
+  seatNumber: string | null;
+}
+
+export interface DraftBooking {
+  bookingCode: string;
+  airlineIata: string | null;
+  airlineName: string | null;
+  passengers: string[];
+  segments: DraftSegment[];
+  totalPrice: Money | null;
+  fareType: string | null;
+}
+
+/** What the MIME layer hands on: the parts of one message that extraction reads. */
+export interface EmailMessage {
+  fromName: string;
+  fromAddress: string;
+  subject: string;
+  /** The Date header, or null when missing or unreadable. */
+  date: Date | null;
+  text: string;
+  html: string;
+  attachments: { filename: string; mimeType: string; size: number }[];
+}

@@ -1,0 +1,147 @@
+// Validation turns drafts into output bookings and is where doubtful data is dropped: a false
+// booking (or a wrong flight) costs more than a missed one. A segment survives only with a
+// carrier and number, two airports known to the airport database, a departure time, and an
+// arrival after the departure within a plausible flight duration. Times get the UTC offset of
+// their airport on that date. Repeated segments merge; a booking survives with one segment.
+import type { AirlineProfile } from './airlines.ts';
+import { airlineByCode } from './airlines.ts';
+import { formatAtAirport, localToUtcMillis, lookupAirport } from './airports.ts';
+import { isPlausibleCode } from './generic.ts';
+import { familyName, sameName } from './names.ts';
+import type { DraftBooking, DraftSegment, FlightBooking, FlightSegment, LocalDateTime } from './types.ts';
+
+/** Longest scheduled flights are about 19 hours; anything over a day is a misread date. */
+const MAX_FLIGHT_MILLIS = 24 * 3_600_000;
+
+export interface BookingContext {
+  /** The airline that sent the email (it sold the booking), when the sender is known. */
+  sender: AirlineProfile | null;
+  senderName: string | null;
+}
+
+interface TimedSegment extends FlightSegment {
+  departureUtc: number;
+}
+
+function addDays(local: LocalDateTime, days: number): LocalDateTime {
+  const date = new Date(Date.UTC(local.year, local.month - 1, local.day + days));
+  return { ...local, year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+async function finalizeSegment(segment: DraftSegment, fallbackCarrier: string | null): Promise<TimedSegment | null> {
+  const carrier = (segment.carrier ?? fallbackCarrier ?? '').toUpperCase();
+  const number = segment.number ? String(Number(segment.number)) : '';
+  if (!/^[A-Z0-9]{2}$/.test(carrier) || !/[A-Z]/.test(carrier) || !/^[1-9]\d{0,3}$/.test(number)) return null;
+  if (segment.departureAirport === segment.arrivalAirport) return null;
+  const [departure, arrival] = await Promise.all([
+    lookupAirport(segment.departureAirport),
+    lookupAirport(segment.arrivalAirport),
+  ]);
+  if (!departure || !arrival) return null;
+  const departureUtc =
+    segment.departureUtc ?? (segment.departureLocal ? localToUtcMillis(segment.departureLocal, departure.timeZone) : null);
+  if (departureUtc === null || !Number.isFinite(departureUtc)) return null;
+  let arrivalUtc = segment.arrivalUtc;
+  if (arrivalUtc === null && segment.arrivalLocal) {
+    const local = segment.arrivalLocal;
+    if (segment.arrivalDayOffset !== null) {
+      arrivalUtc = localToUtcMillis(addDays(local, segment.arrivalDayOffset), arrival.timeZone);
+    } else {
+      // Only a clock time was printed: the first arrival after the departure.
+      for (let days = 0; days <= 2; days++) {
+        const candidate = localToUtcMillis(addDays(local, days), arrival.timeZone);
+        if (candidate > departureUtc) {
+          arrivalUtc = candidate;
+          break;
+        }
+      }
+    }
+  }
+  if (arrivalUtc === null || !Number.isFinite(arrivalUtc)) return null;
+  if (arrivalUtc <= departureUtc || arrivalUtc - departureUtc > MAX_FLIGHT_MILLIS) return null;
+  return {
+    flightNumber: `${carrier} ${number}`,
+    departureAirport: segment.departureAirport,
+    arrivalAirport: segment.arrivalAirport,
+    departureTime: formatAtAirport(departureUtc, departure.timeZone),
+    arrivalTime: formatAtAirport(arrivalUtc, arrival.timeZone),
+    cabinClass: segment.cabinClass ?? 'Economy',
+    seatNumber: segment.seatNumber,
+    departureUtc,
+  };
+}
+
+function mostCommon(values: string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [value, count] of counts) if (best === null || count > (counts.get(best) ?? 0)) best = value;
+  return best;
+}
+
+const AIRLINE_LIKE_NAME = /air|airline|airways|lines|jet|fly|aero|avia|wings/i;
+
+export async function finalizeBooking(draft: DraftBooking, context: BookingContext): Promise<FlightBooking | null> {
+  if (!isPlausibleCode(draft.bookingCode)) return null;
+  const soldBy = context.sender?.iata ?? draft.airlineIata ?? null;
+  const carriers = draft.segments.map((segment) => segment.carrier).filter((code): code is string => !!code);
+  const fallbackCarrier = soldBy ?? mostCommon(carriers);
+  const finalized: TimedSegment[] = [];
+  for (const segment of draft.segments) {
+    const timed = await finalizeSegment(segment, fallbackCarrier);
+    if (!timed) continue;
+    const duplicate = finalized.find(
+      (known) =>
+        known.flightNumber === timed.flightNumber &&
+        known.departureTime.slice(0, 10) === timed.departureTime.slice(0, 10),
+    );
+    if (duplicate) {
+      duplicate.seatNumber = duplicate.seatNumber ?? timed.seatNumber;
+      continue;
+    }
+    finalized.push(timed);
+  }
+  if (finalized.length === 0) return null;
+  finalized.sort((a, b) => a.departureUtc - b.departureUtc);
+  const segments: FlightSegment[] = finalized.map(({ departureUtc: _utc, ...segment }) => segment);
+  const airlineIata = soldBy ?? mostCommon(segments.map((segment) => segment.flightNumber.slice(0, 2))) ?? '';
+  const profile = context.sender ?? airlineByCode(airlineIata);
+  const senderName = context.senderName && AIRLINE_LIKE_NAME.test(context.senderName) ? context.senderName : null;
+  const passengers: string[] = [];
+  for (const name of draft.passengers) if (!passengers.some((known) => sameName(known, name))) passengers.push(name);
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  return {
+    airline: profile?.name ?? draft.airlineName ?? senderName ?? airlineIata,
+    airlineIata,
+    bookingCode: draft.bookingCode,
+    passengerLastName: passengers[0] ? familyName(passengers[0]) : '',
+    passengers,
+    segments,
+    isRoundTrip: segments.length > 1 && !!first && !!last && last.arrivalAirport === first.departureAirport,
+    totalPrice: draft.totalPrice && draft.totalPrice.amountCents > 0 ? draft.totalPrice : null,
+    fareType: draft.fareType,
+  };
+}
+
+/** Same record locator twice (markup and text, or two parts): one booking. */
+export function mergeBookings(bookings: FlightBooking[]): FlightBooking[] {
+  const merged: FlightBooking[] = [];
+  for (const booking of bookings) {
+    const known = merged.find((candidate) => candidate.bookingCode === booking.bookingCode);
+    if (!known) {
+      merged.push(booking);
+      continue;
+    }
+    for (const segment of booking.segments) {
+      if (!known.segments.some((other) => other.flightNumber === segment.flightNumber && other.departureTime === segment.departureTime)) {
+        known.segments.push(segment);
+      }
+    }
+    known.segments.sort((a, b) => Date.parse(a.departureTime) - Date.parse(b.departureTime));
+    const first = known.segments[0];
+    const last = known.segments[known.segments.length - 1];
+    known.isRoundTrip = known.segments.length > 1 && !!first && !!last && last.arrivalAirport === first.departureAirport;
+  }
+  return merged;
+}
