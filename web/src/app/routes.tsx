@@ -1,7 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { PageSpinner } from '@/components/ui/page-spinner';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
-import { RootLayout } from './layout/root-layout';
+import { RootLayout, RootLayoutFallback } from './layout/root-layout';
 import { NotFoundPage } from './routes/not-found';
 import { RouteError } from './routes/route-error';
 
@@ -13,7 +12,7 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
-    HydrateFallback: () => <PageSpinner />,
+    HydrateFallback: RootLayoutFallback,
     children: [
       {
         errorElement: <RouteError />,

@@ -1,8 +1,52 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { toaster } from '@/components/ui/toaster';
+
+// jsdom's CSS parser does not know `@layer`, which Chakra's styles use; its complaint is noise.
+// Vitest exposes the JSDOM instance as the global `jsdom`.
+type VirtualConsole = import('node:events').EventEmitter;
+const dom = (globalThis as { jsdom?: { virtualConsole?: VirtualConsole } }).jsdom;
+const virtualConsole = dom?.virtualConsole;
+if (virtualConsole) {
+  virtualConsole.removeAllListeners('jsdomError');
+  virtualConsole.on('jsdomError', (error: Error) => {
+    if (!error.message.includes('Could not parse CSS stylesheet')) console.error(error);
+  });
+}
+
+
+// jsdom lacks the layout APIs Chakra's components (zag-js) reach for.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+class NoopObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
+}
+globalThis.ResizeObserver ??= NoopObserver as unknown as typeof ResizeObserver;
+globalThis.IntersectionObserver ??= NoopObserver as unknown as typeof IntersectionObserver;
+window.scrollTo = () => undefined;
 
 afterEach(() => {
   cleanup();
+  toaster.remove();
   window.localStorage.clear();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
 });

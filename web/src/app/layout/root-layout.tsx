@@ -1,5 +1,6 @@
 import { Box, Flex, SkipNavLink } from '@chakra-ui/react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { PageSpinner } from '@/components/ui/page-spinner';
 import { Footer } from './footer';
 import { Header } from './header';
 
@@ -33,6 +34,19 @@ export function RootLayout() {
       </Flex>
       <Footer />
       <ScrollRestoration />
+    </Flex>
+  );
+}
+
+/** What the first load shows while the matched route's code arrives: the frame and a spinner. */
+export function RootLayoutFallback() {
+  return (
+    <Flex direction="column" minH="100dvh">
+      <Header />
+      <Flex as="main" id="main" direction="column" flex="1">
+        <PageSpinner />
+      </Flex>
+      <Footer />
     </Flex>
   );
 }

@@ -1,9 +1,12 @@
 import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
 
-/** A centred spinner for a page or route that is loading; `label` is shown and announced. */
-export function PageSpinner({ label = 'Loading...' }: { label?: string }) {
+/**
+ * A centred spinner for a page or route that is loading; `label` is shown and announced.
+ * `compact` for use inside a card rather than as the whole page.
+ */
+export function PageSpinner({ label = 'Loading...', compact = false }: { label?: string; compact?: boolean }) {
   return (
-    <Center minHeight="50vh" py="16" role="status" aria-live="polite">
+    <Center minHeight={compact ? undefined : '50vh'} py={compact ? '6' : '16'} role="status" aria-live="polite">
       <Stack align="center" gap="4">
         <Spinner size="xl" color="brand.solid" borderWidth="3px" />
         <Text color="fg.muted">{label}</Text>

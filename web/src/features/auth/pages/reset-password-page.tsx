@@ -43,7 +43,7 @@ function MissingToken() {
           <Alert.Description>{MISSING_TOKEN_MESSAGE}</Alert.Description>
         </Alert.Content>
       </Alert.Root>
-      <PageSpinner label="Taking you to the password reset request..." />
+      <PageSpinner compact label="Taking you to the password reset request..." />
     </AuthLayout>
   );
 }
@@ -143,7 +143,7 @@ function ResetPasswordFlow({ token }: { token: string }) {
   if (phase === 'verifying' || isPending) {
     return (
       <AuthLayout title="Reset Password">
-        <PageSpinner label="Verifying your reset link..." />
+        <PageSpinner compact label="Verifying your reset link..." />
       </AuthLayout>
     );
   }
