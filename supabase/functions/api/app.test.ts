@@ -430,3 +430,39 @@ Deno.test('google sign-in redirects to Auth with the dashboard as the return add
     `http://supabase.test/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(`${SITE_URL}/dashboard`)}`,
   );
 });
+
+Deno.test(
+  'database refusals of client input map to 4xx; trigger messages pass, Postgres wording does not',
+  async () => {
+    const keys = await testKeys();
+    const pgError = (code: string, message: string) =>
+      Object.assign(new Error(message), { name: 'PostgresError', code });
+    const cases: Array<[Error, number, string]> = [
+      [pgError('22P02', 'invalid input syntax for type uuid: "x"'), 400, 'Invalid input: a value has the wrong format'],
+      [pgError('23505', 'duplicate key value violates unique constraint "x"'), 409, 'This already exists'],
+      [
+        pgError('42501', 'new row violates row-level security policy for table "flights"'),
+        403,
+        'You are not allowed to do that',
+      ],
+      [
+        pgError('42501', 'Premium subscription required for automatic rebooking.'),
+        403,
+        'Premium subscription required for automatic rebooking.',
+      ],
+      [
+        pgError('FB409', 'Flight limit reached: your plan monitors up to 5 flights.'),
+        409,
+        'Flight limit reached: your plan monitors up to 5 flights.',
+      ],
+      [pgError('XX000', 'internal error'), 500, 'Internal server error'],
+    ];
+    for (const [error, status, message] of cases) {
+      const { request } = testApp({ db: new ScriptedDb([error]), verifyAccessToken: keys.verifier });
+      const token = await keys.sign({ sub: crypto.randomUUID() });
+      const res = await request('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } });
+      assert.equal(res.status, status, error.message);
+      assert.deepEqual(await body(res), { message });
+    }
+  },
+);

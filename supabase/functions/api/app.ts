@@ -56,7 +56,7 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
   };
 }
 
-interface PgError {
+interface PgError extends Error {
   name: 'PostgresError';
   code: string;
 }
@@ -66,7 +66,11 @@ function isPgError(error: unknown): error is PgError {
   );
 }
 
-/** Database refusals that can only come from what the client sent. */
+/**
+ * Database refusals that can only come from what the client sent. The migrations' triggers raise
+ * 42501 (premium required, admin only) and FB409 (flight limit) with messages written for users,
+ * which are passed on; Postgres's own wording (policy and constraint names) is not.
+ */
 const PG_CLIENT_ERRORS: Record<string, [HttpError['status'], string]> = {
   '22P02': [400, 'Invalid input: a value has the wrong format'],
   '22001': [400, 'Invalid input: a value is too long'],
@@ -74,7 +78,23 @@ const PG_CLIENT_ERRORS: Record<string, [HttpError['status'], string]> = {
   '23514': [400, 'Invalid input: a value is outside its allowed range'],
   '23505': [409, 'This already exists'],
   '42501': [403, 'You are not allowed to do that'],
+  FB409: [409, 'This would exceed your limit'],
 };
+const POSTGRES_OWN_WORDING = /^(permission denied|new row violates|must be owner)/i;
+
+function pgClientError(error: unknown): [HttpError['status'], string] | null {
+  if (!isPgError(error)) return null;
+  const known = PG_CLIENT_ERRORS[error.code];
+  if (!known) return null;
+  if (
+    (error.code === '42501' || error.code === 'FB409') &&
+    error.message &&
+    !POSTGRES_OWN_WORDING.test(error.message)
+  ) {
+    return [known[0], error.message];
+  }
+  return known;
+}
 
 export function createApp(options: CreateAppOptions = {}) {
   const getDeps = lazyDeps(options);
@@ -136,8 +156,9 @@ export function createApp(options: CreateAppOptions = {}) {
       log({ level: 'error', msg: 'auth unavailable', requestId: c.get('requestId'), error: String(error.cause) });
       return c.json({ message: 'Authentication service is unavailable. Please try again later.' }, 503);
     }
-    if (isPgError(error) && PG_CLIENT_ERRORS[error.code]) {
-      const [status, message] = PG_CLIENT_ERRORS[error.code] as [HttpError['status'], string];
+    const refused = pgClientError(error);
+    if (refused) {
+      const [status, message] = refused;
       log({ level: 'warn', msg: 'database refused input', requestId: c.get('requestId'), error: String(error) });
       return c.json({ message }, status);
     }
