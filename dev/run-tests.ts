@@ -20,6 +20,7 @@ const steps: Step[] = [
     command: deno,
     args: ['check', '--config', 'supabase/functions/deno.json', 'supabase/functions/api/index.ts', 'supabase/functions/_shared'],
   },
+  { name: 'lint (eslint)', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
   { name: 'unit, database and api tests (vitest)', command: 'npx', args: ['vitest', 'run'] },
   {
     name: 'function tests (deno)',

@@ -37,7 +37,7 @@ export async function migrate(
       try {
         await tx.unsafe(text).simple();
       } catch (error) {
-        throw new Error(`migration ${file} failed: ${(error as Error).message}`);
+        throw new Error(`migration ${file} failed: ${(error as Error).message}`, { cause: error });
       }
       await tx`insert into supabase_migrations.schema_migrations (version, name, statements)
                values (${version}, ${name}, ${[text]})`;
