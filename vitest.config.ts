@@ -32,6 +32,7 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      { test: { name: 'extraction', environment: 'node', include: ['supabase/functions/_shared/extraction/**/*.test.ts'] } },
       'web/vitest.config.ts',
     ],
   },

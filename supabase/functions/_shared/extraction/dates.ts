@@ -86,7 +86,7 @@ const DATE_PATTERNS: { regex: RegExp; read: (m: RegExpExecArray, order: NumericD
   {
     // 14 Mar 2027, 14MAR27, 06AUG2027, 14. März 2027, 12 de agosto de 2027, MON 22 MAR
     regex: new RegExp(
-      `${WEEKDAY_PREFIX}\\b(\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(${MONTH_ALT})\\b\\.?(?:,?\\s*(?:de\\s+)?'?${YEAR_TAIL})?`,
+      `${WEEKDAY_PREFIX}\\b(\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(${MONTH_ALT})(?![a-z])\\.?(?:,?\\s*(?:de\\s+)?'?${YEAR_TAIL})?`,
       'g',
     ),
     read: (m) => ({ year: m[3] ? expandYear(m[3]) : null, month: MONTH_BY_NAME.get(m[2] ?? '') ?? 0, day: Number(m[1]) }),
@@ -94,7 +94,7 @@ const DATE_PATTERNS: { regex: RegExp; read: (m: RegExpExecArray, order: NumericD
   {
     // Apr 22, 2027; April 11 2027; Mar 20
     regex: new RegExp(
-      `${WEEKDAY_PREFIX}\\b(${MONTH_ALT})\\b\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:.h]\\d|\\d)(?:,?\\s+${YEAR_TAIL})?`,
+      `${WEEKDAY_PREFIX}\\b(${MONTH_ALT})(?![a-z])\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:.h]\\d|\\d)(?:,?\\s+${YEAR_TAIL})?`,
       'g',
     ),
     read: (m) => ({ year: m[3] ? expandYear(m[3]) : null, month: MONTH_BY_NAME.get(m[1] ?? '') ?? 0, day: Number(m[2]) }),

@@ -90,6 +90,7 @@ interface LineInfo {
   times: TimeToken[];
   masked: string;
   airports: AirportToken[];
+  routes: Route[];
   pieces: [number, number][];
 }
 
@@ -182,13 +183,17 @@ function analyseLine(line: TextLine, context: GenericContext): LineInfo {
     airports.push({ start, end: start + 3, code, paren: false });
   }
   airports.sort((a, b) => a.start - b.start);
+  // Codes inside a route ('MSP>SEA', 'AMS-JFK') label a leg, they are not stops of their own.
+  const routes = findRoutes(masked, context);
+  const free = airports.filter((airport) => !routes.some((route) => airport.start >= route.start && airport.start < route.end));
   return {
     line,
     dates,
     travelDates: !NON_TRAVEL_DATE_LINE.test(text),
     times,
     masked,
-    airports,
+    airports: free,
+    routes,
     pieces,
   };
 }
@@ -304,11 +309,11 @@ function findStops(infos: LineInfo[], context: GenericContext): Stop[] {
     if (stops.some((stop) => stop.line === lineIndex)) return;
     const free = info.times.filter((t) => !usedTimes.has(timeKey(lineIndex, t)));
     if (free.length !== 2) return;
-    const route = findRoutes(info.masked, context)[0];
-    if (!route) return;
+    const route = info.routes[0];
+    if (!route || info.routes.length > 1) return;
     const [first, second] = free as [TimeToken, TimeToken];
     stops.push(makeStop(lineIndex, { start: route.start, end: route.start + 3, code: route.from, paren: false }, first, null, ''));
-    stops.push(makeStop(lineIndex, { start: route.start + 4, end: route.start + 7, code: route.to, paren: false }, second, null, ''));
+    stops.push(makeStop(lineIndex, { start: route.end - 3, end: route.end, code: route.to, paren: false }, second, null, ''));
   });
   return stops.sort((a, b) => a.pos - b.pos);
 
@@ -327,6 +332,7 @@ function nearest<T extends { start: number }>(items: T[], offset: number): T | u
 
 interface Route {
   start: number;
+  end: number;
   from: string;
   to: string;
 }
@@ -337,7 +343,7 @@ function findRoutes(text: string, context: GenericContext): Route[] {
     const from = match[1] ?? '';
     const to = match[2] ?? '';
     if (from !== to && context.airports.has(from) && context.airports.has(to)) {
-      routes.push({ start: match.index ?? 0, from, to });
+      routes.push({ start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, from, to });
     }
   }
   return routes;
@@ -525,6 +531,26 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
   return mentions.sort((a, b) => a.pos - b.pos);
 }
 
+/**
+ * 'Mr John Smith  Seats: 14A, 3C' below the itinerary: one seat per leg, in leg order, when no
+ * leg shows a seat in its own rows.
+ */
+function seatsListedAfterLegs(seats: SeatMention[], legs: Leg[], regions: [number, number][]): (string | null)[] | null {
+  if (legs.length < 2) return null;
+  const lastArrival = legs[legs.length - 1]?.arrival.line ?? 0;
+  const inRows = seats.some((mention) =>
+    legs.some((leg, index) => mention.line >= leg.departure.line && mention.line < Math.min(regions[index]?.[1] ?? 0, lastArrival + 1)),
+  );
+  if (inRows) return null;
+  const byLine = new Map<number, SeatMention[]>();
+  for (const mention of seats) {
+    if (mention.line <= lastArrival || mention.route || !mention.seat) continue;
+    byLine.set(mention.line, [...(byLine.get(mention.line) ?? []), mention]);
+  }
+  const first = [...byLine.values()][0];
+  return first && first.length === legs.length ? first.map((mention) => mention.seat) : null;
+}
+
 const CABIN_LABEL = /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina)\s*[:|]\s*([^|·•,;]+)/i;
 
 function cabinOfLines(infos: LineInfo[], from: number, to: number, airline: AirlineProfile | null): CabinClass | null {
@@ -567,7 +593,7 @@ const CODE_LABEL = new RegExp(
 const CODE_AFTER_LABEL = /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number)\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/;
 const NOT_CODES = new Set(['PENDING', 'CONFIRM', 'NUMBER', 'TICKET', 'BOOKING', 'STATUS', 'DETAILS', 'ISSUED', 'CODE', 'AIRLINE', 'FLIGHT', 'RECEIPT', 'ONLINE', 'CHANGE', 'CHANGED', 'NUMMER', 'NUMERO']);
 /** Hotel, car and agency references are not airline record locators. */
-const FOREIGN_CODE_CONTEXT = /(hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order)\s*$/i;
+const FOREIGN_CODE_CONTEXT = /(promo|promotional|discount|voucher|coupon|gift|gutschein|rabatt|code promo|c[óo]digo promocional|hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order)\s*$/i;
 
 export interface CodeMention {
   code: string;
@@ -716,8 +742,14 @@ function normaliseFareBrand(value: string, airline: AirlineProfile | null): stri
 
 function findFareType(infos: LineInfo[], regions: [number, number][], airline: AirlineProfile | null): string | null {
   for (const info of infos) {
-    for (const match of info.line.text.matchAll(FARE_LABEL)) {
-      const value = cleanFareValue(info.line.text.slice((match.index ?? 0) + match[0].length));
+    const text = info.line.text;
+    const headerRow = info.line.headers !== null && info.line.cells.every((cell, i) => cell.toLowerCase() === (info.line.headers?.[i] ?? ''));
+    if (headerRow) continue;
+    for (const match of text.matchAll(FARE_LABEL)) {
+      const start = match.index ?? 0;
+      // 'Fare | ...' is a label only as a whole cell: 'Class / Fare | Seat' is a column heading.
+      if (match[2] === '|' && start > 0 && !/\|\s*$/.test(text.slice(0, start))) continue;
+      const value = cleanFareValue(text.slice(start + match[0].length));
       if (value) return normaliseFareBrand(value, airline);
     }
     const headers = info.line.headers;
@@ -791,7 +823,9 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     Math.max(starts[index + 1] ?? infos.length, leg.arrival.line + 1),
   ]);
 
+  const seatList = seatsListedAfterLegs(seats, legs, regions);
   const segments: (DraftSegment & { pos: number })[] = [];
+  let previousDate: DateToken | null = null;
   legs.forEach((leg, index) => {
     const flight = flights[index] ?? null;
     const departureDate =
@@ -800,6 +834,8 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
       travelDates.find((entry) => entry.line === leg.departure.line)?.date ??
       null;
     if (!departureDate) return;
+    const shared = departureDate === previousDate;
+    previousDate = departureDate;
     const departureLocal = toLocal(departureDate, leg.departure.time, context.sent);
     let arrivalLocal: LocalDateTime | null = null;
     let arrivalDayOffset: number | null = null;
@@ -815,7 +851,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     const [from, to] = regions[index] ?? [leg.departure.line, leg.arrival.line + 1];
     const routed = seats.find((mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code);
     const inRegion = seats.find((mention) => !mention.route && mention.line >= from && mention.line < to);
-    const seatNumber = routed ? routed.seat : (inRegion?.seat ?? null);
+    const seatNumber = routed ? routed.seat : seatList ? (seatList[index] ?? null) : (inRegion?.seat ?? null);
     segments.push({
       pos: leg.departure.pos,
       carrier: flight?.carrier ?? null,
@@ -827,6 +863,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
       departureLocal,
       arrivalLocal,
       arrivalDayOffset,
+      departureDateShared: shared,
       cabinClass: cabinOfLines(infos, from, to, context.airline),
       seatNumber,
     });

@@ -152,7 +152,7 @@ export function* walkElements(node: HtmlElement): Generator<HtmlElement> {
     yield element;
     for (let i = element.children.length - 1; i >= 0; i--) {
       const child = element.children[i];
-      if (typeof child !== 'string') pending.push(child);
+      if (child !== undefined && typeof child !== 'string') pending.push(child);
     }
   }
 }

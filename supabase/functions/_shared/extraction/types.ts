@@ -60,6 +60,8 @@ export interface DraftSegment {
   arrivalLocal: LocalDateTime | null;
   /** Days to add to the departure date for the arrival when only a time was printed. */
   arrivalDayOffset: number | null;
+  /** The date was printed once for this and the previous leg (a connection): it may roll over. */
+  departureDateShared?: boolean;
   cabinClass: CabinClass | null;
   seatNumber: string | null;
 }

@@ -10,8 +10,8 @@ import { isPlausibleCode } from './generic.ts';
 import { familyName, sameName } from './names.ts';
 import type { DraftBooking, DraftSegment, FlightBooking, FlightSegment, LocalDateTime } from './types.ts';
 
-/** Longest scheduled flights are about 19 hours; anything over a day is a misread date. */
-const MAX_FLIGHT_MILLIS = 24 * 3_600_000;
+/** Longest flights, one-stop through flights included, stay well under 30 hours. */
+const MAX_FLIGHT_MILLIS = 30 * 3_600_000;
 
 export interface BookingContext {
   /** The airline that sent the email (it sold the booking), when the sender is known. */
@@ -21,6 +21,7 @@ export interface BookingContext {
 
 interface TimedSegment extends FlightSegment {
   departureUtc: number;
+  arrivalUtc: number;
 }
 
 function addDays(local: LocalDateTime, days: number): LocalDateTime {
@@ -28,7 +29,11 @@ function addDays(local: LocalDateTime, days: number): LocalDateTime {
   return { ...local, year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
-async function finalizeSegment(segment: DraftSegment, fallbackCarrier: string | null): Promise<TimedSegment | null> {
+async function finalizeSegment(
+  segment: DraftSegment,
+  fallbackCarrier: string | null,
+  previousArrivalUtc: number | null,
+): Promise<TimedSegment | null> {
   const carrier = (segment.carrier ?? fallbackCarrier ?? '').toUpperCase();
   const number = segment.number ? String(Number(segment.number)) : '';
   if (!/^[A-Z0-9]{2}$/.test(carrier) || !/[A-Z]/.test(carrier) || !/^[1-9]\d{0,3}$/.test(number)) return null;
@@ -38,12 +43,19 @@ async function finalizeSegment(segment: DraftSegment, fallbackCarrier: string | 
     lookupAirport(segment.arrivalAirport),
   ]);
   if (!departure || !arrival) return null;
-  const departureUtc =
+  let departureUtc =
     segment.departureUtc ?? (segment.departureLocal ? localToUtcMillis(segment.departureLocal, departure.timeZone) : null);
   if (departureUtc === null || !Number.isFinite(departureUtc)) return null;
+  let local = segment.arrivalLocal;
+  if (segment.departureDateShared && segment.departureLocal && previousArrivalUtc !== null) {
+    // A connection under the same printed date leaves after the previous leg lands.
+    for (let days = 1; days <= 2 && departureUtc < previousArrivalUtc; days++) {
+      departureUtc = localToUtcMillis(addDays(segment.departureLocal, days), departure.timeZone);
+      local = local ? addDays(segment.arrivalLocal ?? local, days) : local;
+    }
+  }
   let arrivalUtc = segment.arrivalUtc;
-  if (arrivalUtc === null && segment.arrivalLocal) {
-    const local = segment.arrivalLocal;
+  if (arrivalUtc === null && local) {
     if (segment.arrivalDayOffset !== null) {
       arrivalUtc = localToUtcMillis(addDays(local, segment.arrivalDayOffset), arrival.timeZone);
     } else {
@@ -68,6 +80,7 @@ async function finalizeSegment(segment: DraftSegment, fallbackCarrier: string | 
     cabinClass: segment.cabinClass ?? 'Economy',
     seatNumber: segment.seatNumber,
     departureUtc,
+    arrivalUtc,
   };
 }
 
@@ -87,9 +100,11 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
   const carriers = draft.segments.map((segment) => segment.carrier).filter((code): code is string => !!code);
   const fallbackCarrier = soldBy ?? mostCommon(carriers);
   const finalized: TimedSegment[] = [];
+  let previousArrivalUtc: number | null = null;
   for (const segment of draft.segments) {
-    const timed = await finalizeSegment(segment, fallbackCarrier);
+    const timed = await finalizeSegment(segment, fallbackCarrier, previousArrivalUtc);
     if (!timed) continue;
+    previousArrivalUtc = timed.arrivalUtc;
     const duplicate = finalized.find(
       (known) =>
         known.flightNumber === timed.flightNumber &&
@@ -103,7 +118,7 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
   }
   if (finalized.length === 0) return null;
   finalized.sort((a, b) => a.departureUtc - b.departureUtc);
-  const segments: FlightSegment[] = finalized.map(({ departureUtc: _utc, ...segment }) => segment);
+  const segments: FlightSegment[] = finalized.map(({ departureUtc: _departure, arrivalUtc: _arrival, ...segment }) => segment);
   const airlineIata = soldBy ?? mostCommon(segments.map((segment) => segment.flightNumber.slice(0, 2))) ?? '';
   const profile = context.sender ?? airlineByCode(airlineIata);
   const senderName = context.senderName && AIRLINE_LIKE_NAME.test(context.senderName) ? context.senderName : null;
