@@ -43,7 +43,11 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './web/src/components', from: './web/src/features', message: 'Shared UI never imports a feature.' },
+            {
+              target: './web/src/components',
+              from: './web/src/features',
+              message: 'Shared UI never imports a feature.',
+            },
             { target: './web/src/lib', from: './web/src/features', message: 'Shared code never imports a feature.' },
             { target: './web/src/lib', from: './web/src/app', message: 'Shared code never imports the app.' },
             { target: './web/src/features', from: './web/src/app', message: 'Features never import the app shell.' },

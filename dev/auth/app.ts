@@ -143,7 +143,9 @@ function mergeMetadata(current: Json, update: Json): Json {
 
 /** A stable 21-digit stand-in for a Google account's `sub`, derived from the address. */
 function localGoogleSub(email: string): string {
-  const digits = BigInt(`0x${sha256Hex(`google:${email}`).slice(0, 24)}`).toString().padStart(21, '1');
+  const digits = BigInt(`0x${sha256Hex(`google:${email}`).slice(0, 24)}`)
+    .toString()
+    .padStart(21, '1');
   return `1${digits.slice(0, 20)}`;
 }
 
@@ -182,7 +184,12 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     return sessionResponse(db, userId, sessionId, refreshToken);
   }
 
-  async function sessionResponse(db: Db, userId: string, sessionId: string, refreshToken: string): Promise<SessionJson> {
+  async function sessionResponse(
+    db: Db,
+    userId: string,
+    sessionId: string,
+    refreshToken: string,
+  ): Promise<SessionJson> {
     const user = await findUserById(db, userId);
     if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
     const amr = sessionMethods.get(sessionId) ?? { method: 'password', timestamp: Math.floor(Date.now() / 1000) };
@@ -262,7 +269,11 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
       authError = error;
     } else {
       console.error('[auth] unexpected failure', c.req.method, c.req.path, error);
-      authError = new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+      authError = new AuthError(
+        500,
+        'unexpected_failure',
+        'Unexpected failure, please check server logs for more information',
+      );
     }
     const { status, body, headers } = errorResponse(authError, c.req.raw.headers);
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -422,7 +433,11 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     const { user } = await sql.begin((tx) => authenticate(c, tx));
     const email = stringField(body, 'email');
     if (email !== undefined && email.trim().toLowerCase() !== (user.email ?? '').toLowerCase()) {
-      throw new AuthError(422, 'validation_failed', 'Changing the email address is not supported by the local auth server');
+      throw new AuthError(
+        422,
+        'validation_failed',
+        'Changing the email address is not supported by the local auth server',
+      );
     }
     const password = stringField(body, 'password');
     let passwordHash: string | undefined;
@@ -536,7 +551,8 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
 
   app.get('/authorize', async (c) => {
     const provider = c.req.query('provider');
-    if (provider !== 'google') throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
+    if (provider !== 'google')
+      throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
     const redirectTo = allowedRedirect(c.req.query('redirect_to'));
     const accounts = await usersWithProvider(sql, 'google');
     const cancel = new URLSearchParams({
@@ -579,7 +595,9 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     const session = await sql.begin(async (tx) => {
       let userId: string;
       const identity = await findIdentity(tx, 'google', sub);
-      const existing = identity ? await findUserById(tx, identity.user_id, true) : await findUserByEmail(tx, email, true);
+      const existing = identity
+        ? await findUserById(tx, identity.user_id, true)
+        : await findUserByEmail(tx, email, true);
       if (existing) {
         // GoTrue links a verified provider address to the account that has it, and refreshes the
         // user's metadata from the provider on every sign-in.

@@ -63,7 +63,13 @@ export function errorResponse(
   if (versioned) {
     return {
       status: error.status,
-      body: { code: error.errorCode, message: error.message, error_code: error.errorCode, msg: error.message, ...error.extra },
+      body: {
+        code: error.errorCode,
+        message: error.message,
+        error_code: error.errorCode,
+        msg: error.message,
+        ...error.extra,
+      },
       headers: { 'X-Supabase-Api-Version': API_VERSION_2024 },
     };
   }

@@ -93,7 +93,9 @@ describe('Google sign-in (local chooser)', () => {
 
   it('links Google to an existing password account with the same email', async () => {
     const email = uniqueEmail('linked');
-    const signUp = await auth.client().auth.signUp({ email, password: 'password-123', options: { data: { username: 'linky' } } });
+    const signUp = await auth
+      .client()
+      .auth.signUp({ email, password: 'password-123', options: { data: { username: 'linky' } } });
     expect(signUp.error).toBeNull();
 
     const fragment = fragmentOf(await choose({ email, name: 'Linda Linked', redirect_to: auth.siteUrl }));
@@ -117,7 +119,9 @@ describe('Google sign-in (local chooser)', () => {
   });
 
   it('refuses other providers and a choice without a valid email', async () => {
-    const github = await fetch(`${auth.authUrl}/authorize?provider=github&redirect_to=${encodeURIComponent(auth.siteUrl)}`);
+    const github = await fetch(
+      `${auth.authUrl}/authorize?provider=github&redirect_to=${encodeURIComponent(auth.siteUrl)}`,
+    );
     expect(github.status).toBe(400);
     expect(((await github.json()) as { error_code: string }).error_code).toBe('provider_disabled');
 

@@ -5,14 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import {
-  SignJWT,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  type JSONWebKeySet,
-  type JWK,
-} from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, importJWK, type JSONWebKeySet, type JWK } from 'jose';
 
 export const SIGNING_ALG = 'ES256';
 

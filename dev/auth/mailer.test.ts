@@ -6,13 +6,15 @@ import { renderTemplate } from './mailer.ts';
 const data = {
   SiteURL: 'https://fareback.app',
   TokenHash: 'abc123',
-  Email: 'o\'brien+test@example.com',
+  Email: "o'brien+test@example.com",
   RedirectTo: 'https://fareback.app/reset-password?x=1&y=2',
 };
 
 describe('renderTemplate', () => {
   it('substitutes Go-template fields, spaced or not, escaping HTML', () => {
-    expect(renderTemplate('<a href="{{ .SiteURL }}/r?token={{.TokenHash}}">{{ .Email }}</a> {{ .RedirectTo }}', data)).toBe(
+    expect(
+      renderTemplate('<a href="{{ .SiteURL }}/r?token={{.TokenHash}}">{{ .Email }}</a> {{ .RedirectTo }}', data),
+    ).toBe(
       '<a href="https://fareback.app/r?token=abc123">o&#39;brien+test@example.com</a> https://fareback.app/reset-password?x=1&#38;y=2',
     );
   });

@@ -74,7 +74,21 @@ describe('service endpoints', () => {
     expect(payload.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }]);
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600);
     expect(Object.keys(payload).sort()).toEqual(
-      ['aal', 'amr', 'app_metadata', 'aud', 'email', 'exp', 'iat', 'is_anonymous', 'iss', 'role', 'session_id', 'sub', 'user_metadata'].sort(),
+      [
+        'aal',
+        'amr',
+        'app_metadata',
+        'aud',
+        'email',
+        'exp',
+        'iat',
+        'is_anonymous',
+        'iss',
+        'role',
+        'session_id',
+        'sub',
+        'user_metadata',
+      ].sort(),
     );
   });
 
@@ -117,7 +131,9 @@ describe('sign-up', () => {
       select encrypted_password, raw_app_meta_data from auth.users where id = ${user.id}`;
     expect(row?.encrypted_password).toMatch(/^\$2[aby]\$10\$/);
     expect(row?.raw_app_meta_data).toEqual({ provider: 'email', providers: ['email'] });
-    const [profile] = await auth.sql<{ username: string }[]>`select username from public.profiles where id = ${user.id}`;
+    const [profile] = await auth.sql<
+      { username: string }[]
+    >`select username from public.profiles where id = ${user.id}`;
     expect(profile?.username).toBe('skyler_w');
   });
 
@@ -181,7 +197,11 @@ describe('password sign-in', () => {
   it('answers errors in both GoTrue shapes, by API version header', async () => {
     const legacy = await post('/token?grant_type=password', { email: uniqueEmail('x'), password: 'nope-nope' });
     expect(legacy.status).toBe(400);
-    expect(await legacy.json()).toEqual({ code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' });
+    expect(await legacy.json()).toEqual({
+      code: 400,
+      error_code: 'invalid_credentials',
+      msg: 'Invalid login credentials',
+    });
 
     const versioned = await post(
       '/token?grant_type=password',
@@ -324,7 +344,9 @@ describe('password recovery', () => {
     const { email, user } = await signUp('recover');
     const client = auth.client();
 
-    const { data, error } = await client.auth.resetPasswordForEmail(email, { redirectTo: `${auth.siteUrl}/reset-password` });
+    const { data, error } = await client.auth.resetPasswordForEmail(email, {
+      redirectTo: `${auth.siteUrl}/reset-password`,
+    });
     expect(error).toBeNull();
     expect(data).toEqual({});
 
@@ -451,7 +473,9 @@ describe('admin API', () => {
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error_code: string }).error_code).toBe('no_authorization');
 
-    const [count] = await auth.sql<{ n: number }[]>`select count(*)::int as n from auth.users where email = ${body.email}`;
+    const [count] = await auth.sql<
+      { n: number }[]
+    >`select count(*)::int as n from auth.users where email = ${body.email}`;
     expect(count?.n).toBe(0);
   });
 });

@@ -127,7 +127,9 @@ export async function waitForEmail(mailUrl: string, address: string, timeoutMs =
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const emails = (await (await fetch(`${mailUrl}/email`)).json()) as CaughtEmail[];
-    const matching = emails.filter((email) => email.to.some((to) => to.address.toLowerCase() === address.toLowerCase()));
+    const matching = emails.filter((email) =>
+      email.to.some((to) => to.address.toLowerCase() === address.toLowerCase()),
+    );
     const newest = matching.at(-1);
     if (newest) return newest;
     if (Date.now() > deadline) throw new Error(`no email to ${address} within ${timeoutMs} ms`);

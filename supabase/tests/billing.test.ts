@@ -39,8 +39,11 @@ async function transaction(id: number): Promise<Record<string, unknown>> {
 describe('billing transactions', () => {
   it('a traveller cannot record a payment or a credit for themselves', async () => {
     for (const type of ['commission', 'credit', 'refund']) {
-      const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
-        tx`insert into public.billing_transactions (user_id, amount, type, status)
+      const outcome = await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) =>
+          tx`insert into public.billing_transactions (user_id, amount, type, status)
            values (${traveller.id}, 100000, ${type}, 'completed')`,
       );
       expect(outcome).toMatchObject({ error: DENIED });
@@ -48,14 +51,24 @@ describe('billing transactions', () => {
   });
 
   it('a traveller cannot mark their own charge paid, change its amount or delete it', async () => {
-    const id = await createBillingTransaction(db.sql, traveller.id, { type: 'commission', status: 'pending', amount: 2500 });
+    const id = await createBillingTransaction(db.sql, traveller.id, {
+      type: 'commission',
+      status: 'pending',
+      amount: 2500,
+    });
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) =>
-        tx`update public.billing_transactions set status = 'completed' where id = ${id}`,
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`update public.billing_transactions set status = 'completed' where id = ${id}`,
       ),
     ).toEqual({ rows: 0 });
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.billing_transactions set amount = 0 where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`update public.billing_transactions set amount = 0 where id = ${id}`,
+      ),
     ).toMatchObject({ error: DENIED });
     expect(
       await attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.billing_transactions where id = ${id}`),
@@ -64,7 +77,11 @@ describe('billing transactions', () => {
   });
 
   it('an admin may change the status, and only the status', async () => {
-    const id = await createBillingTransaction(db.sql, traveller.id, { type: 'commission', status: 'pending', amount: 2500 });
+    const id = await createBillingTransaction(db.sql, traveller.id, {
+      type: 'commission',
+      status: 'pending',
+      amount: 2500,
+    });
     const settled = await actAs(
       db.sql,
       user(admin.id),
@@ -80,8 +97,10 @@ describe('billing transactions', () => {
       expect(outcome, change).toMatchObject({ error: DENIED });
     }
     expect(
-      await attempt(db.sql, user(admin.id), (tx) =>
-        tx`insert into public.billing_transactions (user_id, amount, type) values (${admin.id}, 1, 'credit')`,
+      await attempt(
+        db.sql,
+        user(admin.id),
+        (tx) => tx`insert into public.billing_transactions (user_id, amount, type) values (${admin.id}, 1, 'credit')`,
       ),
     ).toMatchObject({ error: DENIED });
   });
@@ -103,15 +122,22 @@ describe('billing transactions', () => {
   it.each([['pending'], ['completed'], ['failed'], ['refunded']])('accepts the status %s', async (status) => {
     const id = await createBillingTransaction(db.sql, traveller.id);
     expect(
-      await attempt(db.sql, serviceRole, (tx) => tx`update public.billing_transactions set status = ${status} where id = ${id}`),
+      await attempt(
+        db.sql,
+        serviceRole,
+        (tx) => tx`update public.billing_transactions set status = ${status} where id = ${id}`,
+      ),
     ).toEqual({ rows: 1 });
   });
 
   it('records a payment reference only once', async () => {
     await db.sql`insert into public.billing_transactions (user_id, amount, type, payment_reference)
                  values (${traveller.id}, 2499, 'subscription', 'pi_test_once')`;
-    const replay = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.billing_transactions (user_id, amount, type, payment_reference)
+    const replay = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`insert into public.billing_transactions (user_id, amount, type, payment_reference)
          values (${traveller.id}, 2499, 'subscription', 'pi_test_once')`,
     );
     expect(replay).toMatchObject({ error: '23505' });
@@ -123,7 +149,9 @@ describe('subscription plans', () => {
     const hidden = await createPlan(db.sql, { name: 'Retired plan', isActive: false });
     const visible = await createPlan(db.sql, { name: 'Current plan' });
     const idsFor = async (who: Parameters<typeof actAs>[1]) =>
-      actAs(db.sql, who, async (tx) => (await tx<{ id: number }[]>`select id::int from public.subscription_plans`).map((r) => r.id));
+      actAs(db.sql, who, async (tx) =>
+        (await tx<{ id: number }[]>`select id::int from public.subscription_plans`).map((r) => r.id),
+      );
     for (const who of [anon, user(traveller.id)]) {
       const ids = await idsFor(who);
       expect(ids).toContain(visible);
@@ -135,12 +163,18 @@ describe('subscription plans', () => {
   it('a traveller cannot create, change or delete plans', async () => {
     const id = await createPlan(db.sql, { name: 'Target plan', price: 5000 });
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) =>
-        tx`insert into public.subscription_plans (name, price, flight_limit) values ('Free forever', 0, -1)`,
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`insert into public.subscription_plans (name, price, flight_limit) values ('Free forever', 0, -1)`,
       ),
     ).toMatchObject({ error: DENIED });
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.subscription_plans set price = 0 where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`update public.subscription_plans set price = 0 where id = ${id}`,
+      ),
     ).toEqual({ rows: 0 });
     expect(
       await attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.subscription_plans where id = ${id}`),
@@ -178,8 +212,10 @@ describe('subscription plans', () => {
 
   it('plan names are unique regardless of case', async () => {
     await createPlan(db.sql, { name: 'Business' });
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.subscription_plans (name, price, flight_limit) values ('BUSINESS', 1, 1)`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.subscription_plans (name, price, flight_limit) values ('BUSINESS', 1, 1)`,
     );
     expect(outcome).toMatchObject({ error: '23505' });
   });
@@ -200,12 +236,16 @@ describe('subscription plans', () => {
 
   it('accepts an empty commission rate, unlimited flights and a features list', async () => {
     const id = await createPlan(db.sql, { commissionRate: null, flightLimit: -1 });
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.subscription_plans set features = ${tx.json(['Unlimited Flights'])} where id = ${id}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.subscription_plans set features = ${tx.json(['Unlimited Flights'])} where id = ${id}`,
     );
     expect(outcome).toEqual({ rows: 1 });
-    const notAList = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.subscription_plans set features = ${tx.json({ unlimited: true })} where id = ${id}`,
+    const notAList = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.subscription_plans set features = ${tx.json({ unlimited: true })} where id = ${id}`,
     );
     expect(notAList).toMatchObject({ error: '23514' });
   });

@@ -38,40 +38,54 @@ const message = {
 
 describe('sending a contact message', () => {
   it('a visitor sends one without naming a user', async () => {
-    expect(await attempt(db.sql, anon, (tx) => tx`insert into public.contact_messages ${tx(message)}`)).toEqual({ rows: 1 });
+    expect(await attempt(db.sql, anon, (tx) => tx`insert into public.contact_messages ${tx(message)}`)).toEqual({
+      rows: 1,
+    });
   });
 
   it('a visitor cannot attach it to a user', async () => {
-    const outcome = await attempt(db.sql, anon, (tx) =>
-      tx`insert into public.contact_messages ${tx({ ...message, user_id: traveller.id })}`,
+    const outcome = await attempt(
+      db.sql,
+      anon,
+      (tx) => tx`insert into public.contact_messages ${tx({ ...message, user_id: traveller.id })}`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });
 
   it('a traveller sends one as themselves or anonymously, never as someone else', async () => {
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) =>
-        tx`insert into public.contact_messages ${tx({ ...message, user_id: traveller.id })}`,
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`insert into public.contact_messages ${tx({ ...message, user_id: traveller.id })}`,
       ),
     ).toEqual({ rows: 1 });
     expect(
       await attempt(db.sql, user(traveller.id), (tx) => tx`insert into public.contact_messages ${tx(message)}`),
     ).toEqual({ rows: 1 });
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) =>
-        tx`insert into public.contact_messages ${tx({ ...message, user_id: other.id })}`,
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`insert into public.contact_messages ${tx({ ...message, user_id: other.id })}`,
       ),
     ).toMatchObject({ error: DENIED });
   });
 
   it('the sender cannot read it back, so an insert must not ask for RETURNING', async () => {
-    const outcome = await attempt(db.sql, anon, (tx) => tx`insert into public.contact_messages ${tx(message)} returning id`);
+    const outcome = await attempt(
+      db.sql,
+      anon,
+      (tx) => tx`insert into public.contact_messages ${tx(message)} returning id`,
+    );
     expect(outcome).toMatchObject({ error: DENIED });
   });
 
   it('the sender cannot choose its status', async () => {
-    const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`insert into public.contact_messages ${tx({ ...message, status: 'replied' })}`,
+    const outcome = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`insert into public.contact_messages ${tx({ ...message, status: 'replied' })}`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });
@@ -86,15 +100,20 @@ describe('sending a contact message', () => {
     ['a 5001-character message', { message: 'M'.repeat(5001) }],
     ['a message of spaces', { message: ' '.repeat(20) }],
   ])('rejects %s', async (_what, overrides) => {
-    const outcome = await attempt(db.sql, anon, (tx) =>
-      tx`insert into public.contact_messages ${tx({ ...message, ...overrides })}`,
+    const outcome = await attempt(
+      db.sql,
+      anon,
+      (tx) => tx`insert into public.contact_messages ${tx({ ...message, ...overrides })}`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });
 
   it('accepts the minimum lengths', async () => {
-    const outcome = await attempt(db.sql, anon, (tx) =>
-      tx`insert into public.contact_messages ${tx({ ...message, name: 'Al', subject: 'Hello', message: 'Ten chars!' })}`,
+    const outcome = await attempt(
+      db.sql,
+      anon,
+      (tx) =>
+        tx`insert into public.contact_messages ${tx({ ...message, name: 'Al', subject: 'Hello', message: 'Ten chars!' })}`,
     );
     expect(outcome).toEqual({ rows: 1 });
   });
@@ -103,24 +122,40 @@ describe('sending a contact message', () => {
 describe('handling contact messages', () => {
   it('only admins read and update them', async () => {
     const id = await createContactMessage(db.sql, traveller.id);
-    expect(await attempt(db.sql, user(traveller.id), (tx) => tx`select id from public.contact_messages where id = ${id}`)).toEqual({
+    expect(
+      await attempt(db.sql, user(traveller.id), (tx) => tx`select id from public.contact_messages where id = ${id}`),
+    ).toEqual({
       rows: 0,
     });
-    expect(await attempt(db.sql, user(admin.id), (tx) => tx`select id from public.contact_messages where id = ${id}`)).toEqual({
+    expect(
+      await attempt(db.sql, user(admin.id), (tx) => tx`select id from public.contact_messages where id = ${id}`),
+    ).toEqual({
       rows: 1,
     });
     expect(
-      await attempt(db.sql, user(admin.id), (tx) => tx`update public.contact_messages set status = 'replied' where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(admin.id),
+        (tx) => tx`update public.contact_messages set status = 'replied' where id = ${id}`,
+      ),
     ).toEqual({ rows: 1 });
     expect(
-      await attempt(db.sql, user(admin.id), (tx) => tx`update public.contact_messages set message = 'rewritten' where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(admin.id),
+        (tx) => tx`update public.contact_messages set message = 'rewritten' where id = ${id}`,
+      ),
     ).toMatchObject({ error: DENIED });
   });
 
   it('rejects an unknown status', async () => {
     const id = await createContactMessage(db.sql, null);
     expect(
-      await attempt(db.sql, serviceRole, (tx) => tx`update public.contact_messages set status = 'spam' where id = ${id}`),
+      await attempt(
+        db.sql,
+        serviceRole,
+        (tx) => tx`update public.contact_messages set status = 'spam' where id = ${id}`,
+      ),
     ).toMatchObject({ error: '23514' });
   });
 

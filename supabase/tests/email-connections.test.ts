@@ -30,7 +30,9 @@ afterAll(async () => {
 });
 
 async function emailConnected(userId: string): Promise<boolean | undefined> {
-  const [row] = await db.sql<{ email_connected: boolean }[]>`select email_connected from public.profiles where id = ${userId}`;
+  const [row] = await db.sql<
+    { email_connected: boolean }[]
+  >`select email_connected from public.profiles where id = ${userId}`;
   return row?.email_connected;
 }
 
@@ -65,7 +67,11 @@ describe('what a traveller sees of their connection', () => {
       await attempt(db.sql, user(admin.id), (tx) => tx`select access_token_encrypted from public.email_connections`),
     ).toMatchObject({ error: DENIED });
     expect(
-      await attempt(db.sql, user(admin.id), (tx) => tx`select id from public.email_connections where user_id = ${traveller.id}`),
+      await attempt(
+        db.sql,
+        user(admin.id),
+        (tx) => tx`select id from public.email_connections where user_id = ${traveller.id}`,
+      ),
     ).toEqual({ rows: 0 });
   });
 });
@@ -74,11 +80,18 @@ describe('connecting and disconnecting', () => {
   it('a traveller cannot store or alter a connection', async () => {
     const fresh = await createUser(db.sql);
     expect(
-      await attempt(db.sql, user(fresh.id), (tx) =>
-        tx`insert into public.email_connections (user_id, access_token_encrypted) values (${fresh.id}, 'enc:v1:x')`,
+      await attempt(
+        db.sql,
+        user(fresh.id),
+        (tx) =>
+          tx`insert into public.email_connections (user_id, access_token_encrypted) values (${fresh.id}, 'enc:v1:x')`,
       ),
     ).toMatchObject({ error: DENIED });
-    for (const change of ["status = 'connected'", "refresh_token_encrypted = 'enc:v1:mine'", 'last_synced_at = now()']) {
+    for (const change of [
+      "status = 'connected'",
+      "refresh_token_encrypted = 'enc:v1:mine'",
+      'last_synced_at = now()',
+    ]) {
       expect(
         await attempt(db.sql, user(traveller.id), (tx) => tx.unsafe(`update public.email_connections set ${change}`)),
         change,
@@ -89,8 +102,13 @@ describe('connecting and disconnecting', () => {
   it('the system connects a mailbox, which marks the profile connected', async () => {
     const fresh = await createUser(db.sql);
     expect(await emailConnected(fresh.id)).toBe(false);
-    await actAs(db.sql, serviceRole, (tx) => tx`insert into public.email_connections (user_id, access_token_encrypted, scopes)
-      values (${fresh.id}, 'enc:v1:token', ${['https://www.googleapis.com/auth/gmail.readonly']})`, { commit: true });
+    await actAs(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.email_connections (user_id, access_token_encrypted, scopes)
+      values (${fresh.id}, 'enc:v1:token', ${['https://www.googleapis.com/auth/gmail.readonly']})`,
+      { commit: true },
+    );
     expect(await emailConnected(fresh.id)).toBe(true);
   });
 
@@ -107,17 +125,23 @@ describe('connecting and disconnecting', () => {
     const fresh = await createUser(db.sql);
     await createEmailConnection(db.sql, fresh.id);
     expect(await emailConnected(fresh.id)).toBe(true);
-    const deleted = await actAs(db.sql, user(fresh.id), (tx) => tx`delete from public.email_connections`, { commit: true });
+    const deleted = await actAs(db.sql, user(fresh.id), (tx) => tx`delete from public.email_connections`, {
+      commit: true,
+    });
     expect(deleted.count).toBe(1);
     expect(await emailConnected(fresh.id)).toBe(false);
     // the traveller's own delete touched only their row
-    const [left] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.email_connections where user_id = ${traveller.id}`;
+    const [left] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from public.email_connections where user_id = ${traveller.id}`;
     expect(left?.n).toBe(1);
   });
 
   it('one connection per user', async () => {
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.email_connections (user_id) values (${traveller.id})`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.email_connections (user_id) values (${traveller.id})`,
     );
     expect(outcome).toMatchObject({ error: '23505' });
   });

@@ -37,10 +37,7 @@ export async function openTestDatabase(options: { seed?: boolean } = {}): Promis
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-export type Actor =
-  | { role: 'anon' }
-  | { role: 'authenticated'; userId: string }
-  | { role: 'service_role' };
+export type Actor = { role: 'anon' } | { role: 'authenticated'; userId: string } | { role: 'service_role' };
 
 export const anon: Actor = { role: 'anon' };
 export const serviceRole: Actor = { role: 'service_role' };
@@ -114,8 +111,11 @@ export const DENIED = '42501';
 let counter = 0;
 const next = (): number => ++counter;
 const token = (length: number): string =>
-  randomBytes(length).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, length).toUpperCase() ||
-  'X'.repeat(length);
+  randomBytes(length)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, length)
+    .toUpperCase() || 'X'.repeat(length);
 
 export interface TestUser {
   id: string;
@@ -201,20 +201,33 @@ export async function createFlight(
   } = {},
 ): Promise<number> {
   const row = { user_id: userId, ...flightInput(), ...overrides };
-  const [flight] = await sql<{ id: number }[]>`insert into public.flights ${sql(row as Record<string, postgres.SerializableParameter>)} returning id::int`;
+  const [flight] = await sql<
+    { id: number }[]
+  >`insert into public.flights ${sql(row as Record<string, postgres.SerializableParameter>)} returning id::int`;
   if (!flight) throw new Error('flight not created');
   return flight.id;
 }
 
-export async function createFlightPrice(sql: Sql | Tx, flightId: number, userId: string, price = 42_000): Promise<number> {
+export async function createFlightPrice(
+  sql: Sql | Tx,
+  flightId: number,
+  userId: string,
+  price = 42_000,
+): Promise<number> {
   const [row] = await sql<{ id: number }[]>`insert into public.flight_prices (flight_id, user_id, price, source)
     values (${flightId}, ${userId}, ${price}, 'simulated') returning id::int`;
   if (!row) throw new Error('flight price not created');
   return row.id;
 }
 
-export async function createNotification(sql: Sql | Tx, userId: string, flightId: number | null = null): Promise<number> {
-  const [row] = await sql<{ id: number }[]>`insert into public.notification_history (user_id, flight_id, type, title, message)
+export async function createNotification(
+  sql: Sql | Tx,
+  userId: string,
+  flightId: number | null = null,
+): Promise<number> {
+  const [row] = await sql<
+    { id: number }[]
+  >`insert into public.notification_history (user_id, flight_id, type, title, message)
     values (${userId}, ${flightId}, 'price_drop', 'Price drop found', 'Your flight is now cheaper.') returning id::int`;
   if (!row) throw new Error('notification not created');
   return row.id;
@@ -225,7 +238,9 @@ export async function createBillingTransaction(
   userId: string,
   overrides: { amount?: number; type?: string; status?: string } = {},
 ): Promise<number> {
-  const [row] = await sql<{ id: number }[]>`insert into public.billing_transactions (user_id, amount, type, status, description)
+  const [row] = await sql<
+    { id: number }[]
+  >`insert into public.billing_transactions (user_id, amount, type, status, description)
     values (${userId}, ${overrides.amount ?? 2499}, ${overrides.type ?? 'subscription'},
             ${overrides.status ?? 'completed'}, 'Premium plan, one year') returning id::int`;
   if (!row) throw new Error('billing transaction not created');
@@ -234,7 +249,13 @@ export async function createBillingTransaction(
 
 export async function createPlan(
   sql: Sql | Tx,
-  overrides: { name?: string; price?: number; flightLimit?: number; isActive?: boolean; commissionRate?: number | null } = {},
+  overrides: {
+    name?: string;
+    price?: number;
+    flightLimit?: number;
+    isActive?: boolean;
+    commissionRate?: number | null;
+  } = {},
 ): Promise<number> {
   const [row] = await sql<{ id: number }[]>`insert into public.subscription_plans
       (name, price, flight_limit, auto_rebooking_enabled, commission_rate, description, is_active)

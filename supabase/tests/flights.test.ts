@@ -47,7 +47,9 @@ describe('a traveller adding a flight', () => {
       db.sql,
       user(traveller.id),
       async (tx) => {
-        const [row] = await tx<{ id: number }[]>`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput() })}
+        const [row] = await tx<
+          { id: number }[]
+        >`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput() })}
                                                  returning id::int`;
         return row?.id;
       },
@@ -96,12 +98,16 @@ describe('a traveller changing a flight', () => {
   });
 
   it('may change the notes, up to 1000 characters', async () => {
-    const ok = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`update public.flights set notes = ${'n'.repeat(1000)} where id = ${flightId}`,
+    const ok = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`update public.flights set notes = ${'n'.repeat(1000)} where id = ${flightId}`,
     );
     expect(ok).toEqual({ rows: 1 });
-    const tooLong = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`update public.flights set notes = ${'n'.repeat(1001)} where id = ${flightId}`,
+    const tooLong = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`update public.flights set notes = ${'n'.repeat(1001)} where id = ${flightId}`,
     );
     expect(tooLong).toMatchObject({ error: '23514' });
   });
@@ -131,17 +137,26 @@ describe('a traveller changing a flight', () => {
   it("cannot change or delete another traveller's flight", async () => {
     const theirs = await createFlight(db.sql, other.id);
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.flights set notes = 'mine now' where id = ${theirs}`),
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`update public.flights set notes = 'mine now' where id = ${theirs}`,
+      ),
     ).toEqual({ rows: 0 });
-    expect(await attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${theirs}`)).toEqual({
+    expect(
+      await attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${theirs}`),
+    ).toEqual({
       rows: 0,
     });
     expect(await flightRow(theirs)).toMatchObject({ notes: null, user_id: other.id });
   });
 
   it('the system records a rebooking', async () => {
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.flights
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`update public.flights
             set has_been_rebooked = true, status = 'rebooked', rebooking_date = now(), rebooking_price = 36000,
                 airline_credit = 9000, credit_expiry_date = current_date + 365, credit_reference_number = 'DL-CR-1'
           where id = ${flightId}`,
@@ -165,15 +180,20 @@ describe('itinerary constraints', () => {
     ['an empty airline', { airline: '  ' }],
     ['an empty passenger name', { passenger_last_name: '' }],
   ])('rejects %s', async (_what, overrides) => {
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...overrides } as unknown as Record<string, string>)}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...overrides } as unknown as Record<string, string>)}`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });
 
   it.each([['unknown'], ['REBOOKED'], ['']])('rejects the status %j', async (status) => {
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), status })}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), status })}`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });
@@ -181,8 +201,10 @@ describe('itinerary constraints', () => {
   it.each([['monitoring'], ['price_drop'], ['limited'], ['rebooked'], ['departed'], ['cancelled']])(
     'accepts the status %s',
     async (status) => {
-      const outcome = await attempt(db.sql, serviceRole, (tx) =>
-        tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), status })}`,
+      const outcome = await attempt(
+        db.sql,
+        serviceRole,
+        (tx) => tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), status })}`,
       );
       expect(outcome).toEqual({ rows: 1 });
     },
@@ -246,8 +268,10 @@ describe('the flight limit of the plan', () => {
   it('holds for the system as well', async () => {
     const free = await createUser(db.sql);
     for (let i = 0; i < 5; i += 1) await createFlight(db.sql, free.id);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.flights ${tx({ user_id: free.id, ...flightInput() })}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.flights ${tx({ user_id: free.id, ...flightInput() })}`,
     );
     expect(outcome).toMatchObject({ error: 'FB409' });
   });
@@ -262,16 +286,21 @@ describe('the flight limit of the plan', () => {
 describe('price history', () => {
   it("must belong to the flight's owner", async () => {
     const flightId = await createFlight(db.sql, traveller.id);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${other.id}, 100)`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${other.id}, 100)`,
     );
     expect(outcome).toMatchObject({ error: '23503' });
   });
 
   it('rejects a negative price', async () => {
     const flightId = await createFlight(db.sql, traveller.id);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${traveller.id}, -1)`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${traveller.id}, -1)`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });
@@ -280,9 +309,14 @@ describe('price history', () => {
     const flightId = await createFlight(db.sql, traveller.id);
     await createFlightPrice(db.sql, flightId, traveller.id);
     const notificationId = await createNotification(db.sql, traveller.id, flightId);
-    const deleted = await actAs(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${flightId}`, {
-      commit: true,
-    });
+    const deleted = await actAs(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`delete from public.flights where id = ${flightId}`,
+      {
+        commit: true,
+      },
+    );
     expect(deleted.count).toBe(1);
     const [left] = await db.sql<{ prices: number; flight_id: number | null; user_id: string }[]>`
       select (select count(*) from public.flight_prices where flight_id = ${flightId})::int as prices,
@@ -293,8 +327,10 @@ describe('price history', () => {
 
   it('a traveller cannot write price history', async () => {
     const flightId = await createFlight(db.sql, traveller.id);
-    const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${traveller.id}, 1)`,
+    const outcome = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`insert into public.flight_prices (flight_id, user_id, price) values (${flightId}, ${traveller.id}, 1)`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });
@@ -304,13 +340,25 @@ describe('notifications', () => {
   it('a traveller may mark their notification read but change nothing else', async () => {
     const id = await createNotification(db.sql, traveller.id);
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.notification_history set read_at = now() where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`update public.notification_history set read_at = now() where id = ${id}`,
+      ),
     ).toEqual({ rows: 1 });
     expect(
-      await attempt(db.sql, user(traveller.id), (tx) => tx`update public.notification_history set message = 'edited' where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(traveller.id),
+        (tx) => tx`update public.notification_history set message = 'edited' where id = ${id}`,
+      ),
     ).toMatchObject({ error: DENIED });
     expect(
-      await attempt(db.sql, user(other.id), (tx) => tx`update public.notification_history set read_at = now() where id = ${id}`),
+      await attempt(
+        db.sql,
+        user(other.id),
+        (tx) => tx`update public.notification_history set read_at = now() where id = ${id}`,
+      ),
     ).toEqual({ rows: 0 });
   });
 

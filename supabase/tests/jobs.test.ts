@@ -33,13 +33,19 @@ afterAll(async () => {
 describe('jobs', () => {
   it('enqueues a piece of work once per dedupe key', async () => {
     await createJob(db.sql, 'price_check', 'price_check:flight:1:2026-11-22');
-    const again = await actAs(db.sql, serviceRole, (tx) =>
-      tx`insert into public.jobs (kind, dedupe_key) values ('price_check', 'price_check:flight:1:2026-11-22')
+    const again = await actAs(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`insert into public.jobs (kind, dedupe_key) values ('price_check', 'price_check:flight:1:2026-11-22')
          on conflict (dedupe_key) do nothing`,
     );
     expect(again.count).toBe(0);
-    const withoutKey = await actAs(db.sql, serviceRole, (tx) =>
-      tx`insert into public.jobs (kind) values ('price_check'), ('price_check') on conflict (dedupe_key) do nothing`,
+    const withoutKey = await actAs(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`insert into public.jobs (kind) values ('price_check'), ('price_check') on conflict (dedupe_key) do nothing`,
     );
     expect(withoutKey.count).toBe(2);
   });
@@ -122,8 +128,10 @@ describe('run logs', () => {
   });
 
   it('rejects negative counts', async () => {
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`insert into public.auto_rebooking_logs (total_savings) values (-100)`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`insert into public.auto_rebooking_logs (total_savings) values (-100)`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });

@@ -155,8 +155,11 @@ describe('stored bounds', () => {
   });
 
   const setAsTraveller = (column: string, value: unknown) =>
-    attempt(db.sql, user(travellerId), (tx: Tx) =>
-      tx`update public.profiles set ${tx({ [column]: value } as Record<string, string>)} where id = ${travellerId}`,
+    attempt(
+      db.sql,
+      user(travellerId),
+      (tx: Tx) =>
+        tx`update public.profiles set ${tx({ [column]: value } as Record<string, string>)} where id = ${travellerId}`,
     );
 
   it.each([
@@ -191,8 +194,11 @@ describe('stored bounds', () => {
   });
 
   const setAsSystem = (column: string, value: unknown) =>
-    attempt(db.sql, serviceRole, (tx: Tx) =>
-      tx`update public.profiles set ${tx({ [column]: value } as Record<string, string>)} where id = ${travellerId}`,
+    attempt(
+      db.sql,
+      serviceRole,
+      (tx: Tx) =>
+        tx`update public.profiles set ${tx({ [column]: value } as Record<string, string>)} where id = ${travellerId}`,
     );
 
   it.each([
@@ -206,8 +212,11 @@ describe('stored bounds', () => {
   });
 
   it('subscription_end_date cannot precede subscription_start_date', async () => {
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.profiles set subscription_start_date = now(), subscription_end_date = now() - interval '1 day'
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        tx`update public.profiles set subscription_start_date = now(), subscription_end_date = now() - interval '1 day'
          where id = ${travellerId}`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
@@ -218,8 +227,10 @@ describe('unique usernames and emails, regardless of case', () => {
   it('rejects a username differing only in case', async () => {
     const first = await createUser(db.sql, { username: 'CaseTest' });
     const second = await createUser(db.sql);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.profiles set username = ${first.username.toLowerCase()} where id = ${second.id}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.profiles set username = ${first.username.toLowerCase()} where id = ${second.id}`,
     );
     expect(outcome).toMatchObject({ error: '23505', message: expect.stringContaining('profiles_username_lower_key') });
   });
@@ -227,16 +238,20 @@ describe('unique usernames and emails, regardless of case', () => {
   it('rejects an email differing only in case', async () => {
     const first = await createUser(db.sql, { email: 'Unique.Person@example.com' });
     const second = await createUser(db.sql);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.profiles set email = ${first.email.toUpperCase()} where id = ${second.id}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.profiles set email = ${first.email.toUpperCase()} where id = ${second.id}`,
     );
     expect(outcome).toMatchObject({ error: '23505', message: expect.stringContaining('profiles_email_lower_key') });
   });
 
   it.each(['ab', 'x'.repeat(31), 'white space', 'emoji✈'])('rejects the malformed username %j', async (bad) => {
     const traveller = await createUser(db.sql);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.profiles set username = ${bad} where id = ${traveller.id}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.profiles set username = ${bad} where id = ${traveller.id}`,
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });
@@ -282,9 +297,14 @@ describe('a traveller changing their own profile', () => {
   it('bumps updated_at', async () => {
     const before = (await profileOf(travellerId)).updated_at as Date;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await actAs(db.sql, user(travellerId), (tx) => tx`update public.profiles set notify_sms = true where id = ${travellerId}`, {
-      commit: true,
-    });
+    await actAs(
+      db.sql,
+      user(travellerId),
+      (tx) => tx`update public.profiles set notify_sms = true where id = ${travellerId}`,
+      {
+        commit: true,
+      },
+    );
     const after = (await profileOf(travellerId)).updated_at as Date;
     expect(after.getTime()).toBeGreaterThan(before.getTime());
   });
@@ -319,21 +339,28 @@ describe('a traveller changing their own profile', () => {
     const outcome = await attempt(
       db.sql,
       user(id),
-      (tx) => tx`insert into public.profiles (id, username, email, is_admin) values (${id}, 'selfmade', 'self@example.com', true)`,
+      (tx) =>
+        tx`insert into public.profiles (id, username, email, is_admin) values (${id}, 'selfmade', 'self@example.com', true)`,
       { setup: (tx) => tx`insert into auth.users (id, email) values (${id}, 'self@example.com')` },
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });
 
   it('is denied deleting their profile', async () => {
-    const outcome = await attempt(db.sql, user(travellerId), (tx) => tx`delete from public.profiles where id = ${travellerId}`);
+    const outcome = await attempt(
+      db.sql,
+      user(travellerId),
+      (tx) => tx`delete from public.profiles where id = ${travellerId}`,
+    );
     expect(outcome).toMatchObject({ error: DENIED });
   });
 
   it("cannot touch another traveller's profile", async () => {
     const other = await createUser(db.sql);
-    const outcome = await attempt(db.sql, user(travellerId), (tx) =>
-      tx`update public.profiles set notify_price_drops = false, is_admin = true where id = ${other.id}`,
+    const outcome = await attempt(
+      db.sql,
+      user(travellerId),
+      (tx) => tx`update public.profiles set notify_price_drops = false, is_admin = true where id = ${other.id}`,
     );
     expect(outcome).toEqual({ rows: 0 });
     expect(await profileOf(other.id)).toMatchObject({ notify_price_drops: true, is_admin: false });
@@ -341,7 +368,11 @@ describe('a traveller changing their own profile', () => {
 
   it('cannot call the helper that flags admins', async () => {
     const traveller = await createUser(db.sql);
-    const outcome = await attempt(db.sql, user(traveller.id), (tx) => tx`select private.make_admin(${traveller.email})`);
+    const outcome = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`select private.make_admin(${traveller.email})`,
+    );
     expect(outcome).toMatchObject({ error: DENIED });
     expect((await profileOf(traveller.id)).is_admin).toBe(false);
   });
@@ -359,16 +390,20 @@ describe('a traveller changing their own profile', () => {
 describe('automatic rebooking is premium only', () => {
   it('refuses a free traveller with the spec message', async () => {
     const traveller = await createUser(db.sql);
-    const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`update public.profiles set auto_rebooking = true where id = ${traveller.id}`,
+    const outcome = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`update public.profiles set auto_rebooking = true where id = ${traveller.id}`,
     );
     expect(outcome).toEqual({ error: DENIED, message: 'Premium subscription required for automatic rebooking.' });
   });
 
   it('refuses the system too, since the rule is about the data', async () => {
     const traveller = await createUser(db.sql);
-    const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx`update public.profiles set auto_rebooking = true where id = ${traveller.id}`,
+    const outcome = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.profiles set auto_rebooking = true where id = ${traveller.id}`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });
@@ -376,8 +411,10 @@ describe('automatic rebooking is premium only', () => {
   it('lets a premium traveller switch it on, regardless of the tier spelling', async () => {
     const traveller = await createUser(db.sql, { premium: true });
     await db.sql`update public.profiles set subscription_tier = 'Premium' where id = ${traveller.id}`;
-    const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`update public.profiles set auto_rebooking = true where id = ${traveller.id}`,
+    const outcome = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`update public.profiles set auto_rebooking = true where id = ${traveller.id}`,
     );
     expect(outcome).toEqual({ rows: 1 });
   });
@@ -422,8 +459,10 @@ describe('admins and the admin flag', () => {
   });
 
   it('an admin cannot revoke their own admin flag', async () => {
-    const outcome = await attempt(db.sql, user(adminId), (tx) =>
-      tx`update public.profiles set is_admin = false where id = ${adminId}`,
+    const outcome = await attempt(
+      db.sql,
+      user(adminId),
+      (tx) => tx`update public.profiles set is_admin = false where id = ${adminId}`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
     expect((await profileOf(adminId)).is_admin).toBe(true);
@@ -431,8 +470,10 @@ describe('admins and the admin flag', () => {
 
   it("an admin cannot change another user's preferences", async () => {
     const other = await createUser(db.sql);
-    const outcome = await attempt(db.sql, user(adminId), (tx) =>
-      tx`update public.profiles set notify_price_drops = false where id = ${other.id}`,
+    const outcome = await attempt(
+      db.sql,
+      user(adminId),
+      (tx) => tx`update public.profiles set notify_price_drops = false where id = ${other.id}`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });
@@ -453,19 +494,25 @@ describe('admins and the admin flag', () => {
   it('a non-admin cannot grant admin to anyone', async () => {
     const traveller = await createUser(db.sql);
     const other = await createUser(db.sql);
-    const onOther = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`update public.profiles set is_admin = true where id = ${other.id}`,
+    const onOther = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`update public.profiles set is_admin = true where id = ${other.id}`,
     );
     expect(onOther).toEqual({ rows: 0 });
-    const onSelf = await attempt(db.sql, user(traveller.id), (tx) =>
-      tx`update public.profiles set is_admin = true where id = ${traveller.id}`,
+    const onSelf = await attempt(
+      db.sql,
+      user(traveller.id),
+      (tx) => tx`update public.profiles set is_admin = true where id = ${traveller.id}`,
     );
     expect(onSelf).toMatchObject({ error: DENIED });
   });
 
   it('private.make_admin flags an account by email, case-insensitively', async () => {
     const traveller = await createUser(db.sql, { email: 'Demo.Admin@example.com' });
-    const [found] = await db.sql<{ flagged: boolean }[]>`select private.make_admin('  demo.admin@EXAMPLE.com ') as flagged`;
+    const [found] = await db.sql<
+      { flagged: boolean }[]
+    >`select private.make_admin('  demo.admin@EXAMPLE.com ') as flagged`;
     expect(found?.flagged).toBe(true);
     expect((await profileOf(traveller.id)).is_admin).toBe(true);
     const [missing] = await db.sql<{ flagged: boolean }[]>`select private.make_admin('nobody@example.com') as flagged`;

@@ -85,7 +85,8 @@ const tables: TableCase[] = [
             await freshAuthUser(id)(tx);
             await tx`delete from public.profiles where id = ${id}`;
           },
-          run: (tx) => tx`insert into public.profiles (id, username, email) values (${id}, ${`u${id.slice(0, 8)}`}, ${`${id}@example.com`})`,
+          run: (tx) =>
+            tx`insert into public.profiles (id, username, email) values (${id}, ${`u${id.slice(0, 8)}`}, ${`${id}@example.com`})`,
         },
         update: { run: (tx) => tx`update public.profiles set notify_price_drops = not notify_price_drops` },
         delete: { run: (tx) => tx`delete from public.profiles` },
@@ -126,7 +127,8 @@ const tables: TableCase[] = [
       return {
         select: { run: (tx) => tx`select id from public.flight_prices` },
         insert: {
-          run: (tx) => tx`insert into public.flight_prices (flight_id, user_id, price) values (${owner.flightId}, ${owner.id}, 39900)`,
+          run: (tx) =>
+            tx`insert into public.flight_prices (flight_id, user_id, price) values (${owner.flightId}, ${owner.id}, 39900)`,
         },
         update: { run: (tx) => tx`update public.flight_prices set price = price + 1` },
         delete: { run: (tx) => tx`delete from public.flight_prices` },
@@ -401,7 +403,13 @@ describe.each(tables)('$table', (tableCase) => {
 });
 
 describe('each traveller sees only their own rows', () => {
-  const owned = ['flights', 'flight_prices', 'notification_history', 'billing_transactions', 'email_connections'] as const;
+  const owned = [
+    'flights',
+    'flight_prices',
+    'notification_history',
+    'billing_transactions',
+    'email_connections',
+  ] as const;
 
   it.each(owned)('%s', async (table) => {
     for (const who of ['a', 'b'] as const) {

@@ -21,7 +21,14 @@ describe('seed', () => {
   it('has the Free and Premium plans of the spec, in cents', async () => {
     expect([...(await plansQuery(db.sql))]).toEqual([
       { name: 'Free', price: 0, flight_limit: 5, auto_rebooking_enabled: false, commission_rate: 0, is_active: true },
-      { name: 'Premium', price: 2499, flight_limit: -1, auto_rebooking_enabled: true, commission_rate: 25, is_active: true },
+      {
+        name: 'Premium',
+        price: 2499,
+        flight_limit: -1,
+        auto_rebooking_enabled: true,
+        commission_rate: 25,
+        is_active: true,
+      },
     ]);
   });
 
