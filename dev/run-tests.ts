@@ -26,6 +26,7 @@ const steps: Step[] = [
       'supabase/functions/_shared',
     ],
   },
+  { name: 'format (prettier)', command: 'npx', args: ['prettier', '--check', '.', '--log-level', 'warn'] },
   { name: 'lint (eslint)', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
   { name: 'unit, database and api tests (vitest)', command: 'npx', args: ['vitest', 'run'] },
   {
