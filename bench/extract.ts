@@ -1,0 +1,54 @@
+// `npm run -s bench:extract -- DIR`: extraction speed over every .eml in DIR. The airport data
+// loads once before timing (a warm edge function); each email then runs ROUNDS times and its
+// median counts. Prints emails per second, the median and the slowest email.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import process from 'node:process';
+import { extractFlightBookings, warmUpAirports } from '../supabase/functions/_shared/extraction/index.ts';
+
+const ROUNDS = 25;
+const directory = process.argv[2];
+if (!directory) {
+  process.stderr.write('usage: npm run -s bench:extract -- DIR\n');
+  process.exit(2);
+}
+const names = (await readdir(directory)).filter((name) => name.endsWith('.eml')).sort();
+const emails = await Promise.all(
+  names.map(async (name) => ({ name, raw: new Uint8Array(await readFile(join(directory, name))) })),
+);
+if (emails.length === 0) {
+  process.stderr.write(`no .eml files in ${directory}\n`);
+  process.exit(2);
+}
+
+const coldStart = performance.now();
+await warmUpAirports();
+const coldMillis = performance.now() - coldStart;
+for (const email of emails) await extractFlightBookings(email.raw); // JIT warm-up
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+const perEmail = new Map<string, number[]>(emails.map((email) => [email.name, []]));
+const started = performance.now();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const email of emails) {
+    const t0 = performance.now();
+    await extractFlightBookings(email.raw);
+    perEmail.get(email.name)?.push(performance.now() - t0);
+  }
+}
+const elapsed = performance.now() - started;
+const medians = [...perEmail.entries()].map(([name, times]) => ({ name, millis: median(times) }));
+const slowest = medians.reduce((a, b) => (b.millis > a.millis ? b : a));
+const overallMedian = median(medians.map((entry) => entry.millis));
+const lines = [
+  `emails: ${emails.length} x ${ROUNDS} rounds; airport data load (once): ${coldMillis.toFixed(0)} ms`,
+  `median per email: ${overallMedian.toFixed(2)} ms`,
+  `slowest email: ${slowest.name} (median ${slowest.millis.toFixed(2)} ms)`,
+  `emails per second: ${((emails.length * ROUNDS) / (elapsed / 1000)).toFixed(0)}`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEntities, htmlToLines, parseHtml, textToLines } from './html.ts';
+
+const lines = (html: string) => htmlToLines(parseHtml(html)).map((line) => line.text);
+
+describe('decodeEntities', () => {
+  it('decodes named, numeric and accented entities', () => {
+    expect(decodeEntities('K&ouml;ln &amp; M&uuml;nchen &#8594; &#x2708; &pound;5&nbsp;x')).toBe('Köln & München → ✈ £5 x');
+    expect(decodeEntities('&unknown; &#xFFFFFFF;')).toBe('&unknown; &#xFFFFFFF;');
+  });
+});
+
+describe('htmlToLines', () => {
+  it('renders table rows as cells and keeps the header row', () => {
+    const rendered = htmlToLines(
+      parseHtml('<table><tr><th>Flight</th><th>Seat</th></tr><tr><td>DL 423</td><td>14C</td></tr></table>'),
+    );
+    expect(rendered.map((line) => line.text)).toEqual(['Flight | Seat', 'DL 423 | 14C']);
+    expect(rendered[1]?.headers).toEqual(['flight', 'seat']);
+  });
+
+  it('joins a cell broken by <br> and closes cells without end tags', () => {
+    expect(lines('<table><tr><td>6:00 AM<br/>San Francisco (SFO)<td>12:15 PM<br>Chicago (ORD)</table>')).toEqual([
+      '6:00 AM San Francisco (SFO) | 12:15 PM Chicago (ORD)',
+    ]);
+  });
+
+  it('drops struck-through, hidden, script and style content', () => {
+    expect(
+      lines(
+        '<style>p{}</style><p>keep</p><table style="text-decoration: line-through"><tr><td>AA 1198</td></tr></table>' +
+          '<div style="display:none">preheader</div><del>old</del><script>var x;</script><p>also kept</p>',
+      ),
+    ).toEqual(['keep', 'also kept']);
+  });
+
+  it('survives broken markup', () => {
+    expect(lines('<div><p>one<p>two</span></div></table><td>three')).toEqual(['one', 'two', 'three']);
+  });
+});
+
+describe('textToLines', () => {
+  it('splits columns on pipes, tabs and wide spaces', () => {
+    const [line] = textToLines('Mr Fiachra Mulcahy    Seat 17F');
+    expect(line?.cells).toEqual(['Mr Fiachra Mulcahy', 'Seat 17F']);
+  });
+});
