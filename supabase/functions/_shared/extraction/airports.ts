@@ -30,7 +30,10 @@ export async function lookupAirport(code: string): Promise<AirportInfo | null> {
   let info: AirportInfo | null = null;
   try {
     const found = await airportData.getAirportByIata(iata);
-    const airport = found.find((candidate) => candidate.iata === iata && candidate.time);
+    // IATA also codes railway and bus stations (QQY is York station): those are not airports.
+    const airport = found.find(
+      (candidate) => candidate.iata === iata && candidate.time && !/\b(railway|rail|train|bus) station\b|bahnhof|\bgare\b/i.test(candidate.airport),
+    );
     if (airport && isValidTimeZone(airport.time)) {
       info = {
         iata,

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { familyName, readName } from './names.ts';
+
+describe('readName', () => {
+  it.each([
+    ['Ms Imogen Thwaite · Frequent Flyer', 'Imogen Thwaite'],
+    ['MARISOL QUENNELL SkyMiles #: 926', 'Marisol Quennell'],
+    ['VARADARAJAN/NANDINI MS', 'Nandini Varadarajan'],
+    ['Mrs Femke DOORNBOS', 'Femke Doornbos'],
+    ['Frau Ingeborg Wöhlke', 'Ingeborg Wöhlke'],
+    ["LEOPOLD O'NEIL-SMITH. American Airlines", "Leopold O'Neil-Smith"],
+  ])('reads %s', (text, name) => {
+    expect(readName(text)?.name).toBe(name);
+  });
+
+  it('refuses non-names', () => {
+    expect(readName('Facility Charge')).toBeNull();
+    expect(readName('PAYMENT SUMMARY')).toBeNull();
+    expect(readName('Smith')).toBeNull();
+  });
+});
+
+describe('familyName', () => {
+  it('keeps particles', () => {
+    expect(familyName('Jan van der Berg')).toBe('van der Berg');
+    expect(familyName('Marisol Quennell')).toBe('Quennell');
+  });
+});
