@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { formatAtAirport, localToUtcMillis, lookupAirport, parseIsoDateTime, zoneOffsetMinutes } from './airports.ts';
 
 describe('lookupAirport', () => {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { addCounts, emptyCounts, f1, scoreEmail, totalCounts } from './evaluation.ts';
 import { extractFlightBookings } from './index.ts';
 import type { ExtractionResult } from './types.ts';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { findDates, findTimes, parseLooseDate, resolveYear } from './dates.ts';
 
 const first = (text: string, order: 'MDY' | 'DMY' = 'MDY') => {

@@ -1,6 +1,6 @@
 // Whole-engine cases written for weaknesses the development corpus does not show: other
 // languages and layouts, forwards, connections, seat lists, and tempting negatives.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { extractFlightBookings } from './index.ts';
 import { buildEmail } from './testing/email-factory.ts';
 

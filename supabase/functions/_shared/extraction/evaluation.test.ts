@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { f1, scoreEmail } from './evaluation.ts';
 import type { ExtractionResult, FlightBooking } from './types.ts';
 

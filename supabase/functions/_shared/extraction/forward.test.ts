@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { unwrapForwarded } from './forward.ts';
 import { htmlToLines, parseHtml, textToLines } from './html.ts';
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { decodeEntities, htmlToLines, parseHtml, textToLines } from './html.ts';
 
 const lines = (html: string) => htmlToLines(parseHtml(html)).map((line) => line.text);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { parseEmail } from './mime.ts';
 import { buildEmail } from './testing/email-factory.ts';
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { currenciesMentioned, findAmounts, parseAmount } from './money.ts';
 
 describe('parseAmount', () => {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { lookupAirport } from './airports.ts';
 import { extractFlightBookings } from './index.ts';
 import type { ExtractionResult } from './types.ts';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './testing/harness.ts';
 import { parseHtml } from './html.ts';
 import { extractSchemaOrg } from './schema-org.ts';
 
