@@ -27,7 +27,9 @@ describe('UTC offsets from the zone on the day', () => {
 describe('parseIsoDateTime', () => {
   it('reads instants with offsets and local times without', () => {
     expect(parseIsoDateTime('2027-03-14T08:05:00-04:00')).toEqual({ utcMillis: Date.UTC(2027, 2, 14, 12, 5) });
-    expect(parseIsoDateTime('2027-06-10T09:00:00')).toEqual({ local: { year: 2027, month: 6, day: 10, hour: 9, minute: 0 } });
+    expect(parseIsoDateTime('2027-06-10T09:00:00')).toEqual({
+      local: { year: 2027, month: 6, day: 10, hour: 9, minute: 0 },
+    });
     expect(parseIsoDateTime('14 March')).toBeNull();
   });
 });

@@ -32,7 +32,10 @@ export async function lookupAirport(code: string): Promise<AirportInfo | null> {
     const found = await airportData.getAirportByIata(iata);
     // IATA also codes railway and bus stations (QQY is York station): those are not airports.
     const airport = found.find(
-      (candidate) => candidate.iata === iata && candidate.time && !/\b(railway|rail|train|bus) station\b|bahnhof|\bgare\b/i.test(candidate.airport),
+      (candidate) =>
+        candidate.iata === iata &&
+        candidate.time &&
+        !/\b(railway|rail|train|bus) station\b|bahnhof|\bgare\b/i.test(candidate.airport),
     );
     if (airport && isValidTimeZone(airport.time)) {
       info = {
@@ -142,13 +145,10 @@ export function formatAtAirport(utcMillis: number, timeZone: string): string {
  * Reads an ISO date-time from structured data. With an offset (or Z) it is an instant; without
  * one it is a wall-clock time at the airport.
  */
-export function parseIsoDateTime(
-  value: string,
-): { utcMillis: number } | { local: LocalDateTime } | null {
-  const match =
-    /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(
-      value.trim(),
-    );
+export function parseIsoDateTime(value: string): { utcMillis: number } | { local: LocalDateTime } | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+    value.trim(),
+  );
   if (!match) return null;
   const local: LocalDateTime = {
     year: Number(match[1]),

@@ -5,11 +5,23 @@ import type { AirlineProfile } from './airlines.ts';
 import type { CabinClass } from './types.ts';
 
 const CABIN_PATTERNS: [RegExp, CabinClass][] = [
-  [/premium[\s-]*(economy|eco\b|plus|select|comfort)|economy\s+premium|[ée]conomie\s+premium|premium\s+[ée]conomie|turista\s+premium|world traveller plus/i, 'Premium Economy'],
-  [/\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|\bbiz\b|executive class|signature class/i, 'Business'],
-  [/\bfirst\s+(class|suite)\b|^\s*first\s*$|premi[èe]re classe|\bla premi[èe]re\b|\bprimera clase\b|erste klasse/i, 'First'],
+  [
+    /premium[\s-]*(economy|eco\b|plus|select|comfort)|economy\s+premium|[ée]conomie\s+premium|premium\s+[ée]conomie|turista\s+premium|world traveller plus/i,
+    'Premium Economy',
+  ],
+  [
+    /\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|\bbiz\b|executive class|signature class/i,
+    'Business',
+  ],
+  [
+    /\bfirst\s+(class|suite)\b|^\s*first\s*$|premi[èe]re classe|\bla premi[èe]re\b|\bprimera clase\b|erste klasse/i,
+    'First',
+  ],
   [/\bpremium\b/i, 'Premium Economy'],
-  [/econom|\bcoach\b|main cabin|\bturista\b|touriste|\bbasic\b|\bcomfort\+?|\bcore\b|\bstandard\b|\bsaver\b|\beco\b/i, 'Economy'],
+  [
+    /econom|\bcoach\b|main cabin|\bturista\b|touriste|\bbasic\b|\bcomfort\+?|\bcore\b|\bstandard\b|\bsaver\b|\beco\b/i,
+    'Economy',
+  ],
 ];
 
 /** The cabin a piece of text names, or null when it names none. */

@@ -10,7 +10,9 @@ import { extractFlightBookings } from './index.ts';
 import type { ExtractionResult } from './types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const corpus = [resolve(here, '../../../../../shared/fixtures/emails'), '/work/shared/fixtures/emails'].find((path) => existsSync(path));
+const corpus = [resolve(here, '../../../../../shared/fixtures/emails'), '/work/shared/fixtures/emails'].find((path) =>
+  existsSync(path),
+);
 
 describe('development corpus', () => {
   it('is present beside the repository', () => {
@@ -24,7 +26,9 @@ describe('development corpus', () => {
     const totals = emptyCounts();
     let falseBookings = 0;
     for (const name of names) {
-      const truth = JSON.parse(await readFile(join(directory, name.replace(/\.eml$/, '.json')), 'utf8')) as ExtractionResult;
+      const truth = JSON.parse(
+        await readFile(join(directory, name.replace(/\.eml$/, '.json')), 'utf8'),
+      ) as ExtractionResult;
       const predicted = await extractFlightBookings(new Uint8Array(await readFile(join(directory, name))));
       const score = scoreEmail(truth, predicted);
       addCounts(totals, score.counts);

@@ -36,14 +36,63 @@ const MONTH_NAMES: [number, string[]][] = [
   [12, ['december', 'dec', 'dezember', 'dez', 'decembre', 'diciembre', 'dic']],
 ];
 const WEEKDAY_NAMES = [
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
-  'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
-  'montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag',
-  'mo', 'di', 'mi', 'do', 'fr', 'sa', 'so',
-  'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche',
-  'lun', 'mar', 'mer', 'jeu', 'ven', 'sam', 'dim',
-  'lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'domingo',
-  'mie', 'jue', 'vie', 'sab', 'dom',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'mon',
+  'tue',
+  'tues',
+  'wed',
+  'thu',
+  'thur',
+  'thurs',
+  'fri',
+  'sat',
+  'sun',
+  'montag',
+  'dienstag',
+  'mittwoch',
+  'donnerstag',
+  'freitag',
+  'samstag',
+  'sonntag',
+  'mo',
+  'di',
+  'mi',
+  'do',
+  'fr',
+  'sa',
+  'so',
+  'lundi',
+  'mardi',
+  'mercredi',
+  'jeudi',
+  'vendredi',
+  'samedi',
+  'dimanche',
+  'lun',
+  'mar',
+  'mer',
+  'jeu',
+  'ven',
+  'sam',
+  'dim',
+  'lunes',
+  'martes',
+  'miercoles',
+  'jueves',
+  'viernes',
+  'sabado',
+  'domingo',
+  'mie',
+  'jue',
+  'vie',
+  'sab',
+  'dom',
 ];
 
 const MONTH_BY_NAME = new Map<string, number>();
@@ -51,7 +100,13 @@ for (const [month, names] of MONTH_NAMES) for (const name of names) MONTH_BY_NAM
 
 const FOLDED_LETTERS: Record<string, string> = {};
 for (const [plain, accented] of [
-  ['a', 'àáâãäå'], ['e', 'èéêë'], ['i', 'ìíîï'], ['o', 'òóôõö'], ['u', 'ùúûü'], ['c', 'ç'], ['n', 'ñ'],
+  ['a', 'àáâãäå'],
+  ['e', 'èéêë'],
+  ['i', 'ìíîï'],
+  ['o', 'òóôõö'],
+  ['u', 'ùúûü'],
+  ['c', 'ç'],
+  ['n', 'ñ'],
 ] as const) {
   for (const letter of accented) FOLDED_LETTERS[letter] = plain;
 }
@@ -77,7 +132,10 @@ const WEEKDAY_PREFIX = `(?:\\b(?:${WEEKDAY_ALT})\\.?,?\\s*)?`;
 const YEAR_TAIL = '(\\d{4}|\\d{2})(?![\\d:.h]\\d|\\d)';
 
 // All patterns run on fold(text), so offsets match the original text.
-const DATE_PATTERNS: { regex: RegExp; read: (m: RegExpExecArray, order: NumericDateOrder) => Omit<DateToken, 'start' | 'end'> | null }[] = [
+const DATE_PATTERNS: {
+  regex: RegExp;
+  read: (m: RegExpExecArray, order: NumericDateOrder) => Omit<DateToken, 'start' | 'end'> | null;
+}[] = [
   {
     // 2027-03-14
     regex: new RegExp(`${WEEKDAY_PREFIX}\\b(\\d{4})-(\\d{2})-(\\d{2})(?!\\d)`, 'g'),
@@ -89,7 +147,11 @@ const DATE_PATTERNS: { regex: RegExp; read: (m: RegExpExecArray, order: NumericD
       `${WEEKDAY_PREFIX}\\b(\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(${MONTH_ALT})(?![a-z])\\.?(?:,?\\s*(?:de\\s+)?'?${YEAR_TAIL})?`,
       'g',
     ),
-    read: (m) => ({ year: m[3] ? expandYear(m[3]) : null, month: MONTH_BY_NAME.get(m[2] ?? '') ?? 0, day: Number(m[1]) }),
+    read: (m) => ({
+      year: m[3] ? expandYear(m[3]) : null,
+      month: MONTH_BY_NAME.get(m[2] ?? '') ?? 0,
+      day: Number(m[1]),
+    }),
   },
   {
     // Apr 22, 2027; April 11 2027; Mar 20
@@ -97,11 +159,18 @@ const DATE_PATTERNS: { regex: RegExp; read: (m: RegExpExecArray, order: NumericD
       `${WEEKDAY_PREFIX}\\b(${MONTH_ALT})(?![a-z])\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:.h]\\d|\\d)(?:,?\\s+${YEAR_TAIL})?`,
       'g',
     ),
-    read: (m) => ({ year: m[3] ? expandYear(m[3]) : null, month: MONTH_BY_NAME.get(m[1] ?? '') ?? 0, day: Number(m[2]) }),
+    read: (m) => ({
+      year: m[3] ? expandYear(m[3]) : null,
+      month: MONTH_BY_NAME.get(m[1] ?? '') ?? 0,
+      day: Number(m[2]),
+    }),
   },
   {
     // 03/14/27, 14.03.2027, 14/03/2027
-    regex: new RegExp(`${WEEKDAY_PREFIX}(?<![\\d.,/])(\\d{1,2})([./-])(\\d{1,2})\\2(\\d{4}|\\d{2})(?![\\d.,/]\\d|\\d)`, 'g'),
+    regex: new RegExp(
+      `${WEEKDAY_PREFIX}(?<![\\d.,/])(\\d{1,2})([./-])(\\d{1,2})\\2(\\d{4}|\\d{2})(?![\\d.,/]\\d|\\d)`,
+      'g',
+    ),
     read: (m, order) => {
       const a = Number(m[1]);
       const b = Number(m[3]);

@@ -43,8 +43,24 @@ describe('positive layouts', () => {
       fareType: 'Economy Standard',
     });
     expect(result.bookings[0]?.segments).toEqual([
-      { flightNumber: 'AF 1234', departureAirport: 'CDG', arrivalAirport: 'NCE', departureTime: '2027-08-12T07:15:00+02:00', arrivalTime: '2027-08-12T08:40:00+02:00', cabinClass: 'Economy', seatNumber: '12A' },
-      { flightNumber: 'AF 7715', departureAirport: 'NCE', arrivalAirport: 'ORY', departureTime: '2027-08-15T19:05:00+02:00', arrivalTime: '2027-08-15T20:30:00+02:00', cabinClass: 'Economy', seatNumber: null },
+      {
+        flightNumber: 'AF 1234',
+        departureAirport: 'CDG',
+        arrivalAirport: 'NCE',
+        departureTime: '2027-08-12T07:15:00+02:00',
+        arrivalTime: '2027-08-12T08:40:00+02:00',
+        cabinClass: 'Economy',
+        seatNumber: '12A',
+      },
+      {
+        flightNumber: 'AF 7715',
+        departureAirport: 'NCE',
+        arrivalAirport: 'ORY',
+        departureTime: '2027-08-15T19:05:00+02:00',
+        arrivalTime: '2027-08-15T20:30:00+02:00',
+        cabinClass: 'Economy',
+        seatNumber: null,
+      },
     ]);
   });
 
@@ -61,7 +77,11 @@ describe('positive layouts', () => {
         'Importe total: 156,42 EUR',
       ].join('\n'),
     );
-    expect(result.bookings[0]).toMatchObject({ bookingCode: 'R7TQ2M', passengers: ['María García'], totalPrice: { amountCents: 15642, currency: 'EUR' } });
+    expect(result.bookings[0]).toMatchObject({
+      bookingCode: 'R7TQ2M',
+      passengers: ['María García'],
+      totalPrice: { amountCents: 15642, currency: 'EUR' },
+    });
     expect(result.bookings[0]?.segments[0]).toMatchObject({
       flightNumber: 'IB 3166',
       departureTime: '2027-09-10T10:25:00+02:00',
@@ -75,11 +95,15 @@ describe('positive layouts', () => {
       'Southwest Airlines <southwestairlines@luv.southwest.com>',
       'Confirmation # 8TQZ2K\nPassenger(s): JANE DOE\nFlight 1234 | 03/14/27 | Depart BWI 6:00 AM | Arrive MCO 8:25 AM\nTotal: $210.40',
     );
-    expect(result.bookings[0]?.segments[0]).toMatchObject({ flightNumber: 'WN 1234', departureAirport: 'BWI', departureTime: '2027-03-14T06:00:00-04:00' });
+    expect(result.bookings[0]?.segments[0]).toMatchObject({
+      flightNumber: 'WN 1234',
+      departureAirport: 'BWI',
+      departureTime: '2027-03-14T06:00:00-04:00',
+    });
     expect(result.bookings[0]?.totalPrice).toEqual({ amountCents: 21040, currency: 'USD' });
   });
 
-  it('unwraps an Outlook forward and ignores the forwarder\'s own times and airports', async () => {
+  it("unwraps an Outlook forward and ignores the forwarder's own times and airports", async () => {
     const result = await extract(
       'John Example <john@example.com>',
       [
@@ -99,7 +123,9 @@ describe('positive layouts', () => {
     );
     const booking = result.bookings[0];
     expect(booking).toMatchObject({ airline: 'Alaska Airlines', airlineIata: 'AS', isRoundTrip: true });
-    expect(booking?.segments.map((segment) => [segment.flightNumber, segment.departureTime, segment.seatNumber])).toEqual([
+    expect(
+      booking?.segments.map((segment) => [segment.flightNumber, segment.departureTime, segment.seatNumber]),
+    ).toEqual([
       ['AS 330', '2027-04-09T11:00:00-07:00', '12F'],
       ['AS 1105', '2027-04-11T18:40:00-07:00', '10A'],
     ]);
@@ -121,7 +147,14 @@ describe('positive layouts', () => {
     );
     const booking = result.bookings[0];
     expect(booking?.passengers).toEqual(['John Smith', 'Jane Smith']);
-    expect(booking?.segments.map((segment) => [segment.flightNumber, segment.departureTime, segment.arrivalTime, segment.seatNumber])).toEqual([
+    expect(
+      booking?.segments.map((segment) => [
+        segment.flightNumber,
+        segment.departureTime,
+        segment.arrivalTime,
+        segment.seatNumber,
+      ]),
+    ).toEqual([
       ['UA 901', '2027-06-09T21:00:00-07:00', '2027-06-10T17:00:00+02:00', '14A'],
       ['UA 8850', '2027-06-10T19:10:00+02:00', '2027-06-10T20:05:00+02:00', '3C'],
     ]);
@@ -146,8 +179,13 @@ describe('positive layouts', () => {
       <p>Passenger: Mr Paul Weber</p><p>Total price: EUR 812.40</p>`;
     const result = await extract('Lufthansa <online@booking-lufthansa.com>', html, { html: true });
     expect(result.bookings[0]?.segments[0]).toEqual({
-      flightNumber: 'LH 400', departureAirport: 'FRA', arrivalAirport: 'JFK', departureTime: '2027-10-04T13:30:00+02:00',
-      arrivalTime: '2027-10-04T16:05:00-04:00', cabinClass: 'Economy', seatNumber: '41C',
+      flightNumber: 'LH 400',
+      departureAirport: 'FRA',
+      arrivalAirport: 'JFK',
+      departureTime: '2027-10-04T13:30:00+02:00',
+      arrivalTime: '2027-10-04T16:05:00-04:00',
+      cabinClass: 'Economy',
+      seatNumber: '41C',
     });
   });
 
@@ -159,9 +197,17 @@ describe('positive layouts', () => {
       text: 'Confirmation #: GZK4WQ\nSUN 14 MAR 2027 | DELTA 423 | NEW YORK (JFK) 8:05am | LOS ANGELES (LAX) 11:10am | Seat 14C\nPassenger: MARISOL QUENNELL',
     });
     const result = await extractFlightBookings(
-      buildEmail({ from: 'Marisol <m@example.com>', text: 'see attached', attachments: [{ filename: 'receipt.eml', contentType: 'message/rfc822', content: inner }] }),
+      buildEmail({
+        from: 'Marisol <m@example.com>',
+        text: 'see attached',
+        attachments: [{ filename: 'receipt.eml', contentType: 'message/rfc822', content: inner }],
+      }),
     );
-    expect(result.bookings[0]).toMatchObject({ airlineIata: 'DL', bookingCode: 'GZK4WQ', passengers: ['Marisol Quennell'] });
+    expect(result.bookings[0]).toMatchObject({
+      airlineIata: 'DL',
+      bookingCode: 'GZK4WQ',
+      passengers: ['Marisol Quennell'],
+    });
   });
 });
 
@@ -188,12 +234,21 @@ describe('negatives', () => {
       'Reservation Confirmation: 7394021886\nCheck-in Friday, October 8, 2027 3:00 PM\nAirport shuttle from Seattle (SEA) 3:30 PM, send us your flight number (e.g. AS 330)\nTotal $812.44',
     ],
   ])('rejects %s', async (_name, from, text) => {
-    expect(await extract(from, text, { subject: 'Your reservation' })).toEqual({ isFlightBooking: false, bookings: [] });
+    expect(await extract(from, text, { subject: 'Your reservation' })).toEqual({
+      isFlightBooking: false,
+      bookings: [],
+    });
   });
 
   it('rejects legs between codes that are not airports (unknown, or railway stations)', async () => {
-    for (const [from, to] of [['ZZZ', 'QXZ'], ['QQX', 'QQY']]) {
-      const result = await extract('Example Air <booking@example.com>', `Booking code: ABC123\nSun 14 Mar 2027 DL 423 Nowhere (${from}) 8:05am -> Elsewhere (${to}) 11:10am`);
+    for (const [from, to] of [
+      ['ZZZ', 'QXZ'],
+      ['QQX', 'QQY'],
+    ]) {
+      const result = await extract(
+        'Example Air <booking@example.com>',
+        `Booking code: ABC123\nSun 14 Mar 2027 DL 423 Nowhere (${from}) 8:05am -> Elsewhere (${to}) 11:10am`,
+      );
       expect(result.isFlightBooking).toBe(false);
     }
   });

@@ -9,7 +9,15 @@ const booking = (overrides: Partial<FlightBooking> = {}): FlightBooking => ({
   passengerLastName: 'Quennell',
   passengers: ['Marisol Quennell'],
   segments: [
-    { flightNumber: 'DL 423', departureAirport: 'JFK', arrivalAirport: 'LAX', departureTime: '2027-03-14T08:05:00-04:00', arrivalTime: '2027-03-14T11:10:00-07:00', cabinClass: 'Economy', seatNumber: '14C' },
+    {
+      flightNumber: 'DL 423',
+      departureAirport: 'JFK',
+      arrivalAirport: 'LAX',
+      departureTime: '2027-03-14T08:05:00-04:00',
+      arrivalTime: '2027-03-14T11:10:00-07:00',
+      cabinClass: 'Economy',
+      seatNumber: '14C',
+    },
   ],
   isRoundTrip: false,
   totalPrice: { amountCents: 45210, currency: 'USD' },

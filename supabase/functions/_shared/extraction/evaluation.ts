@@ -9,10 +9,23 @@
 import type { ExtractionResult, FlightBooking, FlightSegment } from './types.ts';
 
 export const BOOKING_FIELDS = [
-  'airline', 'airlineIata', 'bookingCode', 'passengerLastName', 'passengers', 'isRoundTrip', 'totalPrice', 'fareType',
+  'airline',
+  'airlineIata',
+  'bookingCode',
+  'passengerLastName',
+  'passengers',
+  'isRoundTrip',
+  'totalPrice',
+  'fareType',
 ] as const;
 export const SEGMENT_FIELDS = [
-  'flightNumber', 'departureAirport', 'arrivalAirport', 'departureTime', 'arrivalTime', 'cabinClass', 'seatNumber',
+  'flightNumber',
+  'departureAirport',
+  'arrivalAirport',
+  'departureTime',
+  'arrivalTime',
+  'cabinClass',
+  'seatNumber',
 ] as const;
 export const ALL_FIELDS = ['isFlightBooking', ...BOOKING_FIELDS, ...SEGMENT_FIELDS] as const;
 export type FieldName = (typeof ALL_FIELDS)[number];
@@ -39,7 +52,10 @@ export interface EmailScore {
 const CASE_INSENSITIVE = new Set<FieldName>(['airline', 'passengerLastName', 'fareType']);
 
 function emptyCounts(): Record<FieldName, FieldCounts> {
-  return Object.fromEntries(ALL_FIELDS.map((field) => [field, { tp: 0, fp: 0, fn: 0 }])) as Record<FieldName, FieldCounts>;
+  return Object.fromEntries(ALL_FIELDS.map((field) => [field, { tp: 0, fp: 0, fn: 0 }])) as Record<
+    FieldName,
+    FieldCounts
+  >;
 }
 
 function equal(field: FieldName, expected: unknown, actual: unknown): boolean {
@@ -54,7 +70,15 @@ function equal(field: FieldName, expected: unknown, actual: unknown): boolean {
   return JSON.stringify(expected ?? null) === JSON.stringify(actual ?? null);
 }
 
-function record(score: EmailScore, field: FieldName, where: string, expected: unknown, actual: unknown, hasTruth: boolean, hasPrediction: boolean): void {
+function record(
+  score: EmailScore,
+  field: FieldName,
+  where: string,
+  expected: unknown,
+  actual: unknown,
+  hasTruth: boolean,
+  hasPrediction: boolean,
+): void {
   const counts = score.counts[field];
   if (hasTruth && hasPrediction && equal(field, expected, actual)) {
     counts.tp++;
@@ -62,10 +86,18 @@ function record(score: EmailScore, field: FieldName, where: string, expected: un
   }
   if (hasTruth) counts.fn++;
   if (hasPrediction) counts.fp++;
-  score.errors.push({ field, where, expected: hasTruth ? expected : '(none)', actual: hasPrediction ? actual : '(none)' });
+  score.errors.push({
+    field,
+    where,
+    expected: hasTruth ? expected : '(none)',
+    actual: hasPrediction ? actual : '(none)',
+  });
 }
 
-function matchSegments(truth: FlightSegment[], predicted: FlightSegment[]): [FlightSegment | null, FlightSegment | null][] {
+function matchSegments(
+  truth: FlightSegment[],
+  predicted: FlightSegment[],
+): [FlightSegment | null, FlightSegment | null][] {
   const pairs: [FlightSegment | null, FlightSegment | null][] = [];
   const used = new Set<number>();
   for (const segment of truth) {
@@ -75,7 +107,8 @@ function matchSegments(truth: FlightSegment[], predicted: FlightSegment[]): [Fli
         candidate.flightNumber === segment.flightNumber &&
         candidate.departureTime.slice(0, 10) === segment.departureTime.slice(0, 10),
     );
-    if (index === -1) index = predicted.findIndex((candidate, i) => !used.has(i) && candidate.flightNumber === segment.flightNumber);
+    if (index === -1)
+      index = predicted.findIndex((candidate, i) => !used.has(i) && candidate.flightNumber === segment.flightNumber);
     if (index === -1) index = predicted.findIndex((_, i) => !used.has(i) && i === truth.indexOf(segment));
     if (index === -1) {
       pairs.push([segment, null]);
@@ -96,7 +129,9 @@ export function scoreEmail(truth: ExtractionResult, predicted: ExtractionResult)
   const used = new Set<number>();
   const pairs: [FlightBooking | null, FlightBooking | null][] = [];
   truth.bookings.forEach((booking, position) => {
-    let index = predicted.bookings.findIndex((candidate, i) => !used.has(i) && candidate.bookingCode === booking.bookingCode);
+    let index = predicted.bookings.findIndex(
+      (candidate, i) => !used.has(i) && candidate.bookingCode === booking.bookingCode,
+    );
     if (index === -1 && !used.has(position) && predicted.bookings[position]) index = position;
     if (index === -1) {
       pairs.push([booking, null]);
@@ -117,7 +152,15 @@ export function scoreEmail(truth: ExtractionResult, predicted: ExtractionResult)
     for (const [segmentTruth, segmentActual] of matchSegments(expected?.segments ?? [], actual?.segments ?? [])) {
       const segmentWhere = `${where} ${segmentTruth?.flightNumber ?? segmentActual?.flightNumber ?? '?'}`;
       for (const field of SEGMENT_FIELDS) {
-        record(score, field, segmentWhere, segmentTruth?.[field], segmentActual?.[field], segmentTruth !== null, segmentActual !== null);
+        record(
+          score,
+          field,
+          segmentWhere,
+          segmentTruth?.[field],
+          segmentActual?.[field],
+          segmentTruth !== null,
+          segmentActual !== null,
+        );
       }
     }
   }

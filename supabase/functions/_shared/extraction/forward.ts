@@ -23,16 +23,32 @@ const HEADER =
   /^(from|von|de|sent|gesendet|envoy[ée]|enviado|date|datum|fecha|subject|betreff|objet|asunto|to|an|[àa]|para|cc|bcc|reply-to)\s*:\s*(.*)$/i;
 
 const FIELD_OF: Record<string, 'from' | 'date' | 'subject' | 'other'> = {
-  from: 'from', von: 'from', de: 'from',
-  sent: 'date', gesendet: 'date', 'envoyé': 'date', envoye: 'date', enviado: 'date', date: 'date', datum: 'date', fecha: 'date',
-  subject: 'subject', betreff: 'subject', objet: 'subject', asunto: 'subject',
+  from: 'from',
+  von: 'from',
+  de: 'from',
+  sent: 'date',
+  gesendet: 'date',
+  envoyé: 'date',
+  envoye: 'date',
+  enviado: 'date',
+  date: 'date',
+  datum: 'date',
+  fecha: 'date',
+  subject: 'subject',
+  betreff: 'subject',
+  objet: 'subject',
+  asunto: 'subject',
 };
 
 function stripQuote(line: TextLine): TextLine | null {
   if (!line.text.startsWith('>')) return line;
   const text = normalizeSpaces(line.text.replace(/^(?:>\s?)+/, ''));
   if (!text) return null;
-  return { text, cells: line.cells.map((cell, i) => (i === 0 ? normalizeSpaces(cell.replace(/^(?:>\s?)+/, '')) : cell)), headers: line.headers };
+  return {
+    text,
+    cells: line.cells.map((cell, i) => (i === 0 ? normalizeSpaces(cell.replace(/^(?:>\s?)+/, '')) : cell)),
+    headers: line.headers,
+  };
 }
 
 function parseAddress(value: string): { name: string | null; address: string | null } {
@@ -70,7 +86,14 @@ function findForwardStart(lines: TextLine[], from: number): { marker: number; he
 }
 
 export function unwrapForwarded(lines: TextLine[], subject: string): UnwrappedMessage {
-  let current: UnwrappedMessage = { lines, forwarded: false, fromName: null, fromAddress: null, date: null, subject: null };
+  let current: UnwrappedMessage = {
+    lines,
+    forwarded: false,
+    fromName: null,
+    fromAddress: null,
+    date: null,
+    subject: null,
+  };
   let searchFrom = 0;
   // Nested forwards: keep unwrapping; the innermost original is the confirmation.
   for (let depth = 0; depth < 5; depth++) {

@@ -185,7 +185,9 @@ function analyseLine(line: TextLine, context: GenericContext): LineInfo {
   airports.sort((a, b) => a.start - b.start);
   // Codes inside a route ('MSP>SEA', 'AMS-JFK') label a leg, they are not stops of their own.
   const routes = findRoutes(masked, context);
-  const free = airports.filter((airport) => !routes.some((route) => airport.start >= route.start && airport.start < route.end));
+  const free = airports.filter(
+    (airport) => !routes.some((route) => airport.start >= route.start && airport.start < route.end),
+  );
   return {
     line,
     dates,
@@ -312,12 +314,28 @@ function findStops(infos: LineInfo[], context: GenericContext): Stop[] {
     const route = info.routes[0];
     if (!route || info.routes.length > 1) return;
     const [first, second] = free as [TimeToken, TimeToken];
-    stops.push(makeStop(lineIndex, { start: route.start, end: route.start + 3, code: route.from, paren: false }, first, null, ''));
-    stops.push(makeStop(lineIndex, { start: route.end - 3, end: route.end, code: route.to, paren: false }, second, null, ''));
+    stops.push(
+      makeStop(
+        lineIndex,
+        { start: route.start, end: route.start + 3, code: route.from, paren: false },
+        first,
+        null,
+        '',
+      ),
+    );
+    stops.push(
+      makeStop(lineIndex, { start: route.end - 3, end: route.end, code: route.to, paren: false }, second, null, ''),
+    );
   });
   return stops.sort((a, b) => a.pos - b.pos);
 
-  function makeStop(line: number, airport: AirportToken, time: TimeToken, date: DateToken | null, pieceText: string): Stop {
+  function makeStop(
+    line: number,
+    airport: AirportToken,
+    time: TimeToken,
+    date: DateToken | null,
+    pieceText: string,
+  ): Stop {
     return { line, pos: at(line, airport.start), code: airport.code, time, date, role: roleOf(pieceText), pieceText };
   }
 }
@@ -370,13 +388,15 @@ function pairLegs(stops: Stop[]): Leg[] {
   // The same leg printed twice (summary and details, or once per passenger).
   return legs.filter(
     (leg, index) =>
-      !legs.slice(0, index).some(
-        (other) =>
-          other.departure.code === leg.departure.code &&
-          other.arrival.code === leg.arrival.code &&
-          other.departure.time.hour === leg.departure.time.hour &&
-          other.departure.time.minute === leg.departure.time.minute,
-      ),
+      !legs
+        .slice(0, index)
+        .some(
+          (other) =>
+            other.departure.code === leg.departure.code &&
+            other.arrival.code === leg.arrival.code &&
+            other.departure.time.hour === leg.departure.time.hour &&
+            other.departure.time.minute === leg.departure.time.minute,
+        ),
   );
 }
 
@@ -385,8 +405,36 @@ function pairLegs(stops: Stop[]): Leg[] {
 const NOT_FLIGHT_CONTEXT =
   /(airbus|boeing|embraer|bombardier|canadair|aircraft|equipment|terminal|gate|frequent flyer|skymiles|aadvantage|mileageplus|miles & more|skywards|aeroplan|trueblue|member|ticket|box|suite|room|zimmer|postfach)\s*[:#]?\s*$/i;
 const OPERATED_BY = /(operated by|operated as|durchgef[üu]hrt von|op[ée]r[ée] par|operado por)[^|·]*$/i;
-const AMBIGUOUS_CODES = new Set(['AS', 'AM', 'DE', 'TO', 'NO', 'OF', 'IN', 'ON', 'AT', 'IT', 'BE', 'IS', 'OR', 'SO', 'UP', 'US', 'WE', 'MY', 'BY', 'GO', 'DO', 'AN', 'OK', 'EU', 'UK', 'PM']);
-const FLIGHT_LABEL = /(?:flight|flug|vol|vuelo|flt|flight no\.?|flight number|flugnummer|num[ée]ro de vol|n[úu]mero de vuelo)\s*[:#]?\s*$/i;
+const AMBIGUOUS_CODES = new Set([
+  'AS',
+  'AM',
+  'DE',
+  'TO',
+  'NO',
+  'OF',
+  'IN',
+  'ON',
+  'AT',
+  'IT',
+  'BE',
+  'IS',
+  'OR',
+  'SO',
+  'UP',
+  'US',
+  'WE',
+  'MY',
+  'BY',
+  'GO',
+  'DO',
+  'AN',
+  'OK',
+  'EU',
+  'UK',
+  'PM',
+]);
+const FLIGHT_LABEL =
+  /(?:flight|flug|vol|vuelo|flt|flight no\.?|flight number|flugnummer|num[ée]ro de vol|n[úu]mero de vuelo)\s*[:#]?\s*$/i;
 const PREFIX_PATTERN = new RegExp(
   `(?<![A-Za-z])(${FLIGHT_PREFIXES.map((entry) => entry.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s+(?:flight\\s+|flug\\s+)?(?:no\\.?\\s*|#\\s*)?0*(\\d{1,4})(?![A-Za-z0-9]|[-/.,:]\\d)`,
   'gi',
@@ -408,7 +456,9 @@ function findFlightTokens(infos: LineInfo[], context: GenericContext): FlightTok
       taken.push([start, start + match[0].length]);
       tokens.push({ line, start, pos: at(line, start), carrier, number: String(Number(match[2])), tier: 1 });
     }
-    for (const match of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])\s?-?\s?0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d)/g)) {
+    for (const match of text.matchAll(
+      /(?<![A-Za-z0-9])([A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])\s?-?\s?0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d)/g,
+    )) {
       const start = match.index ?? 0;
       const end = start + match[0].length;
       const code = match[1] ?? '';
@@ -466,7 +516,10 @@ function assignFlights(legs: Leg[], tokens: FlightToken[]): (FlightToken | null)
     for (const token of pool) {
       if (used.has(token) || token.pos <= low || token.pos >= high) continue;
       const lineDistance = Math.abs(token.line - leg.departure.line);
-      const distance = lineDistance * 1000 + (token.pos < leg.departure.pos ? 0 : 1) + Math.abs(token.pos - leg.departure.pos) / LINE_SPAN;
+      const distance =
+        lineDistance * 1000 +
+        (token.pos < leg.departure.pos ? 0 : 1) +
+        Math.abs(token.pos - leg.departure.pos) / LINE_SPAN;
       if (distance < bestDistance) {
         best = token;
         bestDistance = distance;
@@ -479,7 +532,8 @@ function assignFlights(legs: Leg[], tokens: FlightToken[]): (FlightToken | null)
 
 // ---- seats, cabins ----
 
-const SEAT_LABEL = /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|asientos?)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#]?\s*/gi;
+const SEAT_LABEL =
+  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|asientos?)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#]?\s*/gi;
 const SEAT_VALUE = /^(\d{1,2}[A-K])(?![A-Za-z0-9])/;
 const NO_SEAT =
   /^(?:not (?:yet )?(?:reserved|assigned|selected|available)|none|n\/a|-+|—|–|tba|tbd|(?:to be )?assigned (?:at|during) (?:check-?in|the gate|gate)|at check-?in|unassigned|no seat|nicht (?:reserviert|zugewiesen)|keine?|non (?:attribu[ée]|r[ée]serv[ée])|sin (?:asignar|asiento)|no asignado|por asignar)/i;
@@ -499,7 +553,9 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
       const start = (match.index ?? 0) + match[0].length;
       const rest = text.slice(start);
       if (SEAT_VALUE.test(rest)) {
-        for (const seat of rest.matchAll(/(\d{1,2}[A-K])(?![A-Za-z0-9])(?:\s*\(([A-Z]{3})\s*[-–>→]\s*([A-Z]{3})\))?/g)) {
+        for (const seat of rest.matchAll(
+          /(\d{1,2}[A-K])(?![A-Za-z0-9])(?:\s*\(([A-Z]{3})\s*[-–>→]\s*([A-Z]{3})\))?/g,
+        )) {
           const offset = seat.index ?? 0;
           const gap = rest.slice(0, offset);
           if (offset > 0 && !/^(?:[\s\S]*?(?:,|and|&|\/|;|\)))\s*$/.test(gap)) break;
@@ -535,11 +591,18 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
  * 'Mr John Smith  Seats: 14A, 3C' below the itinerary: one seat per leg, in leg order, when no
  * leg shows a seat in its own rows.
  */
-function seatsListedAfterLegs(seats: SeatMention[], legs: Leg[], regions: [number, number][]): (string | null)[] | null {
+function seatsListedAfterLegs(
+  seats: SeatMention[],
+  legs: Leg[],
+  regions: [number, number][],
+): (string | null)[] | null {
   if (legs.length < 2) return null;
   const lastArrival = legs[legs.length - 1]?.arrival.line ?? 0;
   const inRows = seats.some((mention) =>
-    legs.some((leg, index) => mention.line >= leg.departure.line && mention.line < Math.min(regions[index]?.[1] ?? 0, lastArrival + 1)),
+    legs.some(
+      (leg, index) =>
+        mention.line >= leg.departure.line && mention.line < Math.min(regions[index]?.[1] ?? 0, lastArrival + 1),
+    ),
   );
   if (inRows) return null;
   const byLine = new Map<number, SeatMention[]>();
@@ -551,7 +614,8 @@ function seatsListedAfterLegs(seats: SeatMention[], legs: Leg[], regions: [numbe
   return first && first.length === legs.length ? first.map((mention) => mention.seat) : null;
 }
 
-const CABIN_LABEL = /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina)\s*[:|]\s*([^|·•,;]+)/i;
+const CABIN_LABEL =
+  /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina)\s*[:|]\s*([^|·•,;]+)/i;
 
 function cabinOfLines(infos: LineInfo[], from: number, to: number, airline: AirlineProfile | null): CabinClass | null {
   for (let line = from; line < to; line++) {
@@ -580,20 +644,52 @@ function cabinOfLines(infos: LineInfo[], from: number, to: number, airline: Airl
 const CODE_LABEL = new RegExp(
   [
     '(?:confirmation|booking|reservation|record|airline|flight)\\s*(?:code|number|no\\.?|nr\\.?|#|reference|ref\\.?|locator|id)',
-    'record\\s+locator', 'booking\\s+ref(?:erence)?', '\\bpnr\\b', 'confirmation(?=\\s*[:#|])',
-    'reference\\s*(?:code|number)?(?=\\s*[:#|])', 'reservation(?=\\s*[:#|])', 'e-?ticket\\s+itinerary\\s+and\\s+receipt\\s+for\\s+confirmation',
-    'buchungs(?:code|nummer|referenz)', 'reservierungs(?:code|nummer)', 'vorgangsnummer', 'buchung(?=\\s*[:#|])', 'filekey',
-    'r[ée]f[ée]rence\\s+(?:de\\s+(?:la\\s+)?|du\\s+)?(?:r[ée]servation|dossier)', 'num[ée]ro\\s+de\\s+(?:r[ée]servation|dossier|confirmation)',
-    'code\\s+de\\s+(?:r[ée]servation|confirmation)', 'localisateur',
-    'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?', 'c[óo]digo\\s+de\\s+(?:reserva|confirmaci[óo]n)',
-    'referencia\\s+de\\s+(?:la\\s+)?reserva', 'n[úu]mero\\s+de\\s+(?:reserva|confirmaci[óo]n)',
+    'record\\s+locator',
+    'booking\\s+ref(?:erence)?',
+    '\\bpnr\\b',
+    'confirmation(?=\\s*[:#|])',
+    'reference\\s*(?:code|number)?(?=\\s*[:#|])',
+    'reservation(?=\\s*[:#|])',
+    'e-?ticket\\s+itinerary\\s+and\\s+receipt\\s+for\\s+confirmation',
+    'buchungs(?:code|nummer|referenz)',
+    'reservierungs(?:code|nummer)',
+    'vorgangsnummer',
+    'buchung(?=\\s*[:#|])',
+    'filekey',
+    'r[ée]f[ée]rence\\s+(?:de\\s+(?:la\\s+)?|du\\s+)?(?:r[ée]servation|dossier)',
+    'num[ée]ro\\s+de\\s+(?:r[ée]servation|dossier|confirmation)',
+    'code\\s+de\\s+(?:r[ée]servation|confirmation)',
+    'localisateur',
+    'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?',
+    'c[óo]digo\\s+de\\s+(?:reserva|confirmaci[óo]n)',
+    'referencia\\s+de\\s+(?:la\\s+)?reserva',
+    'n[úu]mero\\s+de\\s+(?:reserva|confirmaci[óo]n)',
   ].join('|'),
   'gi',
 );
 const CODE_AFTER_LABEL = /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number)\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/;
-const NOT_CODES = new Set(['PENDING', 'CONFIRM', 'NUMBER', 'TICKET', 'BOOKING', 'STATUS', 'DETAILS', 'ISSUED', 'CODE', 'AIRLINE', 'FLIGHT', 'RECEIPT', 'ONLINE', 'CHANGE', 'CHANGED', 'NUMMER', 'NUMERO']);
+const NOT_CODES = new Set([
+  'PENDING',
+  'CONFIRM',
+  'NUMBER',
+  'TICKET',
+  'BOOKING',
+  'STATUS',
+  'DETAILS',
+  'ISSUED',
+  'CODE',
+  'AIRLINE',
+  'FLIGHT',
+  'RECEIPT',
+  'ONLINE',
+  'CHANGE',
+  'CHANGED',
+  'NUMMER',
+  'NUMERO',
+]);
 /** Hotel, car and agency references are not airline record locators. */
-const FOREIGN_CODE_CONTEXT = /(promo|promotional|discount|voucher|coupon|gift|gutschein|rabatt|code promo|c[óo]digo promocional|hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order)\s*$/i;
+const FOREIGN_CODE_CONTEXT =
+  /(promo|promotional|discount|voucher|coupon|gift|gutschein|rabatt|code promo|c[óo]digo promocional|hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order)\s*$/i;
 
 export interface CodeMention {
   code: string;
@@ -645,7 +741,7 @@ function findPassengers(infos: LineInfo[]): string[] {
     for (const match of text.matchAll(PASSENGER_LABEL)) {
       const start = match.index ?? 0;
       // A label in running text ('the passenger named on the ticket') is not a label.
-      if (start > 0 && !/[\s|·:(]$/.test(text.slice(0, start)) ) continue;
+      if (start > 0 && !/[\s|·:(]$/.test(text.slice(0, start))) continue;
       const explicit = !!match[2];
       const rest = text.slice(start + match[0].length);
       const reading = rest.trim() ? readName(rest) : null;
@@ -665,7 +761,10 @@ function findPassengers(infos: LineInfo[]): string[] {
   });
   if (names.length === 0) {
     for (const info of infos) {
-      const greeting = /^(?:dear|hello|hi|hallo|sehr geehrter?|liebe[r]?|bonjour|cher|ch[èe]re|estimad[oa]|hola)\s+(.+)$/i.exec(info.line.text);
+      const greeting =
+        /^(?:dear|hello|hi|hallo|sehr geehrter?|liebe[r]?|bonjour|cher|ch[èe]re|estimad[oa]|hola)\s+(.+)$/i.exec(
+          info.line.text,
+        );
       if (!greeting?.[1]) continue;
       const reading = readName(greeting[1].replace(/[,!].*$/, ''));
       if (reading && /^(?:mr|mrs|ms|miss|dr|herr|frau|m\.|mme|sr|sra)\.?\s/i.test(greeting[1])) add(reading.name);
@@ -715,8 +814,18 @@ function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText
 const FARE_LABEL =
   /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type)\s*([:|])\s*/gi;
 const GENERIC_FARE_BRANDS = [
-  'Basic Economy', 'Economy Light', 'Economy Classic', 'Economy Flex', 'Economy Saver', 'Economy Standard',
-  'Economy Basic', 'Economy Lite', 'Economy Semi-Flex', 'Blue Basic', 'Bare Fare', 'Premium Economy Flex',
+  'Basic Economy',
+  'Economy Light',
+  'Economy Classic',
+  'Economy Flex',
+  'Economy Saver',
+  'Economy Standard',
+  'Economy Basic',
+  'Economy Lite',
+  'Economy Semi-Flex',
+  'Blue Basic',
+  'Bare Fare',
+  'Premium Economy Flex',
 ];
 
 function cleanFareValue(raw: string): string | null {
@@ -726,7 +835,12 @@ function cleanFareValue(raw: string): string | null {
     .replace(/[.!]+$/, '');
   if (!value || value.length < 2 || value.length > 40) return null;
   if (!/^\p{L}/u.test(value) || /\d/.test(value) || value.split(/\s+/).length > 4) return null;
-  if (/^(?:rules?|basis|calculation|conditions?|details?|summary|includes?|non-?refundable|refundable|total|per|price|amount|bedingungen)\b/i.test(value)) return null;
+  if (
+    /^(?:rules?|basis|calculation|conditions?|details?|summary|includes?|non-?refundable|refundable|total|per|price|amount|bedingungen)\b/i.test(
+      value,
+    )
+  )
+    return null;
   return value;
 }
 
@@ -743,7 +857,9 @@ function normaliseFareBrand(value: string, airline: AirlineProfile | null): stri
 function findFareType(infos: LineInfo[], regions: [number, number][], airline: AirlineProfile | null): string | null {
   for (const info of infos) {
     const text = info.line.text;
-    const headerRow = info.line.headers !== null && info.line.cells.every((cell, i) => cell.toLowerCase() === (info.line.headers?.[i] ?? ''));
+    const headerRow =
+      info.line.headers !== null &&
+      info.line.cells.every((cell, i) => cell.toLowerCase() === (info.line.headers?.[i] ?? ''));
     if (headerRow) continue;
     for (const match of text.matchAll(FARE_LABEL)) {
       const start = match.index ?? 0;
@@ -756,13 +872,11 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
     if (headers) {
       const index = headers.findIndex((header) => /\bfare\b|tarif/.test(header) && !/basis|rules/.test(header));
       const value = index >= 0 ? cleanFareValue(info.line.cells[index] ?? '') : null;
-      if (value && !/^(economy|business|first|premium economy)$/i.test(value)) return normaliseFareBrand(value, airline);
+      if (value && !/^(economy|business|first|premium economy)$/i.test(value))
+        return normaliseFareBrand(value, airline);
     }
   }
-  const brands = [
-    ...(airline?.fareBrandInFlightRow ? airline.fareBrands : []),
-    ...GENERIC_FARE_BRANDS,
-  ];
+  const brands = [...(airline?.fareBrandInFlightRow ? airline.fareBrands : []), ...GENERIC_FARE_BRANDS];
   for (const [from, to] of regions) {
     for (let line = from; line < to; line++) {
       const text = infos[line]?.line.text ?? '';
@@ -792,7 +906,8 @@ const NEXT_DAY = /\+\s?([12])(?!\d)|\bnext day\b|\bfollowing day\b|am folgetag|l
 /** Every three-letter upper-case word: the airport candidates to look up before extracting. */
 export function airportCandidates(lines: TextLine[]): Set<string> {
   const codes = new Set<string>();
-  for (const line of lines) for (const match of line.text.matchAll(/(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])/g)) codes.add(match[0]);
+  for (const line of lines)
+    for (const match of line.text.matchAll(/(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])/g)) codes.add(match[0]);
   return codes;
 }
 
@@ -841,7 +956,8 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     let arrivalDayOffset: number | null = null;
     if (leg.arrival.date) {
       arrivalLocal = toLocal(leg.arrival.date, leg.arrival.time, context.sent);
-      if (leg.arrival.date.year === null && arrivalLocal.month < departureLocal.month) arrivalLocal.year = departureLocal.year + (arrivalLocal.month < departureLocal.month ? 1 : 0);
+      if (leg.arrival.date.year === null && arrivalLocal.month < departureLocal.month)
+        arrivalLocal.year = departureLocal.year + (arrivalLocal.month < departureLocal.month ? 1 : 0);
       else if (leg.arrival.date.year === null) arrivalLocal.year = departureLocal.year;
     } else {
       const marker = NEXT_DAY.exec(leg.arrival.pieceText);
@@ -849,7 +965,9 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
       arrivalLocal = { ...departureLocal, hour: leg.arrival.time.hour, minute: leg.arrival.time.minute };
     }
     const [from, to] = regions[index] ?? [leg.departure.line, leg.arrival.line + 1];
-    const routed = seats.find((mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code);
+    const routed = seats.find(
+      (mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code,
+    );
     const inRegion = seats.find((mention) => !mention.route && mention.line >= from && mention.line < to);
     const seatNumber = routed ? routed.seat : seatList ? (seatList[index] ?? null) : (inRegion?.seat ?? null);
     segments.push({
@@ -890,12 +1008,18 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     return distinct[0] ? [build(distinct[0], segments)] : [build('', segments)];
   }
   // Several record locators: each takes the legs printed after its first mention.
-  const firsts = distinct.map((code) => ({ code, pos: Math.min(...codes.filter((m) => m.code === code).map((m) => m.pos)) }));
+  const firsts = distinct.map((code) => ({
+    code,
+    pos: Math.min(...codes.filter((m) => m.code === code).map((m) => m.pos)),
+  }));
   firsts.sort((a, b) => a.pos - b.pos);
   const bookings = firsts.map((entry, index) => {
     const next = firsts[index + 1]?.pos ?? Number.MAX_SAFE_INTEGER;
     const low = index === 0 ? -1 : entry.pos;
-    return build(entry.code, segments.filter((segment) => segment.pos > low && segment.pos < next));
+    return build(
+      entry.code,
+      segments.filter((segment) => segment.pos > low && segment.pos < next),
+    );
   });
   const nonEmpty = bookings.filter((booking) => booking.segments.length > 0);
   if (nonEmpty.length <= 1) {

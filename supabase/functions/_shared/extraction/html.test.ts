@@ -5,7 +5,9 @@ const lines = (html: string) => htmlToLines(parseHtml(html)).map((line) => line.
 
 describe('decodeEntities', () => {
   it('decodes named, numeric and accented entities', () => {
-    expect(decodeEntities('K&ouml;ln &amp; M&uuml;nchen &#8594; &#x2708; &pound;5&nbsp;x')).toBe('Köln & München → ✈ £5 x');
+    expect(decodeEntities('K&ouml;ln &amp; M&uuml;nchen &#8594; &#x2708; &pound;5&nbsp;x')).toBe(
+      'Köln & München → ✈ £5 x',
+    );
     expect(decodeEntities('&unknown; &#xFFFFFFF;')).toBe('&unknown; &#xFFFFFFF;');
   });
 });

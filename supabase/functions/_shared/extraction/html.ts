@@ -11,29 +11,99 @@ export interface HtmlElement {
 export type HtmlNode = HtmlElement | string;
 
 const VOID_TAGS = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
   'wbr',
 ]);
 const RAW_TEXT_TAGS = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript']);
 const MAX_DEPTH = 400;
 
 const NAMED_ENTITIES: Record<string, string> = {
-  nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", rsquo: '\u2019', lsquo: '\u2018',
-  rdquo: '\u201d', ldquo: '\u201c', sbquo: '\u201a', bdquo: '\u201e', ndash: '\u2013',
-  mdash: '\u2014', middot: '\u00b7', bull: '\u2022', hellip: '\u2026', rarr: '\u2192',
-  larr: '\u2190', harr: '\u2194', rArr: '\u21d2', raquo: '\u00bb', laquo: '\u00ab',
-  pound: '\u00a3', euro: '\u20ac', yen: '\u00a5', cent: '\u00a2', curren: '\u00a4',
-  copy: '\u00a9', reg: '\u00ae', trade: '\u2122', times: '\u00d7', deg: '\u00b0', plusmn: '\u00b1',
-  sect: '\u00a7', para: '\u00b6', thinsp: ' ', ensp: ' ', emsp: ' ', zwnj: '', zwj: '', shy: '',
-  iexcl: '\u00a1', iquest: '\u00bf', ordf: '\u00aa', ordm: '\u00ba', szlig: '\u00df',
-  AElig: '\u00c6', aelig: '\u00e6', OElig: '\u0152', oelig: '\u0153', Oslash: '\u00d8',
-  oslash: '\u00f8', Aring: '\u00c5', aring: '\u00e5', ETH: '\u00d0', eth: '\u00f0',
-  THORN: '\u00de', thorn: '\u00fe', frac12: '\u00bd', frac14: '\u00bc', frac34: '\u00be',
-  check: '\u2713', star: '\u2606', hearts: '\u2665', larrow: '\u2190', rarrow: '\u2192',
+  nbsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  rsquo: '\u2019',
+  lsquo: '\u2018',
+  rdquo: '\u201d',
+  ldquo: '\u201c',
+  sbquo: '\u201a',
+  bdquo: '\u201e',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  middot: '\u00b7',
+  bull: '\u2022',
+  hellip: '\u2026',
+  rarr: '\u2192',
+  larr: '\u2190',
+  harr: '\u2194',
+  rArr: '\u21d2',
+  raquo: '\u00bb',
+  laquo: '\u00ab',
+  pound: '\u00a3',
+  euro: '\u20ac',
+  yen: '\u00a5',
+  cent: '\u00a2',
+  curren: '\u00a4',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  times: '\u00d7',
+  deg: '\u00b0',
+  plusmn: '\u00b1',
+  sect: '\u00a7',
+  para: '\u00b6',
+  thinsp: ' ',
+  ensp: ' ',
+  emsp: ' ',
+  zwnj: '',
+  zwj: '',
+  shy: '',
+  iexcl: '\u00a1',
+  iquest: '\u00bf',
+  ordf: '\u00aa',
+  ordm: '\u00ba',
+  szlig: '\u00df',
+  AElig: '\u00c6',
+  aelig: '\u00e6',
+  OElig: '\u0152',
+  oelig: '\u0153',
+  Oslash: '\u00d8',
+  oslash: '\u00f8',
+  Aring: '\u00c5',
+  aring: '\u00e5',
+  ETH: '\u00d0',
+  eth: '\u00f0',
+  THORN: '\u00de',
+  thorn: '\u00fe',
+  frac12: '\u00bd',
+  frac14: '\u00bc',
+  frac34: '\u00be',
+  check: '\u2713',
+  star: '\u2606',
+  hearts: '\u2665',
+  larrow: '\u2190',
+  rarrow: '\u2192',
 };
 // Accented Latin letters: &Aacute; &egrave; &ouml; &ntilde; &ccedil; ...
 const ACCENTS: Record<string, string> = {
-  grave: '\u0300', acute: '\u0301', circ: '\u0302', tilde: '\u0303', uml: '\u0308',
+  grave: '\u0300',
+  acute: '\u0301',
+  circ: '\u0302',
+  tilde: '\u0303',
+  uml: '\u0308',
   cedil: '\u0327',
 };
 
@@ -41,8 +111,7 @@ export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z][a-z0-9]{1,31});?/gi, (whole, body: string) => {
     if (body[0] === '#') {
-      const code =
-        body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
       if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff) return whole;
       if (code === 0xa0) return ' ';
       try {
@@ -93,7 +162,8 @@ export function parseHtml(html: string): HtmlElement {
   const root: HtmlElement = { tag: '#root', attrs: {}, children: [] };
   const stack: HtmlElement[] = [root];
   const current = (): HtmlElement => stack[stack.length - 1] ?? root;
-  const tagPattern = /<!--[\s\S]*?(?:-->|$)|<![^>]*>|<\?[^>]*>|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+  const tagPattern =
+    /<!--[\s\S]*?(?:-->|$)|<![^>]*>|<\?[^>]*>|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
   let index = 0;
   let match: RegExpExecArray | null;
   while ((match = tagPattern.exec(html)) !== null) {
@@ -132,7 +202,9 @@ export function parseHtml(html: string): HtmlElement {
     if (RAW_TEXT_TAGS.has(tag)) {
       const end = html.toLowerCase().indexOf(`</${tag}`, index);
       const stop = end === -1 ? html.length : end;
-      element.children.push(tag === 'script' || tag === 'style' ? html.slice(index, stop) : decodeEntities(html.slice(index, stop)));
+      element.children.push(
+        tag === 'script' || tag === 'style' ? html.slice(index, stop) : decodeEntities(html.slice(index, stop)),
+      );
       const close = end === -1 ? html.length : html.indexOf('>', end);
       index = close === -1 ? html.length : close + 1;
       tagPattern.lastIndex = index;
@@ -175,20 +247,51 @@ export interface TextLine {
 }
 
 const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'div', 'dl', 'dt',
-  'fieldset', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr',
-  'html', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot',
-  'tr', 'ul', 'caption', 'td', 'th',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'center',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'html',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+  'caption',
+  'td',
+  'th',
 ]);
 const SKIPPED_TAGS = new Set(['script', 'style', 'head', 'title', 'noscript', 'template', 'del', 's', 'strike']);
 
 function isHidden(element: HtmlElement): boolean {
   const style = (element.attrs.style ?? '').toLowerCase().replace(/\s+/g, '');
-  return (
-    style.includes('display:none') ||
-    style.includes('line-through') ||
-    element.attrs.hidden !== undefined
-  );
+  return style.includes('display:none') || style.includes('line-through') || element.attrs.hidden !== undefined;
 }
 
 export function normalizeSpaces(text: string): string {
@@ -251,7 +354,8 @@ function collectRows(table: HtmlElement, rows: HtmlElement[], depth: number): vo
   for (const child of table.children) {
     if (typeof child === 'string' || depth > MAX_DEPTH) continue;
     if (child.tag === 'tr') rows.push(child);
-    else if (child.tag === 'tbody' || child.tag === 'thead' || child.tag === 'tfoot') collectRows(child, rows, depth + 1);
+    else if (child.tag === 'tbody' || child.tag === 'thead' || child.tag === 'tfoot')
+      collectRows(child, rows, depth + 1);
   }
 }
 

@@ -48,8 +48,10 @@ function numericDateOrder(text: string, airline: AirlineProfile | null): Numeric
   return /\$/.test(text) ? 'MDY' : 'DMY';
 }
 
-const NON_FLIGHT_SUBJECT = /\b(hotel|room|your stay|check-?out|car rental|rental car|mietwagen|location de voiture|alquiler de coche|vacation rental|cruise|train|rail|bahn|bus ticket)\b/i;
-const FLIGHT_SUBJECT = /\b(flight|flug|flüge|vol|vols|vuelo|airline|e-?ticket|boarding|itinerary|reiseplan|itin[ée]raire|pnr)\b/i;
+const NON_FLIGHT_SUBJECT =
+  /\b(hotel|room|your stay|check-?out|car rental|rental car|mietwagen|location de voiture|alquiler de coche|vacation rental|cruise|train|rail|bahn|bus ticket)\b/i;
+const FLIGHT_SUBJECT =
+  /\b(flight|flug|flüge|vol|vols|vuelo|airline|e-?ticket|boarding|itinerary|reiseplan|itin[ée]raire|pnr)\b/i;
 
 async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[]> {
   let tree: HtmlElement | null = null;
@@ -82,7 +84,8 @@ async function extractFromLines(
 
   // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
   // markup (or an airline sender) lets such a message through.
-  if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject)) return [];
+  if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject))
+    return [];
 
   await warmUpAirports();
   const codes = airportCandidates(body);
@@ -124,7 +127,9 @@ async function extractFromLines(
 
 /** Markup lacks the fare brand and often seats or the total: take them from the text. */
 function enrichFromText(booking: DraftBooking, generic: DraftBooking[]): DraftBooking {
-  const text = generic.find((candidate) => candidate.bookingCode === booking.bookingCode) ?? (generic.length === 1 ? generic[0] : undefined);
+  const text =
+    generic.find((candidate) => candidate.bookingCode === booking.bookingCode) ??
+    (generic.length === 1 ? generic[0] : undefined);
   if (!text) return booking;
   const segments = booking.segments.map((segment) => {
     const match = text.segments.find(

@@ -35,7 +35,10 @@ describe('parseEmail', () => {
 
   it('parses an attached message/rfc822 as its own message', async () => {
     const inner = buildEmail({ from: 'Delta <DeltaAirLines@t.delta.com>', subject: 'Receipt', text: 'inner body' });
-    const raw = buildEmail({ text: 'see attached', attachments: [{ filename: 'fwd.eml', contentType: 'message/rfc822', content: inner }] });
+    const raw = buildEmail({
+      text: 'see attached',
+      attachments: [{ filename: 'fwd.eml', contentType: 'message/rfc822', content: inner }],
+    });
     const email = await parseEmail(raw);
     expect(email.attachedMessages[0]?.fromAddress).toBe('DeltaAirLines@t.delta.com');
     expect(email.attachedMessages[0]?.text).toContain('inner body');

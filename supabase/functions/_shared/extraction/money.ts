@@ -3,9 +3,44 @@
 // whatever the currency's minor unit (JPY 312,480 is 31248000).
 
 export const CURRENCY_CODES = new Set([
-  'USD', 'CAD', 'AUD', 'NZD', 'MXN', 'EUR', 'GBP', 'CHF', 'JPY', 'CNY', 'HKD', 'SGD', 'INR', 'KRW',
-  'TWD', 'THB', 'MYR', 'PHP', 'IDR', 'AED', 'QAR', 'SAR', 'ZAR', 'BRL', 'ARS', 'CLP', 'COP', 'PEN',
-  'SEK', 'NOK', 'DKK', 'ISK', 'PLN', 'CZK', 'HUF', 'TRY', 'ILS', 'EGP',
+  'USD',
+  'CAD',
+  'AUD',
+  'NZD',
+  'MXN',
+  'EUR',
+  'GBP',
+  'CHF',
+  'JPY',
+  'CNY',
+  'HKD',
+  'SGD',
+  'INR',
+  'KRW',
+  'TWD',
+  'THB',
+  'MYR',
+  'PHP',
+  'IDR',
+  'AED',
+  'QAR',
+  'SAR',
+  'ZAR',
+  'BRL',
+  'ARS',
+  'CLP',
+  'COP',
+  'PEN',
+  'SEK',
+  'NOK',
+  'DKK',
+  'ISK',
+  'PLN',
+  'CZK',
+  'HUF',
+  'TRY',
+  'ILS',
+  'EGP',
 ]);
 
 const SYMBOLS: [RegExp, string][] = [
@@ -91,7 +126,15 @@ export function findAmounts(text: string): PrintedAmount[] {
       }
     }
     // A currency code before the amount and '$' after it (or the reverse) both count.
-    if (!currency && before && /^[A-Z]{3}$/.test(before) && !CURRENCY_CODES.has(before) && !dollarSign && !/[.,]\d{2}$/.test(number)) continue;
+    if (
+      !currency &&
+      before &&
+      /^[A-Z]{3}$/.test(before) &&
+      !CURRENCY_CODES.has(before) &&
+      !dollarSign &&
+      !/[.,]\d{2}$/.test(number)
+    )
+      continue;
     const hasMark = currency !== null || dollarSign;
     if (!hasMark && !/[.,]\d{2}$/.test(number)) continue;
     const amount = parseAmount(number);
@@ -111,7 +154,10 @@ export function currenciesMentioned(text: string): string[] {
   for (const [pattern, code] of CURRENCY_WORDS) {
     if (pattern.test(text)) counts.set(code, (counts.get(code) ?? 0) + 1);
   }
-  for (const [symbol, code] of [['€', 'EUR'], ['£', 'GBP']] as const) {
+  for (const [symbol, code] of [
+    ['€', 'EUR'],
+    ['£', 'GBP'],
+  ] as const) {
     const count = text.split(symbol).length - 1;
     if (count > 0) counts.set(code, (counts.get(code) ?? 0) + count);
   }

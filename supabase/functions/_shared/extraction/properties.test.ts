@@ -11,7 +11,10 @@ import type { ExtractionResult } from './types.ts';
 import { buildEmail } from './testing/email-factory.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const corpus = [resolve(here, '../../../../../shared/fixtures/emails'), '/work/shared/fixtures/emails'].find((path) => existsSync(path)) ?? '';
+const corpus =
+  [resolve(here, '../../../../../shared/fixtures/emails'), '/work/shared/fixtures/emails'].find((path) =>
+    existsSync(path),
+  ) ?? '';
 const samples = existsSync(corpus)
   ? readdirSync(corpus)
       .filter((name) => name.endsWith('.eml'))
@@ -33,10 +36,37 @@ async function assertWellFormed(result: ExtractionResult): Promise<void> {
 }
 
 const fragments = fc.constantFrom(
-  'Confirmation code: ABC123', 'Booking reference', 'PNR', 'DL 423', 'Flight 801', 'JFK', '(LAX)', '8:05am', '22:50',
-  'SUN 14 MAR 2027', '03/14/27', '14MAR27', 'Seat 14C', 'Total $452.10 USD', 'Passenger: MARISOL QUENNELL', '|', '->',
-  '<table><tr><td>', '</td></tr></table>', '<br/>', '<script type="application/ld+json">{"@type":"FlightReservation"', '}</script>',
-  '&amp;', '&#x2708;', '=E2=80', '--boundary', 'Content-Type: text/html', '\r\n', '\n\n', '> ', '---------- Forwarded message ---------',
+  'Confirmation code: ABC123',
+  'Booking reference',
+  'PNR',
+  'DL 423',
+  'Flight 801',
+  'JFK',
+  '(LAX)',
+  '8:05am',
+  '22:50',
+  'SUN 14 MAR 2027',
+  '03/14/27',
+  '14MAR27',
+  'Seat 14C',
+  'Total $452.10 USD',
+  'Passenger: MARISOL QUENNELL',
+  '|',
+  '->',
+  '<table><tr><td>',
+  '</td></tr></table>',
+  '<br/>',
+  '<script type="application/ld+json">{"@type":"FlightReservation"',
+  '}</script>',
+  '&amp;',
+  '&#x2708;',
+  '=E2=80',
+  '--boundary',
+  'Content-Type: text/html',
+  '\r\n',
+  '\n\n',
+  '> ',
+  '---------- Forwarded message ---------',
 );
 
 describe('hostile input', () => {
@@ -92,13 +122,21 @@ describe('hostile input', () => {
   it('never turns a corpus negative into a booking when its text is shuffled', async () => {
     const negatives = samples.filter((sample) => /Halyard|Sale:/.test(sample.toString('utf8')));
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: Math.max(0, negatives.length - 1) }), fc.integer(), async (index, seed) => {
-        const lines = (negatives[index]?.toString('utf8') ?? '').split('\n');
-        const body = lines.slice(lines.findIndex((line) => line === '') + 1);
-        const shuffled = fc.sample(fc.shuffledSubarray(body, { minLength: body.length, maxLength: body.length }), { numRuns: 1, seed })[0] ?? body;
-        const result = await extractFlightBookings(buildEmail({ text: shuffled.join('\n') }));
-        expect(result.bookings).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: Math.max(0, negatives.length - 1) }),
+        fc.integer(),
+        async (index, seed) => {
+          const lines = (negatives[index]?.toString('utf8') ?? '').split('\n');
+          const body = lines.slice(lines.findIndex((line) => line === '') + 1);
+          const shuffled =
+            fc.sample(fc.shuffledSubarray(body, { minLength: body.length, maxLength: body.length }), {
+              numRuns: 1,
+              seed,
+            })[0] ?? body;
+          const result = await extractFlightBookings(buildEmail({ text: shuffled.join('\n') }));
+          expect(result.bookings).toEqual([]);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -12,7 +12,8 @@ const flight = (number: string, from: string, to: string, departure: string, arr
   arrivalTime: arrival,
 });
 
-const jsonLd = (value: unknown) => `<html><body><script type="application/ld+json">${JSON.stringify(value)}</script></body></html>`;
+const jsonLd = (value: unknown) =>
+  `<html><body><script type="application/ld+json">${JSON.stringify(value)}</script></body></html>`;
 
 describe('extractSchemaOrg', () => {
   it('groups per-passenger reservations sharing a number into one booking', () => {
@@ -31,7 +32,12 @@ describe('extractSchemaOrg', () => {
     expect(booking?.bookingCode).toBe('W4KTRX');
     expect(booking?.passengers).toEqual(['Femke Doornbos', 'Pieter Doornbos']);
     expect(booking?.segments).toHaveLength(1);
-    expect(booking?.segments[0]).toMatchObject({ carrier: 'KL', number: '643', seatNumber: '32A', cabinClass: 'Economy' });
+    expect(booking?.segments[0]).toMatchObject({
+      carrier: 'KL',
+      number: '643',
+      seatNumber: '32A',
+      cabinClass: 'Economy',
+    });
     expect(booking?.segments[0]?.departureUtc).toBe(Date.parse('2027-05-06T08:25:00Z'));
   });
 
@@ -42,7 +48,10 @@ describe('extractSchemaOrg', () => {
           '@type': 'FlightReservation',
           reservationNumber: 'T8MVZP',
           underName: 'Imogen Thwaite',
-          reservationFor: { ...flight('QF0415', 'SYD', 'MEL', '2027-06-10T09:00:00', '2027-06-10T10:35:00'), airline: undefined },
+          reservationFor: {
+            ...flight('QF0415', 'SYD', 'MEL', '2027-06-10T09:00:00', '2027-06-10T10:35:00'),
+            airline: undefined,
+          },
           totalPrice: { '@type': 'PriceSpecification', price: '219.00', priceCurrency: 'AUD' },
         },
       ],
@@ -70,14 +79,25 @@ describe('extractSchemaOrg', () => {
       </div>`;
     const [booking] = extractSchemaOrg(parseHtml(html));
     expect(booking?.passengers).toEqual(['Brennan Okafor']);
-    expect(booking?.segments[0]).toMatchObject({ carrier: 'WS', number: '117', departureAirport: 'YYC', arrivalAirport: 'YVR', seatNumber: '9D' });
+    expect(booking?.segments[0]).toMatchObject({
+      carrier: 'WS',
+      number: '117',
+      departureAirport: 'YYC',
+      arrivalAirport: 'YVR',
+      seatNumber: '9D',
+    });
   });
 
   it('ignores broken JSON, other types and cancelled reservations', () => {
     const html =
       '<script type="application/ld+json">{ broken</script>' +
       jsonLd({ '@type': 'LodgingReservation', reservationNumber: 'HOTEL1' }) +
-      jsonLd({ '@type': 'FlightReservation', reservationNumber: 'ABC123', reservationStatus: 'http://schema.org/ReservationCancelled', reservationFor: flight('1', 'JFK', 'LAX', '2027-01-01T08:00:00-05:00', '2027-01-01T11:00:00-08:00') });
+      jsonLd({
+        '@type': 'FlightReservation',
+        reservationNumber: 'ABC123',
+        reservationStatus: 'http://schema.org/ReservationCancelled',
+        reservationFor: flight('1', 'JFK', 'LAX', '2027-01-01T08:00:00-05:00', '2027-01-01T11:00:00-08:00'),
+      });
     expect(extractSchemaOrg(parseHtml(html))).toEqual([]);
   });
 });

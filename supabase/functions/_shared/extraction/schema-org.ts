@@ -153,8 +153,7 @@ function personName(value: Json | undefined): string | null {
 }
 
 function readPrice(reservation: JsonObject): Money | null {
-  const currencyOf = (object: JsonObject): string | null =>
-    str(object.priceCurrency) ?? str(object.currency) ?? null;
+  const currencyOf = (object: JsonObject): string | null => str(object.priceCurrency) ?? str(object.currency) ?? null;
   let amountText: string | null = null;
   let currency = currencyOf(reservation);
   const total = reservation.totalPrice ?? reservation.price;
@@ -246,7 +245,9 @@ export function extractSchemaOrg(root: HtmlElement): DraftBooking[] {
       }
     }
     const seat = readSeat(reservation);
-    const seatClass = str(reservation.airplaneSeatClass) ?? str(isObject(reservation.reservedTicket) ? reservation.reservedTicket.ticketedSeat : null);
+    const seatClass =
+      str(reservation.airplaneSeatClass) ??
+      str(isObject(reservation.reservedTicket) ? reservation.reservedTicket.ticketedSeat : null);
     const cabin = seatClass ? cabinFromText(seatClass, null) : null;
     for (const flight of asArray(reservation.reservationFor)) {
       if (!isObject(flight)) continue;

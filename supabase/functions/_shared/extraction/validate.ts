@@ -44,7 +44,8 @@ async function finalizeSegment(
   ]);
   if (!departure || !arrival) return null;
   let departureUtc =
-    segment.departureUtc ?? (segment.departureLocal ? localToUtcMillis(segment.departureLocal, departure.timeZone) : null);
+    segment.departureUtc ??
+    (segment.departureLocal ? localToUtcMillis(segment.departureLocal, departure.timeZone) : null);
   if (departureUtc === null || !Number.isFinite(departureUtc)) return null;
   let local = segment.arrivalLocal;
   if (segment.departureDateShared && segment.departureLocal && previousArrivalUtc !== null) {
@@ -118,7 +119,9 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
   }
   if (finalized.length === 0) return null;
   finalized.sort((a, b) => a.departureUtc - b.departureUtc);
-  const segments: FlightSegment[] = finalized.map(({ departureUtc: _departure, arrivalUtc: _arrival, ...segment }) => segment);
+  const segments: FlightSegment[] = finalized.map(
+    ({ departureUtc: _departure, arrivalUtc: _arrival, ...segment }) => segment,
+  );
   const airlineIata = soldBy ?? mostCommon(segments.map((segment) => segment.flightNumber.slice(0, 2))) ?? '';
   const profile = context.sender ?? airlineByCode(airlineIata);
   const senderName = context.senderName && AIRLINE_LIKE_NAME.test(context.senderName) ? context.senderName : null;
@@ -149,14 +152,19 @@ export function mergeBookings(bookings: FlightBooking[]): FlightBooking[] {
       continue;
     }
     for (const segment of booking.segments) {
-      if (!known.segments.some((other) => other.flightNumber === segment.flightNumber && other.departureTime === segment.departureTime)) {
+      if (
+        !known.segments.some(
+          (other) => other.flightNumber === segment.flightNumber && other.departureTime === segment.departureTime,
+        )
+      ) {
         known.segments.push(segment);
       }
     }
     known.segments.sort((a, b) => Date.parse(a.departureTime) - Date.parse(b.departureTime));
     const first = known.segments[0];
     const last = known.segments[known.segments.length - 1];
-    known.isRoundTrip = known.segments.length > 1 && !!first && !!last && last.arrivalAirport === first.departureAirport;
+    known.isRoundTrip =
+      known.segments.length > 1 && !!first && !!last && last.arrivalAirport === first.departureAirport;
   }
   return merged;
 }

@@ -12,7 +12,9 @@ const useText = process.argv[3] === 'text';
 const email = await parseEmail(new Uint8Array(await readFile(file)));
 const lines = email.html && !useText ? htmlToLines(parseHtml(email.html)) : textToLines(email.text);
 const unwrapped = unwrapForwarded(lines, email.subject);
-process.stdout.write(`from ${unwrapped.fromAddress ?? email.fromAddress} date ${String(unwrapped.date ?? email.date)}\n`);
+process.stdout.write(
+  `from ${unwrapped.fromAddress ?? email.fromAddress} date ${String(unwrapped.date ?? email.date)}\n`,
+);
 for (const line of dropCancelledSections(unwrapped.lines)) {
   process.stdout.write(`${line.text}${line.headers ? `   [headers: ${line.headers.join(', ')}]` : ''}\n`);
 }

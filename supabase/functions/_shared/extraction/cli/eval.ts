@@ -41,17 +41,25 @@ lines.push('field                precision  recall  f1     (tp/fp/fn)');
 for (const field of ALL_FIELDS) {
   const counts = totals[field];
   const { precision, recall, f1: score } = f1(counts);
-  lines.push(`${field.padEnd(20)} ${percent(precision).padStart(9)}  ${percent(recall).padStart(6)}  ${percent(score)}  (${counts.tp}/${counts.fp}/${counts.fn})`);
+  lines.push(
+    `${field.padEnd(20)} ${percent(precision).padStart(9)}  ${percent(recall).padStart(6)}  ${percent(score)}  (${counts.tp}/${counts.fp}/${counts.fn})`,
+  );
 }
 lines.push('');
 lines.push(failures.length === 0 ? 'emails with wrong fields: none' : `emails with wrong fields: ${failures.length}`);
 for (const { name, score } of failures) {
-  lines.push(`  ${name}${score.falseBookings > 0 ? ` (${score.falseBookings} false booking${score.falseBookings > 1 ? 's' : ''})` : ''}`);
+  lines.push(
+    `  ${name}${score.falseBookings > 0 ? ` (${score.falseBookings} false booking${score.falseBookings > 1 ? 's' : ''})` : ''}`,
+  );
   for (const error of score.errors.slice(0, 12)) {
-    lines.push(`    ${error.field} @ ${error.where}: expected ${JSON.stringify(error.expected)}, got ${JSON.stringify(error.actual)}`);
+    lines.push(
+      `    ${error.field} @ ${error.where}: expected ${JSON.stringify(error.expected)}, got ${JSON.stringify(error.actual)}`,
+    );
   }
   if (score.errors.length > 12) lines.push(`    ... ${score.errors.length - 12} more`);
 }
 const overall = f1(totalCounts(totals));
-lines.push(`overall field-level F1 ${overall.f1.toFixed(4)} (precision ${percent(overall.precision)}, recall ${percent(overall.recall)}), false bookings ${falseBookings}`);
+lines.push(
+  `overall field-level F1 ${overall.f1.toFixed(4)} (precision ${percent(overall.precision)}, recall ${percent(overall.recall)}), false bookings ${falseBookings}`,
+);
 process.stdout.write(`${lines.join('\n')}\n`);

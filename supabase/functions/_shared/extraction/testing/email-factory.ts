@@ -84,7 +84,9 @@ export function buildEmail(parts: EmailParts): string {
       .map(
         (attachment) =>
           `--mixed-1\nContent-Type: ${attachment.contentType}; name="${attachment.filename}"\nContent-Disposition: attachment; filename="${attachment.filename}"\n${
-            attachment.contentType === 'message/rfc822' ? '\n' + attachment.content : 'Content-Transfer-Encoding: base64\n\n' + toBase64(new TextEncoder().encode(attachment.content))
+            attachment.contentType === 'message/rfc822'
+              ? '\n' + attachment.content
+              : 'Content-Transfer-Encoding: base64\n\n' + toBase64(new TextEncoder().encode(attachment.content))
           }\n`,
       )
       .join('');
@@ -107,9 +109,7 @@ export function plainConfirmation(options: {
     '',
     `${options.label ?? 'Confirmation code'}: ${options.code ?? 'QX7PLM'}`,
     '',
-    ...(options.segments ?? [
-      'Tue, 14 Sep 2027  BA 117  London Heathrow (LHR) 08:25  ->  New York JFK (JFK) 11:15',
-    ]),
+    ...(options.segments ?? ['Tue, 14 Sep 2027  BA 117  London Heathrow (LHR) 08:25  ->  New York JFK (JFK) 11:15']),
     '',
     `Passenger: ${options.passenger ?? 'Mr John Example'}`,
     options.fare ? `Fare type: ${options.fare}` : '',
