@@ -32,7 +32,13 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      { test: { name: 'extraction', environment: 'node', include: ['supabase/functions/_shared/extraction/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'extraction',
+          environment: 'node',
+          include: ['supabase/functions/_shared/extraction/**/*.test.ts'],
+        },
+      },
       'web/vitest.config.ts',
     ],
   },
