@@ -1,12 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
+const reactRouter = (file: string) =>
+  fileURLToPath(new URL(`../node_modules/react-router/dist/development/${file}`, import.meta.url));
+
 export default defineProject({
   resolve: {
-    alias: {
-      '@': fileURLToPath(new URL('./src', import.meta.url)),
-      '@shared': fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url)),
-    },
+    alias: [
+      { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
+      {
+        find: /^@shared\//,
+        replacement: `${fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url))}/`,
+      },
+      // Under Node, `react-router` resolves to its CommonJS build and `react-router/dom` to its
+      // ES build, which then hold separate router contexts; pin both to the ES build.
+      { find: /^react-router$/, replacement: reactRouter('index.mjs') },
+      { find: /^react-router\/dom$/, replacement: reactRouter('dom-export.mjs') },
+    ],
   },
   oxc: { jsx: { runtime: 'automatic' } },
   test: {

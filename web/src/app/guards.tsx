@@ -52,8 +52,9 @@ export function RequireAdmin() {
 export function RedirectIfSignedIn({ to, children }: { to: string; children?: ReactNode }) {
   const { data: user, isPending } = useCurrentUser();
   const navigating = useIsNavigating();
+  const signingOut = (useLocation().state as { signedOut?: boolean } | null)?.signedOut === true;
   // Visitors see the page at once; a browser holding a session waits to learn who it is.
   if (isPending && sessionMayExist()) return <PageSpinner />;
-  if (user && !navigating) return <Navigate to={to} replace />;
+  if (user && !navigating && !signingOut) return <Navigate to={to} replace />;
   return children ?? <Outlet />;
 }

@@ -1,6 +1,4 @@
 import { Box } from '@chakra-ui/react';
-import { useNavigate } from 'react-router';
-import { notify } from '@/components/ui/toaster';
 import type { CurrentUser } from '@/lib/auth';
 import { useLogout } from '@/features/auth/api';
 import { MobileMenu } from './mobile-menu';
@@ -11,17 +9,8 @@ import { UserMenu } from './user-menu';
  * lazily, so visitors do not download the menu, drawer and sign-out code.
  */
 export default function SignedInNav({ user }: { user: CurrentUser }) {
-  const navigate = useNavigate();
   const logout = useLogout();
-
-  const signOut = () => {
-    logout.mutate(undefined, {
-      onSuccess: () => {
-        notify({ title: 'Logged out successfully', status: 'success' });
-        void navigate('/');
-      },
-    });
-  };
+  const signOut = () => logout.mutate();
 
   return (
     <>

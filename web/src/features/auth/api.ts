@@ -6,6 +6,8 @@ import type {
   ResetPasswordInput,
 } from '@shared/schemas/auth.ts';
 import type { AuthResponse, AuthSession, MessageResponse } from '@shared/types/auth.ts';
+import { useNavigate } from 'react-router';
+import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { authKeys, type CurrentUser } from '@/lib/auth';
 import { loadSupabase } from '@/lib/supabase';
@@ -78,15 +80,23 @@ export function useRegister() {
   });
 }
 
+/** Router state that tells / not to send the user on to /dashboard: they are signing out. */
+export const SIGNED_OUT_STATE = { signedOut: true } as const;
+
 export function useLogout() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: logout,
     meta: { errorTitle: 'Logout failed', errorFallback: 'Please try again.' },
     onSuccess: () => {
+      // Leave the signed-in page before forgetting the user, or its guard would send the
+      // visitor to /login first; the state keeps / from bouncing back to /dashboard meanwhile.
+      void navigate('/', { flushSync: true, state: SIGNED_OUT_STATE });
       // Forget everything cached for the previous user, then mark nobody signed in.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.all[0] });
       queryClient.setQueryData(authKeys.me(), null);
+      notify({ title: 'Logged out successfully', status: 'success' });
     },
   });
 }
