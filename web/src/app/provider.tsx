@@ -4,13 +4,14 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { ToasterHost } from '@/components/ui/toaster-host';
 import { authKeys } from '@/lib/auth';
 import { createQueryClient } from '@/lib/query-client';
-import { loadSupabase, onAuthEvent, sessionMayExist } from '@/lib/supabase';
+import { notify } from '@/components/ui/toaster';
+import { loadSupabase, onAuthEvent, sessionMayExist, takeUrlAuthError } from '@/lib/supabase';
 import { system } from './theme';
 
 /**
  * When supabase-js signs in on its own (the Google return: the session arrives in the URL
  * fragment) or loses the session (refresh failed, signed out in another tab), ask the api who
- * the user is now.
+ * the user is now. A Google return carrying an error instead is reported once.
  */
 function useSessionSync(queryClient: QueryClient) {
   useEffect(() => {
@@ -19,6 +20,13 @@ function useSessionSync(queryClient: QueryClient) {
         void queryClient.invalidateQueries({ queryKey: authKeys.me() });
       }
     });
+    if (takeUrlAuthError()) {
+      notify({
+        title: 'OAuth Error',
+        description: 'There was an error connecting with Google',
+        status: 'error',
+      });
+    }
     // Start restoring a stored session (or reading one from the URL) right away.
     if (sessionMayExist()) void loadSupabase();
     return unsubscribe;

@@ -25,7 +25,19 @@ export function hasStoredSession(): boolean {
 
 /** An implicit-flow redirect (Google sign-in) puts the session in the URL fragment. */
 function urlCarriesSession(): boolean {
-  return /[#&](access_token|error_description)=/.test(window.location.hash);
+  return /[#&]access_token=/.test(window.location.hash);
+}
+
+/**
+ * A failed Google sign-in returns with `error`/`error_description` in the fragment instead of a
+ * session. Reports whether it did, and removes the fragment so a reload does not repeat it.
+ */
+export function takeUrlAuthError(): boolean {
+  const hash = window.location.hash;
+  if (!/[#&]error(_description)?=/.test(hash)) return false;
+  const { pathname, search } = window.location;
+  window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+  return true;
 }
 
 type AuthListener = (event: AuthChangeEvent) => void;

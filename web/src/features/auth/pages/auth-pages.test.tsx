@@ -4,26 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { buildUser } from '@/testing/factories';
 import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { buildSession } from '@/testing/session';
 
 function type(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
-}
-
-function fakeJwt(payload: Record<string, unknown>): string {
-  const encode = (part: object) =>
-    btoa(JSON.stringify(part)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  return `${encode({ alg: 'ES256', typ: 'JWT' })}.${encode(payload)}.c2lnbmF0dXJl`;
-}
-
-function sessionFor(userId: string) {
-  const exp = Math.floor(Date.now() / 1000) + 3600;
-  return {
-    access_token: fakeJwt({ sub: userId, exp, aud: 'authenticated', role: 'authenticated' }),
-    refresh_token: 'refresh-token',
-    expires_at: exp,
-    expires_in: 3600,
-    token_type: 'bearer',
-  };
 }
 
 describe('login page', () => {
@@ -76,7 +60,7 @@ describe('login page', () => {
       'GET /api/auth/me': () => meRoute(signedIn ? user : null),
       'POST /api/auth/login': () => {
         signedIn = true;
-        return { body: { user, session: sessionFor(user.id) } };
+        return { body: { user, session: buildSession(user.id) } };
       },
       'GET /auth/v1/user': { body: { id: user.id, aud: 'authenticated', email: user.email } },
     });
@@ -141,7 +125,7 @@ describe('sign-up page', () => {
       'GET /api/auth/me': () => meRoute(registered ? user : null),
       'POST /api/auth/register': () => {
         registered = true;
-        return { status: 201, body: { user, session: sessionFor(user.id) } };
+        return { status: 201, body: { user, session: buildSession(user.id) } };
       },
       'GET /auth/v1/user': { body: { id: user.id, aud: 'authenticated', email: user.email } },
     });
