@@ -25,7 +25,11 @@ function localImports(file: string): string[] {
   return specifiers.flatMap((specifier) => {
     if (specifier.startsWith('@/')) return [specifier.slice(2)];
     if (specifier.startsWith('.')) {
-      return [relative(root, join(file, '..', specifier)).split(sep).join('/')];
+      return [
+        relative(root, join(file, '..', specifier))
+          .split(sep)
+          .join('/'),
+      ];
     }
     return [];
   });

@@ -31,9 +31,7 @@ describe('routes and guards', () => {
     mockApi({ 'GET /api/auth/me': meRoute(buildUser({ isAdmin: false })) });
     const { router } = renderApp('/admin');
     expect(await screen.findByText('Redirecting...')).toBeInTheDocument();
-    expect(
-      await screen.findByRole('heading', { name: 'Flight Savings Dashboard' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Flight Savings Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(screen.queryByRole('heading', { name: 'Admin Dashboard' })).not.toBeInTheDocument();
   });
@@ -63,9 +61,7 @@ describe('routes and guards', () => {
     mockApi({ 'GET /api/auth/me': meRoute(buildUser()) });
     const { router } = renderApp(path);
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
-    expect(
-      await screen.findByRole('heading', { name: 'Flight Savings Dashboard' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Flight Savings Dashboard' })).toBeInTheDocument();
   });
 
   it('sends a signed-in user from /forgot-password to /', async () => {
@@ -78,9 +74,7 @@ describe('routes and guards', () => {
   it('shows the landing page with Log In and Sign Up to a visitor', async () => {
     mockApi({ 'GET /api/auth/me': meRoute(null) });
     renderApp('/');
-    expect(
-      await screen.findByRole('heading', { name: 'Airlines Owe You Money' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Airlines Owe You Money' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login');
     expect(screen.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/sign-up');
   });

@@ -46,8 +46,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'forgot-password',
                 lazy: async () => ({
-                  Component: (await import('@/features/auth/pages/forgot-password-page'))
-                    .ForgotPasswordPage,
+                  Component: (await import('@/features/auth/pages/forgot-password-page')).ForgotPasswordPage,
                 }),
               },
             ],
@@ -56,8 +55,7 @@ export const routes: RouteObject[] = [
             // Sends a signed-in user to /dashboard itself, after its missing-token check.
             path: 'reset-password',
             lazy: async () => ({
-              Component: (await import('@/features/auth/pages/reset-password-page'))
-                .ResetPasswordPage,
+              Component: (await import('@/features/auth/pages/reset-password-page')).ResetPasswordPage,
             }),
           },
           {
@@ -109,8 +107,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'premium-checkout',
                 lazy: async () => ({
-                  Component: (await import('@/features/subscription/premium-checkout-page'))
-                    .PremiumCheckoutPage,
+                  Component: (await import('@/features/subscription/premium-checkout-page')).PremiumCheckoutPage,
                 }),
               },
               {

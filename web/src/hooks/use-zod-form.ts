@@ -47,19 +47,18 @@ export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, init
     },
   });
 
-  const handleSubmit =
-    (onValid: (data: z.output<S>) => void) => (event: FormEvent<HTMLFormElement>) => {
-      event.preventDefault();
-      setSubmitted(true);
-      const result = validate(values);
-      setErrors(result.errors);
-      const firstInvalid = Object.keys(result.errors)[0];
-      if (firstInvalid) {
-        event.currentTarget.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
-        return;
-      }
-      onValid(result.data as z.output<S>);
-    };
+  const handleSubmit = (onValid: (data: z.output<S>) => void) => (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const result = validate(values);
+    setErrors(result.errors);
+    const firstInvalid = Object.keys(result.errors)[0];
+    if (firstInvalid) {
+      event.currentTarget.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+      return;
+    }
+    onValid(result.data as z.output<S>);
+  };
 
   const reset = (next: V = initial) => {
     setValues(next);

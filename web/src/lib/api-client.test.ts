@@ -10,9 +10,7 @@ describe('apiRequest', () => {
 
   it("throws '<status>: <body text>' for a non-success status, exposing status and message", async () => {
     mockApi({ 'POST /api/auth/login': { status: 401, body: { message: 'Invalid username or password' } } });
-    const error = await apiRequest('POST', '/auth/login', { username: 'a', password: 'b' }).catch(
-      (e: unknown) => e,
-    );
+    const error = await apiRequest('POST', '/auth/login', { username: 'a', password: 'b' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.message).toBe('401: {"message":"Invalid username or password"}');
@@ -61,9 +59,7 @@ describe('errorMessage', () => {
     expect(errorMessage(new ApiError(409, 'Conflict', '{"message":"Username already taken"}'), 'x')).toBe(
       'Username already taken',
     );
-    expect(errorMessage(new ApiError(500, 'Internal Server Error', ''), 'Please try again.')).toBe(
-      'Please try again.',
-    );
+    expect(errorMessage(new ApiError(500, 'Internal Server Error', ''), 'Please try again.')).toBe('Please try again.');
     expect(errorMessage(new TypeError('Failed to fetch'), 'x')).toBe('Failed to fetch');
     expect(errorMessage('weird', 'fallback')).toBe('fallback');
   });

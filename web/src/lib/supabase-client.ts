@@ -8,15 +8,11 @@ import { SUPABASE_URL } from './supabase';
  * flow). Import this module only through `loadSupabase()` in ./supabase.ts: supabase-js is some
  * 80 KB of gzipped JavaScript that a visitor without a session never needs.
  */
-export const supabase = createClient(
-  SUPABASE_URL,
-  import.meta.env.VITE_SUPABASE_ANON_KEY ?? 'local-anon-key',
-  {
-    auth: {
-      persistSession: true,
-      autoRefreshToken: true,
-      detectSessionInUrl: true,
-      flowType: 'implicit',
-    },
+export const supabase = createClient(SUPABASE_URL, import.meta.env.VITE_SUPABASE_ANON_KEY ?? 'local-anon-key', {
+  auth: {
+    persistSession: true,
+    autoRefreshToken: true,
+    detectSessionInUrl: true,
+    flowType: 'implicit',
   },
-);
+});

@@ -14,7 +14,10 @@ export type MockRoute = MockResponse | ((request: Request) => MockResponse | Pro
 export function mockApi(routes: Record<string, MockRoute>) {
   const requests: Request[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(new URL(String(input instanceof Request ? input.url : input), 'http://localhost'), init);
+    const request = new Request(
+      new URL(String(input instanceof Request ? input.url : input), 'http://localhost'),
+      init,
+    );
     requests.push(request);
     const key = `${request.method} ${new URL(request.url).pathname}`;
     const route = routes[key];
@@ -31,8 +34,7 @@ export function mockApi(routes: Record<string, MockRoute>) {
   vi.stubGlobal('fetch', fetchMock);
   return {
     fetch: fetchMock,
-    calls: (key: string) =>
-      requests.filter((r) => `${r.method} ${new URL(r.url).pathname}` === key),
+    calls: (key: string) => requests.filter((r) => `${r.method} ${new URL(r.url).pathname}` === key),
   };
 }
 

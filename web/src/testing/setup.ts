@@ -15,7 +15,6 @@ if (virtualConsole) {
   });
 }
 
-
 // jsdom lacks the layout APIs Chakra's components (zag-js) reach for.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>

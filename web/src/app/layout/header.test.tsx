@@ -24,9 +24,10 @@ async function openAccountMenu() {
   return menu;
 }
 
-const settle = () => act(async () => {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-});
+const settle = () =>
+  act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
 
 /** Chooses a menu item the way a keyboard user does: arrow down to it, then Enter. */
 async function selectMenuItem(menu: HTMLElement, name: string) {
@@ -54,7 +55,9 @@ describe('header', () => {
     mockApi({ 'GET /api/auth/me': meRoute(buildUser({ username: 'ada' })) });
     renderApp('/dashboard');
     const menu = await openAccountMenu();
-    const items = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
+    const items = within(menu)
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent);
     expect(items).toEqual(['Account Settings', 'Dashboard', 'Sign out']);
     expect(screen.getAllByText('A')[0]).toBeInTheDocument();
   });
@@ -84,9 +87,7 @@ describe('header', () => {
     await selectMenuItem(menu, 'Sign out');
 
     expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
-    expect(
-      await screen.findByRole('heading', { name: 'Airlines Owe You Money' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Airlines Owe You Money' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(api.calls('POST /api/auth/logout')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Log In' })).toBeInTheDocument();

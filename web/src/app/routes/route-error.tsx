@@ -12,9 +12,7 @@ export function RouteError() {
         <Heading as="h1" size="2xl">
           Something went wrong
         </Heading>
-        <Text color="fg.muted">
-          The page could not be shown. Reloading usually fixes this.
-        </Text>
+        <Text color="fg.muted">The page could not be shown. Reloading usually fixes this.</Text>
         <Button mt="4" onClick={() => window.location.reload()}>
           Reload the page
         </Button>

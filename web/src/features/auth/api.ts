@@ -1,10 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  ForgotPasswordInput,
-  LoginInput,
-  RegisterInput,
-  ResetPasswordInput,
-} from '@shared/schemas/auth.ts';
+import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from '@shared/schemas/auth.ts';
 import type { AuthResponse, AuthSession, MessageResponse } from '@shared/types/auth.ts';
 import { useNavigate } from 'react-router';
 import { notify } from '@/components/ui/toaster';

@@ -3,10 +3,7 @@ import { PlaceholderPanel } from '@/components/ui/placeholder-panel';
 
 export function DashboardPage() {
   return (
-    <ContentLayout
-      title="Flight Savings Dashboard"
-      description="Your monitored flights, price drops and savings."
-    >
+    <ContentLayout title="Flight Savings Dashboard" description="Your monitored flights, price drops and savings.">
       <PlaceholderPanel>Your monitored flights will appear here.</PlaceholderPanel>
     </ContentLayout>
   );

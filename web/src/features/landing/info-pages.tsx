@@ -5,8 +5,8 @@ export function PrivacyPage() {
   return (
     <ContentLayout title="Privacy Policy">
       <Text color="fg.muted">
-        How FareBack collects, uses and protects your information, including the flight
-        confirmations it reads from your inbox.
+        How FareBack collects, uses and protects your information, including the flight confirmations it reads from your
+        inbox.
       </Text>
     </ContentLayout>
   );
@@ -15,9 +15,7 @@ export function PrivacyPage() {
 export function TermsPage() {
   return (
     <ContentLayout title="Terms of Service">
-      <Text color="fg.muted">
-        The terms that apply when you use FareBack to monitor and rebook your flights.
-      </Text>
+      <Text color="fg.muted">The terms that apply when you use FareBack to monitor and rebook your flights.</Text>
     </ContentLayout>
   );
 }
@@ -25,9 +23,7 @@ export function TermsPage() {
 export function HelpPage() {
   return (
     <ContentLayout title="Help Center">
-      <Text color="fg.muted">
-        Answers to common questions about price monitoring, rebooking and airline credits.
-      </Text>
+      <Text color="fg.muted">Answers to common questions about price monitoring, rebooking and airline credits.</Text>
     </ContentLayout>
   );
 }

@@ -35,13 +35,7 @@ export function LandingPage() {
       >
         <Container maxW="6xl" py={{ base: '16', md: '28' }}>
           <Stack gap="6" maxW="3xl">
-            <Text
-              textTransform="uppercase"
-              letterSpacing="wider"
-              fontWeight="semibold"
-              fontSize="sm"
-              color="brand.100"
-            >
+            <Text textTransform="uppercase" letterSpacing="wider" fontWeight="semibold" fontSize="sm" color="brand.100">
               Flight price-drop monitoring
             </Text>
             <Heading
@@ -54,8 +48,8 @@ export function LandingPage() {
               Airlines Owe You Money
             </Heading>
             <Text fontSize={{ base: 'lg', md: 'xl' }} color="brand.50">
-              Fares drop after you book. FareBack watches the flights you&apos;ve already booked
-              and rebooks at the lower price, so you keep the difference as airline credit.
+              Fares drop after you book. FareBack watches the flights you&apos;ve already booked and rebooks at the
+              lower price, so you keep the difference as airline credit.
             </Text>
             <Stack direction={{ base: 'column', sm: 'row' }} gap="3" pt="2">
               <Button asChild size="xl" bg="white" color="brand.700" _hover={{ bg: 'brand.50' }}>

@@ -30,10 +30,7 @@ describe('login page', () => {
   it('links to the password reset and sign-up pages', async () => {
     mockApi({ 'GET /api/auth/me': meRoute(null) });
     renderApp('/login');
-    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
-      'href',
-      '/forgot-password',
-    );
+    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
     expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/sign-up');
   });
 
@@ -72,18 +69,16 @@ describe('login page', () => {
 
     expect(await screen.findByText('Login successful')).toBeInTheDocument();
     expect(screen.getByText('Welcome back to FareBack!')).toBeInTheDocument();
-    expect(
-      await screen.findByRole('heading', { name: 'Flight Savings Dashboard' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Flight Savings Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
 
     const [login] = api.calls('POST /api/auth/login');
     expect(await login?.json()).toEqual({ username: 'ada', password: 'Secret1!' });
     // Later calls carry the access token supabase-js now holds.
     await waitFor(() =>
-      expect(
-        api.calls('GET /api/auth/me').some((r) => r.headers.get('Authorization')?.startsWith('Bearer ')),
-      ).toBe(true),
+      expect(api.calls('GET /api/auth/me').some((r) => r.headers.get('Authorization')?.startsWith('Bearer '))).toBe(
+        true,
+      ),
     );
   });
 });
@@ -95,9 +90,7 @@ describe('sign-up page', () => {
     await screen.findByRole('heading', { name: 'Create an Account' });
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
     expect(
-      screen.getByText(
-        'At least 8 characters with uppercase, lowercase, number and special character (@$!%*?&).',
-      ),
+      screen.getByText('At least 8 characters with uppercase, lowercase, number and special character (@$!%*?&).'),
     ).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
@@ -138,9 +131,7 @@ describe('sign-up page', () => {
 
     expect(await screen.findByText('Registration successful')).toBeInTheDocument();
     expect(
-      screen.getByText(
-        'Welcome to FareBack! Now connect your email to start monitoring your flights.',
-      ),
+      screen.getByText('Welcome to FareBack! Now connect your email to start monitoring your flights.'),
     ).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     const [request] = api.calls('POST /api/auth/register');

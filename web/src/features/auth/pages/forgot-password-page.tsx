@@ -40,8 +40,8 @@ export function ForgotPasswordPage() {
           <Alert.Content>
             <Alert.Title>Check your inbox</Alert.Title>
             <Alert.Description>
-              If an account exists for {sentTo}, we&apos;ve sent a link to reset your password.
-              The link expires in one hour.
+              If an account exists for {sentTo}, we&apos;ve sent a link to reset your password. The link expires in one
+              hour.
             </Alert.Description>
           </Alert.Content>
         </Alert.Root>
@@ -81,13 +81,7 @@ export function ForgotPasswordPage() {
             error={form.errors.email}
             {...form.field('email')}
           />
-          <Button
-            type="submit"
-            size="lg"
-            width="full"
-            loading={forgotPassword.isPending}
-            loadingText="Sending..."
-          >
+          <Button type="submit" size="lg" width="full" loading={forgotPassword.isPending} loadingText="Sending...">
             Send Reset Link
           </Button>
         </Stack>

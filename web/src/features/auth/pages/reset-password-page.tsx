@@ -56,7 +56,9 @@ function ResetComplete() {
         <Alert.Indicator />
         <Alert.Content>
           <Alert.Title>Your password has been changed</Alert.Title>
-          <Alert.Description>You can now log in with your new password. Taking you to the login page...</Alert.Description>
+          <Alert.Description>
+            You can now log in with your new password. Taking you to the login page...
+          </Alert.Description>
         </Alert.Content>
       </Alert.Root>
       <Button asChild size="lg" width="full">
@@ -112,13 +114,7 @@ function ResetPasswordForm({ token, onDone }: { token: string; onDone: () => voi
             error={form.errors.confirmPassword}
             {...form.field('confirmPassword')}
           />
-          <Button
-            type="submit"
-            size="lg"
-            width="full"
-            loading={resetPassword.isPending}
-            loadingText="Resetting..."
-          >
+          <Button type="submit" size="lg" width="full" loading={resetPassword.isPending} loadingText="Resetting...">
             Reset Password
           </Button>
         </Stack>
