@@ -52,6 +52,10 @@ const brandConfig = defineConfig({
       colors: {
         // Chakra's red.500 error text is 3.8:1 on white; red.600 meets WCAG AA for small text.
         fg: { error: { value: { _light: '{colors.red.600}', _dark: '{colors.red.400}' } } },
+        // White on green.600 / orange.600 (success and warning toasts, solid badges) is about
+        // 3.3:1; one shade darker passes 4.5:1.
+        green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
+        orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.700}' } } },
         brand: {
           contrast: { value: { _light: 'white', _dark: 'white' } },
           fg: { value: { _light: '{colors.brand.700}', _dark: '{colors.brand.300}' } },
