@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from '@shared/schemas/auth.ts';
 import type { AuthResponse, AuthSession, MessageResponse } from '@shared/types/auth.ts';
+import { AFTER_LOGIN_PATH } from '@shared/constants.ts';
 import { useNavigate } from 'react-router';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest } from '@/lib/api-client';
@@ -54,24 +55,44 @@ export function resetPassword(input: ResetPasswordInput): Promise<MessageRespons
   return apiRequest<MessageResponse>('POST', '/auth/reset-password', input);
 }
 
+/*
+ * Sign-in and sign-out finish in the hooks, not in `mutate` callbacks: writing the me cache lets
+ * the route guards navigate at once, which unmounts the form, and TanStack Query skips `mutate`
+ * callbacks of an unmounted component.
+ */
+
 export function useLogin() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: login,
     meta: { errorTitle: 'Login failed', errorFallback: 'Invalid username or password' },
-    onSuccess: (user) => queryClient.setQueryData(authKeys.me(), user),
+    onSuccess: (user) => {
+      queryClient.setQueryData(authKeys.me(), user);
+      notify({ title: 'Login successful', description: 'Welcome back to FareBack!', status: 'success' });
+      void navigate(AFTER_LOGIN_PATH);
+    },
   });
 }
 
 export function useRegister() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: register,
     meta: {
       errorTitle: 'Registration failed',
       errorFallback: 'Could not create your account. Please try again.',
     },
-    onSuccess: (user) => queryClient.setQueryData(authKeys.me(), user),
+    onSuccess: (user) => {
+      queryClient.setQueryData(authKeys.me(), user);
+      notify({
+        title: 'Registration successful',
+        description: 'Welcome to FareBack! Now connect your email to start monitoring your flights.',
+        status: 'success',
+      });
+      void navigate(AFTER_LOGIN_PATH);
+    },
   });
 }
 

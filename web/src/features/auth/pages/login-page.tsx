@@ -1,30 +1,16 @@
 import { Button, Flex, Link, Stack } from '@chakra-ui/react';
 import { loginInputSchema } from '@shared/schemas/auth.ts';
-import { AFTER_LOGIN_PATH } from '@shared/constants.ts';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { TextField } from '@/components/form/text-field';
-import { notify } from '@/components/ui/toaster';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { useLogin } from '../api';
 import { AuthLayout } from '../components/auth-layout';
 
 export function LoginPage() {
-  const navigate = useNavigate();
   const login = useLogin();
   const form = useZodForm(loginInputSchema, { username: '', password: '' });
 
-  const onSubmit = form.handleSubmit((input) => {
-    login.mutate(input, {
-      onSuccess: () => {
-        notify({
-          title: 'Login successful',
-          description: 'Welcome back to FareBack!',
-          status: 'success',
-        });
-        void navigate(AFTER_LOGIN_PATH);
-      },
-    });
-  });
+  const onSubmit = form.handleSubmit((input) => login.mutate(input));
 
   return (
     <AuthLayout

@@ -1,8 +1,7 @@
 import { Button, HStack, Link, Separator, Stack, Text } from '@chakra-ui/react';
 import { registerInputSchema } from '@shared/schemas/auth.ts';
-import { AFTER_LOGIN_PATH } from '@shared/constants.ts';
 import { FcGoogle } from 'react-icons/fc';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { TextField } from '@/components/form/text-field';
 import { notify } from '@/components/ui/toaster';
 import { useZodForm } from '@/hooks/use-zod-form';
@@ -18,22 +17,10 @@ function signUpWithGoogle() {
 }
 
 export function SignUpPage() {
-  const navigate = useNavigate();
   const registration = useRegister();
   const form = useZodForm(registerInputSchema, { username: '', email: '', password: '' });
 
-  const onSubmit = form.handleSubmit((input) => {
-    registration.mutate(input, {
-      onSuccess: () => {
-        notify({
-          title: 'Registration successful',
-          description: 'Welcome to FareBack! Now connect your email to start monitoring your flights.',
-          status: 'success',
-        });
-        void navigate(AFTER_LOGIN_PATH);
-      },
-    });
-  });
+  const onSubmit = form.handleSubmit((input) => registration.mutate(input));
 
   return (
     <AuthLayout
