@@ -1,8 +1,8 @@
-import { Box } from '@chakra-ui/react';
+import { Box, HStack } from '@chakra-ui/react';
 import type { CurrentUser } from '@/lib/auth';
 import { useLogout } from '@/features/auth/api';
 import { MobileMenu } from './mobile-menu';
-import { UserMenu } from './user-menu';
+import { AdminBadge, UserMenu } from './user-menu';
 
 /**
  * The signed-in part of the header: the avatar menu from 768 px up, the drawer below. Loaded
@@ -17,9 +17,10 @@ export default function SignedInNav({ user }: { user: CurrentUser }) {
       <Box hideBelow="md">
         <UserMenu user={user} onSignOut={signOut} />
       </Box>
-      <Box hideFrom="md">
+      <HStack hideFrom="md" gap="2">
+        {user.isAdmin && <AdminBadge />}
         <MobileMenu user={user} onSignOut={signOut} />
-      </Box>
+      </HStack>
     </>
   );
 }
