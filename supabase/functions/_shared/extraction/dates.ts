@@ -114,6 +114,8 @@ for (const [plain, accented] of [
 /** Lower case without diacritics, always the same length as the input so offsets carry over. */
 export function fold(text: string): string {
   const lower = text.toLowerCase();
+  // Plain ASCII needs no folding; the range is the whole 7-bit set, control characters included.
+  // eslint-disable-next-line no-control-regex
   if (lower.length === text.length && /^[\x00-\x7f]*$/.test(lower)) return lower;
   let out = '';
   for (let i = 0; i < text.length; i++) {

@@ -232,7 +232,7 @@ function roleOf(piece: string): 'dep' | 'arr' | null {
   return null;
 }
 
-function findStops(infos: LineInfo[], context: GenericContext): Stop[] {
+function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
   const stops: Stop[] = [];
   const usedTimes = new Set<string>();
   const timeKey = (line: number, time: TimeToken): string => `${line}:${time.start}`;
@@ -952,7 +952,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     const shared = departureDate === previousDate;
     previousDate = departureDate;
     const departureLocal = toLocal(departureDate, leg.departure.time, context.sent);
-    let arrivalLocal: LocalDateTime | null = null;
+    let arrivalLocal: LocalDateTime;
     let arrivalDayOffset: number | null = null;
     if (leg.arrival.date) {
       arrivalLocal = toLocal(leg.arrival.date, leg.arrival.time, context.sent);

@@ -154,7 +154,7 @@ function personName(value: Json | undefined): string | null {
 
 function readPrice(reservation: JsonObject): Money | null {
   const currencyOf = (object: JsonObject): string | null => str(object.priceCurrency) ?? str(object.currency) ?? null;
-  let amountText: string | null = null;
+  let amountText: string | null;
   let currency = currencyOf(reservation);
   const total = reservation.totalPrice ?? reservation.price;
   if (isObject(total)) {
