@@ -689,4 +689,19 @@ export const FLIGHT_PREFIXES: { prefix: string; iata: string }[] = profiles
   .flatMap((profile) => profile.flightPrefixes.map((prefix) => ({ prefix, iata: profile.iata })))
   .sort((a, b) => b.prefix.length - a.prefix.length);
 
+/**
+ * ICAO designators some airlines print as the flight prefix ('EZY8893' is easyJet U2 8893,
+ * 'BAW117' British Airways BA 117), mapped to the IATA code of the output.
+ */
+export const ICAO_CODES: ReadonlyMap<string, string> = new Map(
+  (
+    'AAL:AA DAL:DL UAL:UA SWA:WN ASA:AS JBU:B6 NKS:NK FFT:F9 HAL:HA ACA:AC WJA:WS AMX:AM LAN:LA BAW:BA ' +
+    'VIR:VS EZY:U2 EJU:U2 EZS:U2 RYR:FR EIN:EI DLH:LH SWR:LX AUA:OS BEL:SN EWG:EW AFR:AF KLM:KL IBE:IB ' +
+    'VLG:VY TAP:TP ITY:AZ SAS:SK FIN:AY NOZ:DY ICE:FI LOT:LO WZZ:W6 THY:TK UAE:EK QTR:QR ETD:EY ETH:ET ' +
+    'AIC:AI SIA:SQ CPA:CX JAL:JL ANA:NH KAL:KE AAR:OZ QFA:QF ANZ:NZ'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 export const ALL_AIRLINE_CODES: readonly string[] = profiles.map((profile) => profile.iata);

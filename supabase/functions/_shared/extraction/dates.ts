@@ -139,14 +139,14 @@ const DATE_PATTERNS: {
   read: (m: RegExpExecArray, order: NumericDateOrder) => Omit<DateToken, 'start' | 'end'> | null;
 }[] = [
   {
-    // 2027-03-14
-    regex: new RegExp(`${WEEKDAY_PREFIX}\\b(\\d{4})-(\\d{2})-(\\d{2})(?!\\d)`, 'g'),
-    read: (m) => ({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }),
+    // 2027-03-14, 2027/03/14, 2027.03.14
+    regex: new RegExp(`${WEEKDAY_PREFIX}\\b(\\d{4})([-/.])(\\d{1,2})\\2(\\d{1,2})(?![\\d.]\\d|\\d)`, 'g'),
+    read: (m) => ({ year: Number(m[1]), month: Number(m[3]), day: Number(m[4]) }),
   },
   {
-    // 14 Mar 2027, 14MAR27, 06AUG2027, 14. März 2027, 12 de agosto de 2027, MON 22 MAR
+    // 14 Mar 2027, 15-Apr-2027, 14MAR27, 06AUG2027, 14. März 2027, 12 de agosto de 2027, MON 22 MAR
     regex: new RegExp(
-      `${WEEKDAY_PREFIX}\\b(\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(${MONTH_ALT})(?![a-z])\\.?(?:,?\\s*(?:de\\s+)?'?${YEAR_TAIL})?`,
+      `${WEEKDAY_PREFIX}\\b(\\d{1,2})(?:\\.|st|nd|rd|th|er)?(?:\\s*|-)(?:de\\s+)?(${MONTH_ALT})(?![a-z])\\.?(?:(?:,?\\s*|-)(?:de\\s+)?'?${YEAR_TAIL})?`,
       'g',
     ),
     read: (m) => ({

@@ -12,7 +12,7 @@ import type { DateToken, NumericDateOrder, TimeToken } from './dates.ts';
 import { findDates, findTimes, resolveYear } from './dates.ts';
 import type { AirportInfo } from './airports.ts';
 import type { AirlineProfile } from './airlines.ts';
-import { airlineByCode, FLIGHT_PREFIXES, isKnownAirlineCode } from './airlines.ts';
+import { airlineByCode, FLIGHT_PREFIXES, ICAO_CODES, isKnownAirlineCode } from './airlines.ts';
 import { cabinFromText } from './cabin.ts';
 import { currenciesMentioned, findAmounts } from './money.ts';
 import { readName, sameName } from './names.ts';
@@ -291,15 +291,44 @@ function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
       if (!paired) unpaired.push({ line: lineIndex, airport });
     }
   });
+  // A route line ('London Heathrow (LHR) to New York JFK (JFK)') over a line of times without
+  // airports ('Depart: 20 March 2027 at 08:25  Arrive: 20 March 2027 at 11:15'): in order.
+  const pairedOnLine = new Set<number>();
+  for (const { line } of unpaired) {
+    const info = infos[line];
+    const own = unpaired.filter((entry) => entry.line === line);
+    if (!info || info.times.length > 0 || own.length !== 2 || pairedOnLine.has(line)) continue;
+    const neighbour = infos[line + 1];
+    if (!neighbour || neighbour.airports.length > 0 || neighbour.routes.length > 0) continue;
+    const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(line + 1, t)));
+    if (free.length !== 2 || free.length !== neighbour.times.length) continue;
+    pairedOnLine.add(line);
+    own.forEach(({ airport }, i) => {
+      const time = free[i] as TimeToken;
+      const previous = i === 0 ? -1 : (free[i - 1]?.end ?? -1);
+      const date = [...neighbour.dates].reverse().find((d) => d.start < time.start && d.start > previous) ?? null;
+      usedTimes.add(timeKey(line + 1, time));
+      const piece = neighbour.pieces[pieceOf(neighbour, time.start)];
+      const pieceText = piece ? neighbour.line.text.slice(piece[0], piece[1]) : '';
+      stops.push(makeStop(line, airport, time, date, pieceText));
+    });
+  }
   // An airport alone on its line takes the only free time of the line before or after.
   for (const { line, airport } of unpaired) {
     const info = infos[line];
-    if (!info || info.times.length > 0) continue;
+    if (!info || info.times.length > 0 || pairedOnLine.has(line)) continue;
     for (const other of [line - 1, line + 1]) {
       const neighbour = infos[other];
-      if (!neighbour || neighbour.airports.length > 0) continue;
+      if (!neighbour) continue;
       const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(other, t)));
       if (free.length !== 1) continue;
+      // 'DFW Dallas/Fort Worth 12:00 PM 4:31 PM' over 'LGA New York': the line above keeps its
+      // last time for the arrival printed below it.
+      if (
+        neighbour.airports.length > 0 &&
+        (other !== line - 1 || neighbour.airports.length !== 1 || free[0] !== neighbour.times.at(-1))
+      )
+        continue;
       const time = free[0] as TimeToken;
       usedTimes.add(timeKey(other, time));
       stops.push(makeStop(line, airport, time, null, `${neighbour.line.text} ${info.line.text}`));
@@ -439,6 +468,10 @@ const PREFIX_PATTERN = new RegExp(
   `(?<![A-Za-z])(${FLIGHT_PREFIXES.map((entry) => entry.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s+(?:flight\\s+|flug\\s+)?(?:no\\.?\\s*|#\\s*)?0*(\\d{1,4})(?![A-Za-z0-9]|[-/.,:]\\d)`,
   'gi',
 );
+const ICAO_PATTERN = new RegExp(
+  `(?<![A-Za-z0-9])(${[...ICAO_CODES.keys()].join('|')})\\s?0*(\\d{1,4})(?![A-Za-z0-9]|[-/.,:]\\d)`,
+  'g',
+);
 const PREFIX_CODES = new Map(FLIGHT_PREFIXES.map((entry) => [entry.prefix.toLowerCase(), entry.iata]));
 
 function findFlightTokens(infos: LineInfo[], context: GenericContext): FlightToken[] {
@@ -455,6 +488,15 @@ function findFlightTokens(infos: LineInfo[], context: GenericContext): FlightTok
       if (OPERATED_BY.test(before)) continue;
       taken.push([start, start + match[0].length]);
       tokens.push({ line, start, pos: at(line, start), carrier, number: String(Number(match[2])), tier: 1 });
+    }
+    for (const match of text.matchAll(ICAO_PATTERN)) {
+      const start = match.index ?? 0;
+      const carrier = ICAO_CODES.get(match[1] ?? '') ?? null;
+      const number = String(Number(match[2]));
+      if (!carrier || number === '0' || !free(start, start + match[0].length)) continue;
+      if (OPERATED_BY.test(text.slice(Math.max(0, start - 60), start))) continue;
+      taken.push([start, start + match[0].length]);
+      tokens.push({ line, start, pos: at(line, start), carrier, number, tier: 1 });
     }
     for (const match of text.matchAll(
       /(?<![A-Za-z0-9])([A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])\s?-?\s?0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d)/g,
