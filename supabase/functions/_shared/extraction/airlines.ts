@@ -533,7 +533,7 @@ const profiles: AirlineProfile[] = [
   },
   {
     iata: 'NH',
-    name: 'ANA',
+    name: 'All Nippon Airways',
     domains: ['ana.co.jp', 'fly-ana.com'],
     flightPrefixes: ['All Nippon Airways', 'ANA'],
     currency: 'JPY',

@@ -14,7 +14,7 @@ import type { AirportInfo } from './airports.ts';
 import type { AirlineProfile } from './airlines.ts';
 import { airlineByCode, FLIGHT_PREFIXES, ICAO_CODES, isKnownAirlineCode } from './airlines.ts';
 import { cabinFromText } from './cabin.ts';
-import { currenciesMentioned, findAmounts } from './money.ts';
+import { CURRENCY_CODES, currenciesMentioned, findAmounts } from './money.ts';
 import { readName, sameName } from './names.ts';
 import type { CabinClass, DraftBooking, DraftSegment, LocalDateTime, Money } from './types.ts';
 
@@ -699,7 +699,7 @@ const CODE_LABEL = new RegExp(
     'buchung(?=\\s*[:#|])',
     'filekey',
     'r[ée]f[ée]rence\\s+(?:de\\s+(?:la\\s+)?|du\\s+)?(?:r[ée]servation|dossier)',
-    'num[ée]ro\\s+de\\s+(?:r[ée]servation|dossier|confirmation)',
+    '(?:num[ée]ro|n[°º]|no\\.?)\\s*de\\s+(?:r[ée]servation|dossier|confirmation)',
     'code\\s+de\\s+(?:r[ée]servation|confirmation)',
     'localisateur',
     'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?',
@@ -709,7 +709,8 @@ const CODE_LABEL = new RegExp(
   ].join('|'),
   'gi',
 );
-const CODE_AFTER_LABEL = /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number)\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/;
+const CODE_AFTER_LABEL =
+  /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number|\((?:pnr|code|[\p{L} ]{1,14})\))\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/u;
 const NOT_CODES = new Set([
   'PENDING',
   'CONFIRM',
@@ -773,6 +774,24 @@ function codeFromSubject(subject: string): string | null {
 const PASSENGER_LABEL =
   /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
 
+/** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
+const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
+const NAME_LIST_SEPARATOR =
+  /\s*[,;&]\s*|\s+(?:and|und|et|y)\s+|\s+(?=(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|mlle|sr|sra)\.?\s)/i;
+
+/** 'Herr Jürgen Oberländer, Frau Sabine Oberländer': every name of a list after one label. */
+function readNameList(rest: string, first: string): string[] {
+  const parts = rest.split(NAME_LIST_SEPARATOR).filter((part) => part.trim() !== '');
+  if (parts.length < 2) return [first];
+  const names: string[] = [];
+  for (const part of parts) {
+    const reading = readName(part);
+    if (!reading) break;
+    names.push(reading.name);
+  }
+  return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
+}
+
 function findPassengers(infos: LineInfo[]): string[] {
   const names: string[] = [];
   const add = (name: string): void => {
@@ -788,13 +807,13 @@ function findPassengers(infos: LineInfo[]): string[] {
       const rest = text.slice(start + match[0].length);
       const reading = rest.trim() ? readName(rest) : null;
       if (reading && (explicit || reading.marked)) {
-        add(reading.name);
+        for (const name of readNameList(rest, reading.name)) add(name);
         continue;
       }
       if (rest.trim() && reading) continue;
       // A heading ('Passengers', 'Traveler  eTicket Number') followed by one name per line.
       for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
-        const cell = infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '';
+        const cell = (infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '').replace(NAME_LABEL, '');
         const candidate = readName(cell);
         if (!candidate || !candidate.marked) break;
         add(candidate.name);
@@ -871,11 +890,14 @@ const GENERIC_FARE_BRANDS = [
 ];
 
 function cleanFareValue(raw: string): string | null {
-  const value = raw
+  // The next label on the same line ends the value: 'Tarifa: Basic   Asiento: 14D'.
+  const nextLabel = /\s\p{L}[\p{L}.]*\s*:/u.exec(raw);
+  const value = (nextLabel ? raw.slice(0, nextLabel.index) : raw)
     .split(/\s[(–—-]\s?|\s\(|[|·•,;:]|\.(?:\s|$)|\s+[$€£¥]|\s+[A-Z]{3}\s*\d|\s+\d/)[0]
     ?.trim()
     .replace(/[.!]+$/, '');
   if (!value || value.length < 2 || value.length > 40) return null;
+  if (CURRENCY_CODES.has(value)) return null;
   if (!/^\p{L}/u.test(value) || /\d/.test(value) || value.split(/\s+/).length > 4) return null;
   if (
     /^(?:rules?|basis|calculation|conditions?|details?|summary|includes?|non-?refundable|refundable|total|per|price|amount|bedingungen)\b/i.test(

@@ -228,6 +228,8 @@ export function readName(text: string): NameReading | null {
       marked = true;
       continue;
     }
+    // 'Mr Benoit Lavoie Mrs Lea Lavoie': a title after a name starts the next traveller.
+    if (kept.length >= 2 && isTitle(word) && word.length >= 2) break;
     if (!NAME_WORD.test(word) || NOT_NAME_WORDS.has(word.toLowerCase())) break;
     if (/\.$/.test(word) && !isTitle(word) && word.length > 2) {
       kept.push(word.replace(/\.$/, ''));
