@@ -1,4 +1,4 @@
-import { generateKeyPair, SignJWT } from 'jose';
+import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { apiClient, databaseClient, signWithStackKey } from './client.ts';
@@ -59,12 +59,21 @@ describe('GET /api/auth/me', () => {
 
   it('is 401 for an expired token signed by the real key (and 200 for the same token unexpired)', async () => {
     const user = await registerUser(api);
-    const claims = { sub: user.id, email: user.email };
+    const { session_id } = decodeJwt(user.session.access_token);
+    const claims = { sub: user.id, email: user.email, session_id };
     expect((await api.get('/auth/me', { token: await signWithStackKey(claims) })).status).toBe(200);
     const expired = await signWithStackKey(claims, { expiresIn: -60 });
     const res = await api.get('/auth/me', { token: expired });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: 'Not authenticated' });
+  });
+
+  it('is 401 for a token signed by the real key that names no live session', async () => {
+    const user = await registerUser(api);
+    for (const session_id of [undefined, crypto.randomUUID()]) {
+      const token = await signWithStackKey({ sub: user.id, email: user.email, ...(session_id ? { session_id } : {}) });
+      expect((await api.get('/auth/me', { token })).status).toBe(401);
+    }
   });
 
   it('is 401 for real tokens that are not a user session: the anon key, the wrong audience', async () => {
@@ -94,6 +103,17 @@ describe('POST /api/auth/logout', () => {
       body: JSON.stringify({ refresh_token: user.session.refresh_token }),
     });
     expect(refresh.status).toBe(400);
+  });
+
+  it('ends the session at once: its access token is refused, other sessions go on', async () => {
+    const user = await registerUser(api);
+    const other = await api.post('/auth/login', { username: user.username, password: user.password });
+    expect(other.status).toBe(200);
+    const otherToken = (other.body as { session: { access_token: string } }).session.access_token;
+    expect((await api.get('/auth/me', { token: user.session.access_token })).status).toBe(200);
+    await api.post('/auth/logout', undefined, { token: user.session.access_token });
+    expect((await api.get('/auth/me', { token: user.session.access_token })).status).toBe(401);
+    expect((await api.get('/auth/me', { token: otherToken })).status).toBe(200);
   });
 
   it('is 200 without a session, with a bad token, and when repeated', async () => {

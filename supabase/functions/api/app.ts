@@ -14,7 +14,8 @@ import { createDb } from './db.ts';
 import { fieldErrors, HttpError, validationMessage } from './errors.ts';
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
-import { createTokenVerifier, requireAuth } from './middleware/auth.ts';
+import { createTokenVerifier, requireAuth, withSessionCheck } from './middleware/auth.ts';
+import { sessionIsActive } from './queries/sessions.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
 import { healthRouter } from './routes/health.ts';
 
@@ -37,9 +38,10 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
   return () => {
     if (deps) return deps;
     const config = options.config ?? loadConfig(options.env ?? Deno.env.toObject());
+    const db = options.db ?? createDb({ databaseUrl: config.databaseUrl, singleSession: config.dbSingleSession });
     deps = {
       config,
-      db: options.db ?? createDb({ databaseUrl: config.databaseUrl, singleSession: config.dbSingleSession }),
+      db,
       authApi:
         options.authApi ??
         createAuthApi({
@@ -49,7 +51,10 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
         }),
       verifyAccessToken:
         options.verifyAccessToken ??
-        createTokenVerifier({ supabaseUrl: config.supabaseUrl, jwtSecret: config.jwtSecret }),
+        withSessionCheck(
+          createTokenVerifier({ supabaseUrl: config.supabaseUrl, jwtSecret: config.jwtSecret }),
+          (id, userId) => db.withService((tx) => sessionIsActive(tx, id, userId)),
+        ),
       log: options.log ?? jsonLogger,
     };
     return deps;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as jose from 'jose';
 import { HttpError } from '../errors.ts';
 import { testKeys } from '../testing.ts';
-import { bearerToken, createTokenVerifier } from './auth.ts';
+import { bearerToken, createTokenVerifier, withSessionCheck } from './auth.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<HttpError> {
   try {
@@ -55,4 +55,22 @@ Deno.test('an unreachable key set is a 503, not a 401', async () => {
   const verifier = createTokenVerifier({ supabaseUrl: 'http://127.0.0.1:9' });
   const error = await rejection(verifier(await keys.sign({ sub: 'u' })));
   assert.equal(error.status, 503);
+});
+
+Deno.test('withSessionCheck refuses a valid token whose session has ended, or that names none', async () => {
+  const keys = await testKeys();
+  const sub = crypto.randomUUID();
+  const active = new Set(['live']);
+  const asked: Array<[string, string]> = [];
+  const verify = withSessionCheck(keys.verifier, (id, userId) => {
+    asked.push([id, userId]);
+    return Promise.resolve(active.has(id));
+  });
+  const claims = await verify(await keys.sign({ sub, session_id: 'live' }));
+  assert.equal(claims.sub, sub);
+  assert.deepEqual(asked, [['live', sub]]);
+  for (const extra of [{ session_id: 'ended' }, {}]) {
+    const error = await rejection(verify(await keys.sign({ sub, ...extra })));
+    assert.equal(error.status, 401);
+  }
 });

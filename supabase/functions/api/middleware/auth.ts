@@ -81,6 +81,26 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   };
 }
 
+/**
+ * A signed access token stays valid until it expires (up to an hour), even after its session is
+ * signed out. Like Supabase Auth's own getUser(), the api also asks whether the token's session
+ * still exists, so logging out (or a password reset, which ends every session) takes effect at
+ * once. `sessionExists` answers from auth.sessions through the service connection.
+ */
+export function withSessionCheck(
+  verify: TokenVerifier,
+  sessionExists: (sessionId: string, userId: string) => Promise<boolean>,
+): TokenVerifier {
+  return async (token) => {
+    const claims = await verify(token);
+    if (typeof claims.session_id !== 'string' || claims.session_id === '') {
+      throw new HttpError(401, NOT_AUTHENTICATED);
+    }
+    if (!(await sessionExists(claims.session_id, claims.sub))) throw new HttpError(401, NOT_AUTHENTICATED);
+    return claims;
+  };
+}
+
 /** The bearer token of a request, or null when there is none. */
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
