@@ -522,6 +522,16 @@ function findFlightTokens(infos: LineInfo[], context: GenericContext): FlightTok
       if (!free(start, start + match[0].length)) continue;
       tokens.push({ line, start, pos: at(line, start), carrier: null, number: String(Number(match[1])), tier: 2 });
     }
+    // A bare number in a 'Flight' column ('# 1402' under 'Flight | Departs | Arrives').
+    const headers = info.line.headers;
+    const column = headers ? headers.findIndex((header) => /^(?:flight|flug|vol|vuelo)\b/.test(header)) : -1;
+    const cell = column >= 0 ? (info.line.cells[column] ?? '').trim() : '';
+    const bare = /^(?:#|no\.?|nr\.?)?\s*0*(\d{1,4})$/i.exec(cell);
+    if (bare?.[1] && Number(bare[1]) > 0) {
+      const start = info.line.text.indexOf(cell);
+      if (start >= 0 && free(start, start + cell.length))
+        tokens.push({ line, start, pos: at(line, start), carrier: null, number: String(Number(bare[1])), tier: 2 });
+    }
   });
   return tokens.sort((a, b) => a.pos - b.pos);
 }
@@ -587,10 +597,23 @@ interface SeatMention {
   route: { from: string; to: string } | null;
 }
 
+/** A plain-text column heading line ending in 'SEAT': 'FLIGHT DATE FROM DEP TO ARR CLASS SEAT'. */
+const SEAT_HEADING_LINE = /^(?:[\p{L}/.#]+\s+){3,12}(?:seat|seats|sitz|sitzplatz|si[èe]ge|asiento)$/iu;
+
 function findSeatMentions(infos: LineInfo[]): SeatMention[] {
   const mentions: SeatMention[] = [];
+  let seatColumn = false;
   infos.forEach((info, line) => {
     const text = info.line.text;
+    if (SEAT_HEADING_LINE.test(text)) {
+      seatColumn = true;
+      return;
+    }
+    if (seatColumn) {
+      const last = /(?<![A-Za-z0-9])(\d{1,2}[A-K])$/.exec(text);
+      if (last && info.times.length > 0) mentions.push({ line, pos: at(line, last.index), seat: last[1] ?? null, route: null });
+      else if (info.times.length === 0) seatColumn = false;
+    }
     for (const match of text.matchAll(SEAT_LABEL)) {
       const start = (match.index ?? 0) + match[0].length;
       const rest = text.slice(start);
@@ -620,6 +643,11 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
         const cell = info.line.cells[index]?.trim() ?? '';
         if (SEAT_VALUE.test(cell) && cell.length <= 4) {
           mentions.push({ line, pos: at(line, text.indexOf(cell)), seat: cell, route: null });
+        } else if (/^\d{1,2}[A-K](?:\s*[/,]\s*\d{1,2}[A-K])+$/.test(cell)) {
+          // One seat per flight in one cell: '22C / 31A'.
+          const offset = text.indexOf(cell);
+          for (const seat of cell.matchAll(/\d{1,2}[A-K]/g))
+            mentions.push({ line, pos: at(line, offset + (seat.index ?? 0)), seat: seat[0], route: null });
         } else if (cell && NO_SEAT.test(cell)) {
           mentions.push({ line, pos: at(line, text.indexOf(cell)), seat: null, route: null });
         }
