@@ -968,6 +968,12 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
         return normaliseFareBrand(value, airline);
     }
   }
+  // 'Cabin: Main Cabin': a cabin label whose whole value is one of the airline's fare brands.
+  for (const info of infos) {
+    const value = CABIN_LABEL.exec(info.line.text)?.[1]?.trim().split(/\s{2,}|\s+(?=\p{L}+\s*:)/u)[0] ?? '';
+    const brand = airline?.fareBrands.find((known) => known.toLowerCase() === value.toLowerCase());
+    if (brand && !/^(?:economy|business|first|premium economy)$/i.test(brand)) return normaliseFareBrand(brand, airline);
+  }
   const brands = [...(airline?.fareBrandInFlightRow ? airline.fareBrands : []), ...GENERIC_FARE_BRANDS];
   for (const [from, to] of regions) {
     for (let line = from; line < to; line++) {
