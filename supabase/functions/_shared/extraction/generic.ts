@@ -611,7 +611,8 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
     }
     if (seatColumn) {
       const last = /(?<![A-Za-z0-9])(\d{1,2}[A-K])$/.exec(text);
-      if (last && info.times.length > 0) mentions.push({ line, pos: at(line, last.index), seat: last[1] ?? null, route: null });
+      if (last && info.times.length > 0)
+        mentions.push({ line, pos: at(line, last.index), seat: last[1] ?? null, route: null });
       else if (info.times.length === 0) seatColumn = false;
     }
     for (const match of text.matchAll(SEAT_LABEL)) {
@@ -687,6 +688,18 @@ function seatsListedAfterLegs(
 const CABIN_LABEL =
   /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina)\s*[:|]\s*([^|·•,;]+)/i;
 
+/** The cabin a document names on a short cabin line ('Business Class · Fare: ...'), for markup without one. */
+export function documentCabin(lines: TextLine[], airline: AirlineProfile | null): CabinClass | null {
+  for (const line of lines) {
+    const text = line.text;
+    if (text.length > 80 || !/\b(?:class|cabin|klasse|classe|clase|cabina)\b/i.test(text)) continue;
+    const labelled = CABIN_LABEL.exec(text)?.[1];
+    const cabin = cabinFromText(labelled ?? text, airline);
+    if (cabin) return cabin;
+  }
+  return null;
+}
+
 function cabinOfLines(infos: LineInfo[], from: number, to: number, airline: AirlineProfile | null): CabinClass | null {
   for (let line = from; line < to; line++) {
     const info = infos[line];
@@ -731,9 +744,9 @@ const CODE_LABEL = new RegExp(
     'code\\s+de\\s+(?:r[ée]servation|confirmation)',
     'localisateur',
     'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?',
-    'c[óo]digo\\s+de\\s+(?:reserva|confirmaci[óo]n)',
+    'c[óo]digo\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
     'referencia\\s+de\\s+(?:la\\s+)?reserva',
-    'n[úu]mero\\s+de\\s+(?:reserva|confirmaci[óo]n)',
+    'n[úu]mero\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
   ].join('|'),
   'gi',
 );
@@ -970,9 +983,17 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
   }
   // 'Cabin: Main Cabin': a cabin label whose whole value is one of the airline's fare brands.
   for (const info of infos) {
-    const value = CABIN_LABEL.exec(info.line.text)?.[1]?.trim().split(/\s{2,}|\s+(?=\p{L}+\s*:)/u)[0] ?? '';
-    const brand = airline?.fareBrands.find((known) => known.toLowerCase() === value.toLowerCase());
-    if (brand && !/^(?:economy|business|first|premium economy)$/i.test(brand)) return normaliseFareBrand(brand, airline);
+    const value =
+      CABIN_LABEL.exec(info.line.text)?.[1]
+        ?.trim()
+        .split(/\s{2,}|\s+(?=\p{L}+\s*:)/u)[0] ?? '';
+    // ... or names it in parentheses after the cabin: 'Cabin: Economy (Optima)'.
+    const inParens = /\(([^()]{2,30})\)/.exec(value)?.[1]?.trim() ?? '';
+    const brand = airline?.fareBrands.find((known) =>
+      [value.toLowerCase(), inParens.toLowerCase()].includes(known.toLowerCase()),
+    );
+    if (brand && !/^(?:economy|business|first|premium economy)$/i.test(brand))
+      return normaliseFareBrand(brand, airline);
   }
   const brands = [...(airline?.fareBrandInFlightRow ? airline.fareBrands : []), ...GENERIC_FARE_BRANDS];
   for (const [from, to] of regions) {

@@ -10,12 +10,12 @@ import { parseEmail, type RawEmailInput } from './mime.ts';
 import { htmlToLines, parseHtml, textToLines, type HtmlElement, type TextLine } from './html.ts';
 import { unwrapForwarded } from './forward.ts';
 import { extractSchemaOrg } from './schema-org.ts';
-import { airportCandidates, dropCancelledSections, extractGeneric } from './generic.ts';
+import { airportCandidates, documentCabin, dropCancelledSections, extractGeneric } from './generic.ts';
 import { lookupAirports, warmUpAirports } from './airports.ts';
 import { airlineBySender, type AirlineProfile } from './airlines.ts';
 import { finalizeBooking, mergeBookings } from './validate.ts';
 import type { NumericDateOrder } from './dates.ts';
-import type { DraftBooking, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
+import type { CabinClass, DraftBooking, DraftSegment, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
 
 export type { ExtractionResult, FlightBooking, FlightSegment, Money, CabinClass } from './types.ts';
 export type { RawEmailInput } from './mime.ts';
@@ -107,7 +107,8 @@ async function extractFromLines(
 
   const drafts: DraftBooking[] = [];
   if (structured.length > 0) {
-    for (const booking of structured) drafts.push(enrichFromText(booking, generic));
+    const cabin = documentCabin(body, sender);
+    for (const booking of structured) drafts.push(enrichFromText(booking, generic, cabin));
     for (const booking of generic) {
       if (booking.bookingCode && !structured.some((known) => known.bookingCode === booking.bookingCode)) {
         drafts.push(booking);
@@ -126,17 +127,19 @@ async function extractFromLines(
 }
 
 /** Markup lacks the fare brand and often seats or the total: take them from the text. */
-function enrichFromText(booking: DraftBooking, generic: DraftBooking[]): DraftBooking {
+function enrichFromText(booking: DraftBooking, generic: DraftBooking[], cabin: CabinClass | null): DraftBooking {
   const text =
     generic.find((candidate) => candidate.bookingCode === booking.bookingCode) ??
     (generic.length === 1 ? generic[0] : undefined);
-  if (!text) return booking;
+  // Markup has no cabin: the one the text names, when the text has no leg of its own for it.
+  const withCabin = (segment: DraftSegment): DraftSegment => ({ ...segment, cabinClass: segment.cabinClass ?? cabin });
+  if (!text) return { ...booking, segments: booking.segments.map(withCabin) };
   const segments = booking.segments.map((segment) => {
     const match = text.segments.find(
       (candidate) =>
         candidate.departureAirport === segment.departureAirport && candidate.arrivalAirport === segment.arrivalAirport,
     );
-    if (!match) return segment;
+    if (!match) return withCabin(segment);
     return {
       ...segment,
       seatNumber: segment.seatNumber ?? match.seatNumber,
