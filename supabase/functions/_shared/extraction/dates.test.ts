@@ -22,6 +22,9 @@ describe('findDates', () => {
     ['Thu, 11 Feb 27', [2027, 2, 11]],
     ['2027-03-14', [2027, 3, 14]],
     ['MON 22 MAR', [null, 3, 22]],
+    ['[1] 2027/08/14 JL062', [2027, 8, 14]],
+    ['Thu 15-Apr-2027', [2027, 4, 15]],
+    ['09MAR   AA 2314', [null, 3, 9]],
   ] as const)('reads %s', (text, expected) => {
     expect(first(text)).toEqual(expected);
   });

@@ -26,3 +26,9 @@ describe('familyName', () => {
     expect(familyName('Marisol Quennell')).toBe('Quennell');
   });
 });
+
+describe('readName with several travellers on one line', () => {
+  it('stops at the title of the next traveller', () => {
+    expect(readName('Mr Benoit Lavoie Mrs Lea Lavoie')?.name).toBe('Benoit Lavoie');
+  });
+});
