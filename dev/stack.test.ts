@@ -43,6 +43,13 @@ describe('the local stack', () => {
     expect(login.status).toBe(200);
   }, 120_000);
 
+  it('refuses a second stack on the same state directory, which would corrupt the database', async () => {
+    expect(stack).not.toBeNull();
+    await expect(startStack({ stateDir, ports: freePorts })).rejects.toThrow(/already running/);
+    const health = await fetch(`${stack!.url}/api/health`);
+    expect(health.status).toBe(200);
+  });
+
   it('serves the product, the api and auth on one origin', async () => {
     expect(stack).not.toBeNull();
     const health = await fetch(`${stack!.url}/api/health`);

@@ -3,7 +3,7 @@
 // the local auth server, the `api` function under Deno, and the gateway in front of them.
 // `npm start`, the HTTP API tests and the browser tests all start it through startStack().
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -85,6 +85,65 @@ async function resolvePort(port: number): Promise<number> {
   return port === 0 ? freePort() : port;
 }
 
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Thrown when the stack cannot start for a reason the person starting it can fix. */
+export class StackStartError extends Error {}
+
+/**
+ * One stack per state directory: two PGlite instances on the same data directory would corrupt
+ * it. The lock is a pid file; a stale one (its process gone) is taken over.
+ */
+const lockedInThisProcess = new Set<string>();
+
+function lockStateDir(stateDir: string): () => void {
+  const lockFile = path.join(stateDir, 'stack.pid');
+  if (lockedInThisProcess.has(lockFile)) {
+    throw new StackStartError(`FareBack is already running from ${stateDir} in this process.`);
+  }
+  try {
+    const pid = Number(readFileSync(lockFile, 'utf8'));
+    if (pid && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        throw new StackStartError(
+          `FareBack is already running from ${stateDir} (process ${pid}). Stop it with Ctrl-C first.`,
+        );
+      } catch (error) {
+        if (error instanceof StackStartError) throw error;
+        // no such process: a stale lock from a stack that did not stop cleanly
+      }
+    }
+  } catch (error) {
+    if (error instanceof StackStartError) throw error;
+  }
+  writeFileSync(lockFile, String(process.pid));
+  lockedInThisProcess.add(lockFile);
+  return () => {
+    lockedInThisProcess.delete(lockFile);
+    rmSync(lockFile, { force: true });
+  };
+}
+
+async function assertPortsFree(ports: Ports): Promise<void> {
+  const busy: string[] = [];
+  for (const [name, port] of Object.entries(ports) as Array<[keyof Ports, number]>) {
+    if (port !== 0 && !(await portIsFree(port))) busy.push(`${port} (${name})`);
+  }
+  if (busy.length > 0) {
+    throw new StackStartError(
+      `Port${busy.length > 1 ? 's' : ''} ${busy.join(', ')} ${busy.length > 1 ? 'are' : 'is'} already in use. ` +
+        'Is FareBack (or a Supabase local stack) already running?',
+    );
+  }
+}
+
 async function waitFor(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
@@ -121,6 +180,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   try {
+    if (persistent) {
+      const unlock = lockStateDir(stateDir);
+      stops.push(async () => unlock());
+    }
+    await assertPortsFree({ ...ports, ...(options.databaseUrl ? { database: 0 } : {}) });
+
     // Database
     let databaseUrl = options.databaseUrl;
     const singleSession = !databaseUrl;

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { demoAccounts, repoRoot, startStack } from './stack.ts';
+import { demoAccounts, repoRoot, StackStartError, startStack } from './stack.ts';
 
 const started = Date.now();
 
@@ -43,6 +43,12 @@ const stack = await startStack({
   stateDir: path.join(repoRoot, '.local'),
   seed: true,
   demoAccounts: true,
+}).catch((error: Error) => {
+  if (error instanceof StackStartError) {
+    console.error(`\n  ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
 });
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
