@@ -302,6 +302,11 @@ export function normalizeSpaces(text: string): string {
     .trim();
 }
 
+const SOFT_BREAK = '\u0001';
+const SOFT_BREAK_EDGES = /^[\s\u0001]+|[\s\u0001]+$/g;
+const SOFT_BREAK_RUN = /\s*\u0001[\s\u0001]*/g;
+const SOFT_BREAK_BEFORE_LABEL = /\s*\u0001[\s\u0001]*(?=\p{L}[\p{L}'’ ./]{0,30}:\s)/gu;
+
 class LineWriter {
   lines: TextLine[] = [];
   private current = '';
@@ -314,10 +319,17 @@ class LineWriter {
 
   breakLine(soft: boolean): void {
     if (soft && this.inCell) {
-      this.current += ' ';
+      // A <br> inside a cell before a label ('Fare: Saver<br>Total: $120') separates values like a
+      // cell border; elsewhere ('JFK<br>08:05') it is a space.
+      this.current += SOFT_BREAK;
       return;
     }
-    const text = normalizeSpaces(this.current);
+    const text = normalizeSpaces(
+      this.current
+        .replace(SOFT_BREAK_EDGES, '')
+        .replace(SOFT_BREAK_BEFORE_LABEL, ' | ')
+        .replace(SOFT_BREAK_RUN, ' '),
+    );
     if (text) this.lines.push({ text, cells: [text], headers: null });
     this.current = '';
   }

@@ -53,6 +53,22 @@ const NON_FLIGHT_SUBJECT =
 const FLIGHT_SUBJECT =
   /\b(flight|flug|flüge|vol|vols|vuelo|airline|e-?ticket|boarding|itinerary|reiseplan|itin[ée]raire|pnr)\b/i;
 
+/** A cancelled trip (not one flight replaced by another) is no longer a booking. */
+const CANCELLED_BOOKING =
+  /\b(?:your|this|the)\s+(?:trip|booking|reservation|itinerary)\s+(?:has\s+been|was|is\s+now)\s+(?:fully\s+)?cancel+ed\b|\bwe(?:'ve|’ve|\s+have)\s+cancel+ed\s+(?:your|this)\s+(?:trip|booking|reservation|itinerary)\b|\bcancel+ation\s+confirm(?:ation|ed)\b|\bno\s+longer\s+booked\b|\b(?:buchung|reise)\s+(?:wurde|ist)\s+storniert\b|stornierungsbest[äa]tigung|\br[ée]servation\s+(?:a\s+[ée]t[ée]\s+|est\s+)annul[ée]e|confirmation\s+d['’]annulation|\breserva\s+(?:ha\s+sido\s+|fue\s+)cancelada|confirmaci[óo]n\s+de\s+(?:la\s+)?cancelaci[óo]n/i;
+/** A new itinerary in the same email: a change or rebooking, still a booking. */
+const REPLACEMENT_ITINERARY =
+  /\b(?:new|updated|revised|rebooked)\s+(?:flights?|itinerary|trip|booking)\b|\bneue[rn]?\s+(?:flug|reiseverlauf)|\bnouvel(?:le)?\s+(?:vol|itin[ée]raire)|\bnuevo\s+(?:vuelo|itinerario)/i;
+/** Abandoned carts, holds and quotes: the trip was priced but not bought. */
+const NOT_PURCHASED =
+  /\b(?:isn['’]t|is\s+not|not\s+yet|has\s+not\s+been|hasn['’]t\s+been)\s+(?:booked|purchased|ticketed|paid)\b|\bnot\s+guaranteed\s+until\b|\bcomplete\s+your\s+(?:booking|purchase|reservation)\b|\bfinish\s+(?:your\s+)?booking\b|\bstill\s+thinking\s+about\b|\byou\s+left\s+something\s+behind\b/i;
+
+function notABookingAnyMore(subject: string, text: string): boolean {
+  const all = `${subject}\n${text}`;
+  if (NOT_PURCHASED.test(all)) return true;
+  return CANCELLED_BOOKING.test(all) && !REPLACEMENT_ITINERARY.test(text);
+}
+
 async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[]> {
   let tree: HtmlElement | null = null;
   const sources: TextLine[][] = [];
@@ -82,6 +98,7 @@ async function extractFromLines(
   const sender = airlineBySender(fromAddress);
   const text = body.map((line) => line.text).join('\n');
 
+  if (notABookingAnyMore(subject, text)) return [];
   // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
   // markup (or an airline sender) lets such a message through.
   if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject))
