@@ -224,8 +224,8 @@ function trimEnd(text: string, start: number, end: number): number {
 const TIME_PATTERNS: RegExp[] = [
   // 8:05am, 8:05 AM, 9:10a, 22:50, 07:15 Uhr, 8:02 p.m.
   /(?<![\d:.,$€£])(\d{1,2}):(\d{2})(?::\d{2})?(?!\d)(?:\s*([ap])\.?\s?m\b\.?|\s?([ap])(?![a-z]))?/g,
-  // 07h15 (French), 07.15 Uhr / 7.15 h
-  /(?<![\d:.,$€£])(\d{1,2})h(\d{2})(?![\d])()()/g,
+  // 07h15, 19 h 00 (French), 07.15 Uhr / 7.15 h; not a duration ('7 h 05 min')
+  /(?<![\d:.,$€£])(\d{1,2}) ?h ?(\d{2})(?![\d])(?!\s*m(?:in\w*)?\b)()()/g,
   /(?<![\d:.,$€£])(\d{1,2})\.(\d{2})(?=\s*(?:uhr|h)\b)()()/g,
   // 7 PM, 7pm
   /(?<![\d:.,$€£])(\d{1,2})()\s?([ap])\.?m\b\.?()/g,

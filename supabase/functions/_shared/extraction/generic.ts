@@ -210,12 +210,20 @@ function insideParens(text: string, offset: number): boolean {
   return open > close && text.indexOf(')', offset) !== -1;
 }
 
+/** Upper-case labels printed before or after a code ('DEPARTS BWI 6:10 AM'): not place names. */
+const STOP_LABEL_WORDS =
+  /^(?:DEPARTS?|DEPARTING|DEPARTURE|ARRIVES?|ARRIVING|ARRIVAL|FROM|TO|VIA|DEP|ARR|ORIGIN|DESTINATION|FLIGHT|NONSTOP|STOP|STOPS|TERMINAL|GATE|AB|AN|VON|NACH|DE|A|DESDE|HACIA|SALIDA|LLEGADA|ORIGEN|DESTINO|PARTIDA|CHEGADA|ORIGINE|ARRIVEE|DEPART)$/;
+
 /** 'NEW YORK', 'LOS ANGELES': a code glued to another all-caps word is part of a place name. */
 function nextToCapsWord(text: string, start: number, context: GenericContext): boolean {
   const before = /([A-Za-z]+)[ ]$/.exec(text.slice(Math.max(0, start - 30), start));
   const after = /^[ ]([A-Za-z]+)/.exec(text.slice(start + 3, start + 33));
   const caps = (word: string | undefined): boolean =>
-    !!word && word.length >= 2 && word === word.toUpperCase() && !context.airports.has(word);
+    !!word &&
+    word.length >= 2 &&
+    word === word.toUpperCase() &&
+    !context.airports.has(word) &&
+    !STOP_LABEL_WORDS.test(word);
   return caps(before?.[1]) || caps(after?.[1]);
 }
 
@@ -585,7 +593,7 @@ function assignFlights(legs: Leg[], tokens: FlightToken[]): (FlightToken | null)
 // ---- seats, cabins ----
 
 const SEAT_LABEL =
-  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|asientos?)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#]?\s*/gi;
+  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|places?|asientos?|assentos?|lugar|posto)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#]?\s*/gi;
 const SEAT_VALUE = /^(\d{1,2}[A-K])(?![A-Za-z0-9])/;
 const NO_SEAT =
   /^(?:not (?:yet )?(?:reserved|assigned|selected|available)|none|n\/a|-+|—|–|tba|tbd|(?:to be )?assigned (?:at|during) (?:check-?in|the gate|gate)|at check-?in|unassigned|no seat|nicht (?:reserviert|zugewiesen)|keine?|non (?:attribu[ée]|r[ée]serv[ée])|sin (?:asignar|asiento)|no asignado|por asignar)/i;

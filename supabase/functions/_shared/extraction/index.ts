@@ -157,8 +157,14 @@ function enrichFromText(booking: DraftBooking, generic: DraftBooking[], cabin: C
         candidate.departureAirport === segment.departureAirport && candidate.arrivalAirport === segment.arrivalAirport,
     );
     if (!match) return withCabin(segment);
+    // Partial markup (a departure without an arrival): the text's times complete the leg.
+    const timeless = segment.departureUtc === null && segment.departureLocal === null;
+    const noArrival = segment.arrivalUtc === null && segment.arrivalLocal === null;
     return {
       ...segment,
+      departureLocal: timeless ? match.departureLocal : segment.departureLocal,
+      arrivalLocal: noArrival ? match.arrivalLocal : segment.arrivalLocal,
+      arrivalDayOffset: noArrival ? match.arrivalDayOffset : segment.arrivalDayOffset,
       seatNumber: segment.seatNumber ?? match.seatNumber,
       cabinClass: segment.cabinClass ?? match.cabinClass,
       carrier: segment.carrier ?? match.carrier,
