@@ -938,6 +938,9 @@ const GENERIC_FARE_BRANDS = [
   'Premium Economy Flex',
 ];
 
+const AMBIGUOUS_BRAND =
+  /^(?:economy|business|first|first class|premium|premium economy|premium class|main|plus|economy plus|comfort|standard|classic|flex|lite|light|value|executive)$|\bcabin\b/i;
+
 function cleanFareValue(raw: string): string | null {
   // The next label on the same line ends the value: 'Tarifa: Basic   Asiento: 14D'.
   const nextLabel = /\s\p{L}[\p{L}.]*\s*:/u.exec(raw);
@@ -1003,7 +1006,14 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
     if (brand && !/^(?:economy|business|first|premium economy)$/i.test(brand))
       return normaliseFareBrand(brand, airline);
   }
-  const brands = [...(airline?.fareBrandInFlightRow ? airline.fareBrands : []), ...GENERIC_FARE_BRANDS];
+  // The selling airline's own brands in its flight rows; brands that are cabin words or seat
+  // products elsewhere ('Premium', 'Economy Plus') only where the airline prints them there.
+  const ownBrands = airline
+    ? airline.fareBrandInFlightRow
+      ? airline.fareBrands
+      : airline.fareBrands.filter((brand) => !AMBIGUOUS_BRAND.test(brand))
+    : [];
+  const brands = [...ownBrands, ...GENERIC_FARE_BRANDS];
   for (const [from, to] of regions) {
     for (let line = from; line < to; line++) {
       const text = infos[line]?.line.text ?? '';
