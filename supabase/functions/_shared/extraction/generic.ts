@@ -648,7 +648,7 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
     const headers = info.line.headers;
     if (headers) {
       headers.forEach((header, index) => {
-        if (!/^(seats?|sitzplatz|si[èe]ge|asiento)/.test(header)) return;
+        if (!/^(seats?|sitzplatz|si[èe]ge|places?|asientos?|assentos?|lugar|posto)\b/.test(header)) return;
         const cell = info.line.cells[index]?.trim() ?? '';
         if (SEAT_VALUE.test(cell) && cell.length <= 4) {
           mentions.push({ line, pos: at(line, text.indexOf(cell)), seat: cell, route: null });
@@ -753,6 +753,9 @@ const CODE_LABEL = new RegExp(
     'localisateur',
     'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?',
     'c[óo]digo\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
+    'clave\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
+    'localizador\\s+da\\s+reserva',
+    'n[úu]mero\\s+da\\s+reserva',
     'referencia\\s+de\\s+(?:la\\s+)?reserva',
     'n[úu]mero\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
   ].join('|'),
@@ -821,7 +824,7 @@ function codeFromSubject(subject: string): string | null {
 // ---- passengers ----
 
 const PASSENGER_LABEL =
-  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
+  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
 
 /** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
 const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
@@ -896,7 +899,12 @@ function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText
   infos.forEach((info, line) => {
     const text = info.line.text;
     const label = TOTAL_LABEL.exec(text);
-    if (!label || NOT_TOTAL.test(text)) return;
+    if (!label) return;
+    // 'Fare per adult: ... | Total fare: ...': only the label's own cell and the next one count.
+    const cellStart = text.lastIndexOf('|', label.index) + 1;
+    const nextBar = text.indexOf('|', label.index);
+    const cellEnd = nextBar < 0 ? text.length : (text.indexOf('|', nextBar + 1) + 1 || text.length);
+    if (NOT_TOTAL.test(text.slice(cellStart, cellEnd))) return;
     const after = text.slice((label.index ?? 0) + label[0].length);
     let amounts = findAmounts(after);
     let sourceText = text;

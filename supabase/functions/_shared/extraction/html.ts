@@ -305,7 +305,7 @@ export function normalizeSpaces(text: string): string {
 const SOFT_BREAK = '\u0001';
 const SOFT_BREAK_EDGES = /^[\s\u0001]+|[\s\u0001]+$/g;
 const SOFT_BREAK_RUN = /\s*\u0001[\s\u0001]*/g;
-const SOFT_BREAK_BEFORE_LABEL = /\s*\u0001[\s\u0001]*(?=\p{L}[\p{L}'’ ./]{0,30}:\s)/gu;
+const SOFT_BREAK_BEFORE_LABEL = /\s*\u0001[\s\u0001]*(?=\p{L}[\p{L}'’ ./]{0,30}(?:\([^()]{1,20}\))?\s?:\s)/gu;
 
 class LineWriter {
   lines: TextLine[] = [];
