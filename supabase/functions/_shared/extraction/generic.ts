@@ -603,6 +603,8 @@ interface SeatMention {
   pos: number;
   seat: string | null;
   route: { from: string; to: string } | null;
+  /** The flight a per-passenger seat table heads its column with ('Passenger | SQ638 | SQ637'). */
+  flight?: string;
 }
 
 /** A plain-text column heading line ending in 'SEAT': 'FLIGHT DATE FROM DEP TO ARR CLASS SEAT'. */
@@ -610,6 +612,7 @@ const SEAT_HEADING_LINE = /^(?:[\p{L}/.#]+\s+){3,12}(?:seat|seats|sitz|sitzplatz
 
 function findSeatMentions(infos: LineInfo[]): SeatMention[] {
   const mentions: SeatMention[] = [];
+  const seatMatrices = new Set<string>();
   let seatColumn = false;
   infos.forEach((info, line) => {
     const text = info.line.text;
@@ -646,6 +649,23 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
       }
     }
     const headers = info.line.headers;
+    const signature = headers?.join('|') ?? '';
+    if (headers && !seatMatrices.has(signature) && !info.line.cells.every((cell, i) => cell.toLowerCase() === headers[i])) {
+      // The first passenger's row of a seat table with one column per flight.
+      headers.forEach((header, index) => {
+        const flight = /^([a-z0-9]{2})\s?0*(\d{1,4})(?:\s+seats?)?$/.exec(header);
+        const cell = info.line.cells[index]?.trim() ?? '';
+        if (!flight || !/^\d{1,2}[A-K]$/.test(cell)) return;
+        seatMatrices.add(signature);
+        mentions.push({
+          line,
+          pos: at(line, text.indexOf(cell)),
+          seat: cell,
+          route: null,
+          flight: `${(flight[1] ?? '').toUpperCase()}${flight[2] ?? ''}`,
+        });
+      });
+    }
     if (headers) {
       headers.forEach((header, index) => {
         if (!/^(seats?|sitzplatz|si[èe]ge|places?|asientos?|assentos?|lugar|posto)\b/.test(header)) return;
@@ -1113,8 +1133,11 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     const routed = seats.find(
       (mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code,
     );
-    const inRegion = seats.find((mention) => !mention.route && mention.line >= from && mention.line < to);
-    const seatNumber = routed ? routed.seat : seatList ? (seatList[index] ?? null) : (inRegion?.seat ?? null);
+    const byFlight = flight ? seats.find((mention) => mention.flight === `${flight.carrier ?? ''}${flight.number}`) : null;
+    const inRegion = seats.find(
+      (mention) => !mention.route && !mention.flight && mention.line >= from && mention.line < to,
+    );
+    const seatNumber = routed ? routed.seat : byFlight ? byFlight.seat : seatList ? (seatList[index] ?? null) : (inRegion?.seat ?? null);
     segments.push({
       pos: leg.departure.pos,
       carrier: flight?.carrier ?? null,
