@@ -848,12 +848,15 @@ const PASSENGER_LABEL =
 
 /** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
 const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
+const TITLED_SLASH_LIST = /^\s*(?:[\p{Lu}][\p{Lu}'’-]*\s+){2,4}(?:MR|MRS|MS|MISS|MSTR|DR)\.?\s+\/\s+\p{Lu}/u;
 const NAME_LIST_SEPARATOR =
   /\s*[,;&]\s*|\s+(?:and|und|et|y)\s+|\s+(?=(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|mlle|sr|sra)\.?\s)/i;
 
 /** 'Herr Jürgen Oberländer, Frau Sabine Oberländer': every name of a list after one label. */
 function readNameList(rest: string, first: string): string[] {
-  const parts = rest.split(NAME_LIST_SEPARATOR).filter((part) => part.trim() !== '');
+  // 'SAKURAGI HARUTO MR / SAKURAGI MEI MS': reservation-style names, one per slash.
+  const separator = TITLED_SLASH_LIST.test(rest) ? /\s+\/\s+/ : NAME_LIST_SEPARATOR;
+  const parts = rest.split(separator).filter((part) => part.trim() !== '');
   if (parts.length < 2) return [first];
   const names: string[] = [];
   for (const part of parts) {

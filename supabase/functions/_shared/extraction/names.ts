@@ -191,6 +191,8 @@ function isTitle(word: string): boolean {
   return TITLES.has(word.toLowerCase().replace(/\.$/, ''));
 }
 
+const TRAILING_TITLE = /^((?:[\p{Lu}][\p{Lu}'’-]*\s+){2,4})(?:MR|MRS|MS|MISS|MSTR|DR)\.?(?=$|\s*[,;|·(]|\s+\/\s)/u;
+
 export interface NameReading {
   name: string;
   /** A title, the all-caps form or the FAMILY/GIVEN form marked it as a person. */
@@ -203,6 +205,15 @@ export interface NameReading {
  */
 export function readName(text: string): NameReading | null {
   const value = text.trim();
+  // 'SAKURAGI HARUTO MR': the reservation-system order (FAMILY GIVEN TITLE) without the slash.
+  const trailing = TRAILING_TITLE.exec(value);
+  if (trailing?.[1]) {
+    const words = trailing[1].trim().split(/\s+/);
+    if (words.length >= 2 && words.length <= 4 && !words.some((word) => NOT_NAME_WORDS.has(word.toLowerCase()))) {
+      const [family, ...given] = words.map(capitalise);
+      return { name: [...given, family].join(' '), marked: true };
+    }
+  }
   const slash =
     /^([\p{Lu}][\p{Lu}'’ -]*?)\s*\/\s*([\p{Lu}][\p{Lu}'’ -]*?)(?:\s+(MR|MRS|MS|MISS|MSTR|DR|MISTER|MRS\.|MR\.))?(?=$|[\s,;|·(]|\d)/u.exec(
       value,
