@@ -886,11 +886,14 @@ function findPassengers(infos: LineInfo[]): string[] {
         continue;
       }
       if (rest.trim() && reading) continue;
-      // A heading ('Passengers', 'Traveler  eTicket Number') followed by one name per line.
+      // A heading ('Passengers', 'Traveler  eTicket Number') followed by one name per line; under
+      // a heading alone on its line, a capitalised 'Given Family' counts without title or caps.
+      const headingAlone = start === 0 && rest.trim() === '';
       for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
         const cell = (infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '').replace(NAME_LABEL, '');
         const candidate = readName(cell);
-        if (!candidate || !candidate.marked) break;
+        const capitalised = !!candidate && candidate.name.split(' ').every((word) => /^\p{Lu}\p{Ll}/u.test(word));
+        if (!candidate || !(candidate.marked || (headingAlone && capitalised))) break;
         add(candidate.name);
       }
     }
