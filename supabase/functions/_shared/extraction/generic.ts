@@ -14,6 +14,7 @@ import type { AirportInfo } from './airports.ts';
 import type { AirlineProfile } from './airlines.ts';
 import { airlineByCode, FLIGHT_PREFIXES, ICAO_CODES, isKnownAirlineCode } from './airlines.ts';
 import { cabinFromText } from './cabin.ts';
+import { findCityAirports } from './cities.ts';
 import { CURRENCY_CODES, currenciesMentioned, findAmounts } from './money.ts';
 import { readName, sameName } from './names.ts';
 import type { CabinClass, DraftBooking, DraftSegment, LocalDateTime, Money } from './types.ts';
@@ -157,11 +158,22 @@ function mask(text: string, spans: { start: number; end: number }[]): string {
   return masked;
 }
 
-function analyseLine(line: TextLine, context: GenericContext): LineInfo {
+/** 'HELSINKI  BARCELONA  0725  1010': four-digit clock times, read only beside two named places. */
+const COMPACT_TIME = /(?<![\p{L}\d:.,/-])([01]\d|2[0-3])([0-5]\d)(?![\p{L}\d:.,/-])/gu;
+
+function analyseLine(line: TextLine, context: GenericContext, byCityName = false): LineInfo {
   const text = line.text;
   const dates = findDates(text, context.dateOrder);
   const times = findTimes(text).filter((time) => !dates.some((date) => time.start < date.end && time.end > date.start));
-  const masked = mask(text, [...dates, ...times]);
+  let masked = mask(text, [...dates, ...times]);
+  const cities = byCityName ? findCityAirports(masked) : [];
+  if (cities.length >= 2 && times.length === 0) {
+    for (const match of masked.matchAll(COMPACT_TIME)) {
+      const start = match.index ?? 0;
+      times.push({ start, end: start + match[0].length, hour: Number(match[1]), minute: Number(match[2]) });
+    }
+    masked = mask(masked, times);
+  }
   const pieces = pieceRanges(text);
   const airports: AirportToken[] = [];
   for (const match of masked.matchAll(/\(\s*([A-Z]{3})(?:\s*[-–,/:][^()]*)?\)/g)) {
@@ -182,6 +194,8 @@ function analyseLine(line: TextLine, context: GenericContext): LineInfo {
     if (insideParens(masked, start) || nextToCapsWord(masked, start, context)) continue;
     airports.push({ start, end: start + 3, code, paren: false });
   }
+  // No code on the line: places named in full stand for their airport (see cities.ts).
+  if (airports.length === 0) for (const city of cities) airports.push({ ...city, paren: false });
   airports.sort((a, b) => a.start - b.start);
   // Codes inside a route ('MSP>SEA', 'AMS-JFK') label a leg, they are not stops of their own.
   const routes = findRoutes(masked, context);
@@ -258,6 +272,13 @@ function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
         const time = nearest(times, airport.start) as TimeToken;
         usedTimes.add(timeKey(lineIndex, time));
         stops.push(makeStop(lineIndex, airport, time, dates.length === 1 ? (dates[0] ?? null) : null, pieceText));
+      } else if (airports.length === 2 && times.length === 2 && (times[0]?.start ?? 0) > (airports[1]?.end ?? 0)) {
+        // Columns 'FROM TO DEP ARR': both places, then their times, in order.
+        airports.forEach((airport, i) => {
+          const time = times[i] as TimeToken;
+          usedTimes.add(timeKey(lineIndex, time));
+          stops.push(makeStop(lineIndex, airport, time, null, pieceText));
+        });
       } else if (airports.length >= 2 && times.length >= 1) {
         // Several stops in one piece: 'JFK 8:05 LAX 11:10' or '8:05 JFK 11:10 LAX'.
         const timeFirst = (times[0]?.start ?? 0) < (airports[0]?.start ?? 0);
@@ -650,7 +671,11 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
     }
     const headers = info.line.headers;
     const signature = headers?.join('|') ?? '';
-    if (headers && !seatMatrices.has(signature) && !info.line.cells.every((cell, i) => cell.toLowerCase() === headers[i])) {
+    if (
+      headers &&
+      !seatMatrices.has(signature) &&
+      !info.line.cells.every((cell, i) => cell.toLowerCase() === headers[i])
+    ) {
       // The first passenger's row of a seat table with one column per flight.
       headers.forEach((header, index) => {
         const flight = /^([a-z0-9]{2})\s?0*(\d{1,4})(?:\s+seats?)?$/.exec(header);
@@ -929,7 +954,7 @@ function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText
     // 'Fare per adult: ... | Total fare: ...': only the label's own cell and the next one count.
     const cellStart = text.lastIndexOf('|', label.index) + 1;
     const nextBar = text.indexOf('|', label.index);
-    const cellEnd = nextBar < 0 ? text.length : (text.indexOf('|', nextBar + 1) + 1 || text.length);
+    const cellEnd = nextBar < 0 ? text.length : text.indexOf('|', nextBar + 1) + 1 || text.length;
     if (NOT_TOTAL.test(text.slice(cellStart, cellEnd))) return;
     const after = text.slice((label.index ?? 0) + label[0].length);
     let amounts = findAmounts(after);
@@ -1083,10 +1108,15 @@ export function airportCandidates(lines: TextLine[]): Set<string> {
 }
 
 export function extractGeneric(lines: TextLine[], context: GenericContext): DraftBooking[] {
-  const infos = lines.map((line) => analyseLine(line, context));
+  let infos = lines.map((line) => analyseLine(line, context));
   labelTextTables(infos);
-  const stops = findStops(infos, context);
-  const legs = pairLegs(stops);
+  let legs = pairLegs(findStops(infos, context));
+  // No leg from airport codes in an airline's own mail: read places named without codes.
+  if (legs.length === 0 && context.airline) {
+    infos = lines.map((line) => analyseLine(line, context, true));
+    labelTextTables(infos);
+    legs = pairLegs(findStops(infos, context));
+  }
   const flightTokens = findFlightTokens(infos, context);
   const flights = assignFlights(legs, flightTokens);
   const seats = findSeatMentions(infos);
@@ -1139,11 +1169,19 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     const routed = seats.find(
       (mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code,
     );
-    const byFlight = flight ? seats.find((mention) => mention.flight === `${flight.carrier ?? ''}${flight.number}`) : null;
+    const byFlight = flight
+      ? seats.find((mention) => mention.flight === `${flight.carrier ?? ''}${flight.number}`)
+      : null;
     const inRegion = seats.find(
       (mention) => !mention.route && !mention.flight && mention.line >= from && mention.line < to,
     );
-    const seatNumber = routed ? routed.seat : byFlight ? byFlight.seat : seatList ? (seatList[index] ?? null) : (inRegion?.seat ?? null);
+    const seatNumber = routed
+      ? routed.seat
+      : byFlight
+        ? byFlight.seat
+        : seatList
+          ? (seatList[index] ?? null)
+          : (inRegion?.seat ?? null);
     segments.push({
       pos: leg.departure.pos,
       carrier: flight?.carrier ?? null,

@@ -302,10 +302,10 @@ export function normalizeSpaces(text: string): string {
     .trim();
 }
 
-const SOFT_BREAK = '\u0001';
-const SOFT_BREAK_EDGES = /^[\s\u0001]+|[\s\u0001]+$/g;
-const SOFT_BREAK_RUN = /\s*\u0001[\s\u0001]*/g;
-const SOFT_BREAK_BEFORE_LABEL = /\s*\u0001[\s\u0001]*(?=\p{L}[\p{L}'’ ./]{0,30}(?:\([^()]{1,20}\))?\s?:\s)/gu;
+const SOFT_BREAK = '\uE000';
+const SOFT_BREAK_EDGES = /^[\s\uE000]+|[\s\uE000]+$/g;
+const SOFT_BREAK_RUN = /\s*\uE000[\s\uE000]*/g;
+const SOFT_BREAK_BEFORE_LABEL = /\s*\uE000[\s\uE000]*(?=\p{L}[\p{L}'’ ./]{0,30}(?:\([^()]{1,20}\))?\s?:\s)/gu;
 
 class LineWriter {
   lines: TextLine[] = [];
@@ -325,10 +325,7 @@ class LineWriter {
       return;
     }
     const text = normalizeSpaces(
-      this.current
-        .replace(SOFT_BREAK_EDGES, '')
-        .replace(SOFT_BREAK_BEFORE_LABEL, ' | ')
-        .replace(SOFT_BREAK_RUN, ' '),
+      this.current.replace(SOFT_BREAK_EDGES, '').replace(SOFT_BREAK_BEFORE_LABEL, ' | ').replace(SOFT_BREAK_RUN, ' '),
     );
     if (text) this.lines.push({ text, cells: [text], headers: null });
     this.current = '';
