@@ -87,3 +87,11 @@ describe('parseLooseDate', () => {
     expect(parseLooseDate('19. Februar 2027 um 20:02')?.getUTCMonth()).toBe(1);
   });
 });
+
+describe('findTimes with spaced French hours', () => {
+  it('reads 19 h 00 but not a duration', () => {
+    expect(findTimes('Montréal (YUL) 19 h 00').map((t) => [t.hour, t.minute])).toEqual([[19, 0]]);
+    expect(findTimes('(4h 50m, non-stop)')).toEqual([]);
+    expect(findTimes('durée 7 h 05 min')).toEqual([]);
+  });
+});

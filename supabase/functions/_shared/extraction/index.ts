@@ -61,12 +61,19 @@ const REPLACEMENT_ITINERARY =
   /\b(?:new|updated|revised|rebooked)\s+(?:flights?|itinerary|trip|booking)\b|\bneue[rn]?\s+(?:flug|reiseverlauf)|\bnouvel(?:le)?\s+(?:vol|itin[ée]raire)|\bnuevo\s+(?:vuelo|itinerario)/i;
 /** Abandoned carts, holds and quotes: the trip was priced but not bought. */
 const NOT_PURCHASED =
-  /\b(?:isn['’]t|is\s+not|not\s+yet|has\s+not\s+been|hasn['’]t\s+been)\s+(?:booked|purchased|ticketed|paid)\b|\bnot\s+guaranteed\s+until\b|\bcomplete\s+your\s+(?:booking|purchase|reservation)\b|\bfinish\s+(?:your\s+)?booking\b|\bstill\s+thinking\s+about\b|\byou\s+left\s+something\s+behind\b/i;
+  /\b(?:isn['’]t|is\s+not|not\s+yet|has\s+not\s+been|hasn['’]t\s+been)\s+(?:booked|purchased|ticketed|paid)\b|\b(?:prices?|fares?|availability)\b[^.]{0,40}\bnot\s+guaranteed\s+until\b|\bcomplete\s+your\s+(?:booking|purchase|reservation)\b(?!\s+with)|\bfinish\s+(?:your\s+)?booking\b|\bstill\s+thinking\s+about\b|\byou\s+left\s+something\s+behind\b/i;
+/** Fine print of a real confirmation ('If your booking was cancelled ...') states conditions. */
+const CONDITIONAL = /\b(?:if|when|whether|should|unless|in case|wenn|falls|sofern|si|lorsque|en caso)\b/i;
 
-function notABookingAnyMore(subject: string, text: string): boolean {
-  const all = `${subject}\n${text}`;
-  if (NOT_PURCHASED.test(all)) return true;
-  return CANCELLED_BOOKING.test(all) && !REPLACEMENT_ITINERARY.test(text);
+function notABookingAnyMore(subject: string, lines: TextLine[]): boolean {
+  const statements = [subject, ...lines.map((line) => line.text)].filter(
+    (text) => text.length <= 240 && !CONDITIONAL.test(text),
+  );
+  if (statements.some((text) => NOT_PURCHASED.test(text))) return true;
+  return (
+    statements.some((text) => CANCELLED_BOOKING.test(text)) &&
+    !lines.some((line) => REPLACEMENT_ITINERARY.test(line.text))
+  );
 }
 
 async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[]> {
@@ -98,7 +105,7 @@ async function extractFromLines(
   const sender = airlineBySender(fromAddress);
   const text = body.map((line) => line.text).join('\n');
 
-  if (notABookingAnyMore(subject, text)) return [];
+  if (notABookingAnyMore(subject, body)) return [];
   // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
   // markup (or an airline sender) lets such a message through.
   if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject))

@@ -9,6 +9,7 @@ describe('readName', () => {
     ['Mrs Femke DOORNBOS', 'Femke Doornbos'],
     ['Frau Ingeborg Wöhlke', 'Ingeborg Wöhlke'],
     ["LEOPOLD O'NEIL-SMITH. American Airlines", "Leopold O'Neil-Smith"],
+    ['SAKURAGI HARUTO MR / SAKURAGI MEI MS', 'Haruto Sakuragi'],
   ])('reads %s', (text, name) => {
     expect(readName(text)?.name).toBe(name);
   });
