@@ -196,6 +196,18 @@ function analyseLine(line: TextLine, context: GenericContext, byCityName = false
   }
   // No code on the line: places named in full stand for their airport (see cities.ts).
   if (airports.length === 0) for (const city of cities) airports.push({ ...city, paren: false });
+  // 'DXB / BKK 0950 1925': four-digit clock times beside two airport codes and no other time.
+  if (times.length === 0 && airports.length >= 2) {
+    const compact: TimeToken[] = [];
+    for (const match of masked.matchAll(COMPACT_TIME)) {
+      const start = match.index ?? 0;
+      compact.push({ start, end: start + match[0].length, hour: Number(match[1]), minute: Number(match[2]) });
+    }
+    if (compact.length >= 2 && compact.length <= 4) {
+      times.push(...compact);
+      masked = mask(masked, compact);
+    }
+  }
   airports.sort((a, b) => a.start - b.start);
   // Codes inside a route ('MSP>SEA', 'AMS-JFK') label a leg, they are not stops of their own.
   const routes = findRoutes(masked, context);
@@ -238,7 +250,10 @@ function nextToCapsWord(text: string, start: number, context: GenericContext): b
     word === word.toUpperCase() &&
     !context.airports.has(word) &&
     !STOP_LABEL_WORDS.test(word);
-  return caps(before?.[1]) || caps(after?.[1]);
+  if (caps(after?.[1])) return true;
+  // 'DUBAI DXB T3 / BANGKOK BKK': a city in capitals before its code, nothing glued after it.
+  const cityBefore = (before?.[1]?.length ?? 0) >= 4 && !/^\s*[A-Za-z]/.test(text.slice(start + 3, start + 5));
+  return caps(before?.[1]) && !cityBefore;
 }
 
 // ---- stops and legs ----
@@ -783,7 +798,7 @@ const CODE_LABEL = new RegExp(
     'record\\s+locator',
     'booking\\s+ref(?:erence)?',
     '\\bpnr\\b',
-    'confirmation(?=\\s*[:#|])',
+    'confirmation(?=\\s*(?:\\([^()]{1,30}\\)\\s*)?[:#|])',
     'reference\\s*(?:code|number)?(?=\\s*[:#|])',
     'reservation(?=\\s*[:#|])',
     'e-?ticket\\s+itinerary\\s+and\\s+receipt\\s+for\\s+confirmation',
@@ -807,7 +822,7 @@ const CODE_LABEL = new RegExp(
   'gi',
 );
 const CODE_AFTER_LABEL =
-  /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number|\((?:pnr|code|[\p{L} ]{1,14})\))\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/u;
+  /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number|\((?:pnr|code|[\p{L} ]{1,30})\))\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/u;
 const NOT_CODES = new Set([
   'PENDING',
   'CONFIRM',
@@ -849,8 +864,12 @@ function findBookingCodes(infos: LineInfo[]): CodeMention[] {
       const start = match.index ?? 0;
       const before = text.slice(Math.max(0, start - 40), start);
       if (FOREIGN_CODE_CONTEXT.test(before)) continue;
-      const after = CODE_AFTER_LABEL.exec(text.slice(start + match[0].length));
-      const code = after?.[1];
+      const rest = text.slice(start + match[0].length);
+      const after = CODE_AFTER_LABEL.exec(rest);
+      // 'CONFIRMATION CODE' on a line of its own, the code alone on the next line.
+      const below = infos[line + 1]?.line.text.trim() ?? '';
+      const code =
+        after?.[1] ?? (/^[\s:#]*$/.test(rest) && /^[A-Z0-9]{5,8}$/.test(below) ? below : undefined);
       if (!code || !isPlausibleCode(code)) continue;
       found.push({ code, line, pos: at(line, start) });
     }

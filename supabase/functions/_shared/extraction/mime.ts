@@ -57,11 +57,25 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
     fromAddress: ('address' in (email.from ?? {}) ? email.from?.address : '') ?? '',
     subject: email.subject ?? '',
     date: parseHeaderDate(email.date),
-    text: email.text ?? '',
-    html: email.html ?? '',
+    text: repairC1(email.text ?? ''),
+    html: repairC1(email.html ?? ''),
     attachments,
     attachedMessages,
   };
+}
+
+/**
+ * windows-1252 bytes 0x80-0x9F ('€', '–', '’') come out of some runtimes' decoders (Node's
+ * TextDecoder among them) as C1 control characters. Real mail text never holds C1 controls, so
+ * each one is read as the windows-1252 character its byte stands for.
+ */
+const WINDOWS_1252_C1 =
+  '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+export function repairC1(text: string): string {
+  return /[\u0080-\u009F]/.test(text)
+    ? text.replace(/[\u0080-\u009F]/g, (char) => WINDOWS_1252_C1[char.charCodeAt(0) - 0x80] ?? char)
+    : text;
 }
 
 function parseHeaderDate(value: string | undefined): Date | null {
