@@ -251,9 +251,8 @@ function nextToCapsWord(text: string, start: number, context: GenericContext): b
     !context.airports.has(word) &&
     !STOP_LABEL_WORDS.test(word);
   if (caps(after?.[1])) return true;
-  // 'DUBAI DXB T3 / BANGKOK BKK': a city in capitals before its code, nothing glued after it.
-  const cityBefore = (before?.[1]?.length ?? 0) >= 4 && !/^\s*[A-Za-z]/.test(text.slice(start + 3, start + 5));
-  return caps(before?.[1]) && !cityBefore;
+  // 'DUBAI DXB T3 / BANGKOK BKK': a city in capitals before its code, no capitals after it.
+  return caps(before?.[1]) && (before?.[1]?.length ?? 0) < 4;
 }
 
 // ---- stops and legs ----
@@ -554,7 +553,15 @@ function findFlightTokens(infos: LineInfo[], context: GenericContext): FlightTok
       if (NOT_FLIGHT_CONTEXT.test(before) || OPERATED_BY.test(before)) continue;
       const labelled = FLIGHT_LABEL.test(before);
       const known = isKnownAirlineCode(code) || context.extraCarriers?.has(code) === true;
-      if (!known && !labelled) continue;
+      if (!known && !labelled) {
+        // 'SS960' beside the times or places of a leg: a carrier the engine does not know.
+        const glued = /^[A-Z]{2}\d/.test(match[0]) && !AMBIGUOUS_CODES.has(code);
+        if (glued && (info.times.length > 0 || info.airports.length > 0 || info.routes.length > 0)) {
+          taken.push([start, end]);
+          tokens.push({ line, start, pos: at(line, start), carrier: code, number, tier: 2 });
+        }
+        continue;
+      }
       if (AMBIGUOUS_CODES.has(code) && !labelled && code !== booking && /\s/.test(match[0])) continue;
       taken.push([start, end]);
       tokens.push({ line, start, pos: at(line, start), carrier: code, number, tier: 1 });
@@ -930,6 +937,8 @@ function findPassengers(infos: LineInfo[]): string[] {
         continue;
       }
       if (rest.trim() && reading) continue;
+      // 'TOTAL PAID (ALL PASSENGERS) AED 8490.00': a label inside a line of figures heads nothing.
+      if (findAmounts(rest).length > 0) continue;
       // A heading ('Passengers', 'Traveler  eTicket Number') followed by one name per line; under
       // a heading alone on its line, a capitalised 'Given Family' counts without title or caps.
       const headingAlone = start === 0 && rest.trim() === '';
