@@ -664,7 +664,8 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
       return;
     }
     if (seatColumn) {
-      const last = /(?<![A-Za-z0-9])(\d{1,2}[A-K])$/.exec(text);
+      // 'SEAT' over '43A/43B' (one seat per passenger): the first passenger's.
+      const last = /(?<![A-Za-z0-9])(\d{1,2}[A-K])(?:\s*[/,]\s*\d{1,2}[A-K])*$/.exec(text);
       if (last && info.times.length > 0)
         mentions.push({ line, pos: at(line, last.index), seat: last[1] ?? null, route: null });
       else if (info.times.length === 0) seatColumn = false;
@@ -757,7 +758,10 @@ function seatsListedAfterLegs(
     byLine.set(mention.line, [...(byLine.get(mention.line) ?? []), mention]);
   }
   const first = [...byLine.values()][0];
-  return first && first.length === legs.length ? first.map((mention) => mention.seat) : null;
+  // Several travellers' lists on one line ('Seats: 21A, 19C | ... Seats: 21B, 19D'): the first.
+  return first && first.length % legs.length === 0
+    ? first.slice(0, legs.length).map((mention) => mention.seat)
+    : null;
 }
 
 const CABIN_LABEL =
@@ -901,7 +905,7 @@ const PASSENGER_LABEL =
 const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
 const TITLED_SLASH_LIST = /^\s*(?:[\p{Lu}][\p{Lu}'’-]*\s+){2,4}(?:MR|MRS|MS|MISS|MSTR|DR)\.?\s+\/\s+\p{Lu}/u;
 const NAME_LIST_SEPARATOR =
-  /\s*[,;&]\s*|\s+(?:and|und|et|y)\s+|\s+(?=(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|mlle|sr|sra)\.?\s)/i;
+  /\s*[,;&]\s*|\s+(?:and|und|et|y)\s+|\s+(?=(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|mlle|sr|sra|kind|child|infant|enfant|bébé|niño|niña)\.?\s)/i;
 
 /** 'Herr Jürgen Oberländer, Frau Sabine Oberländer': every name of a list after one label. */
 function readNameList(rest: string, first: string): string[] {
@@ -943,11 +947,14 @@ function findPassengers(infos: LineInfo[]): string[] {
       // a heading alone on its line, a capitalised 'Given Family' counts without title or caps.
       const headingAlone = start === 0 && rest.trim() === '';
       for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
-        const cell = (infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '').replace(NAME_LABEL, '');
+        const cell = (infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '')
+          .replace(NAME_LABEL, '')
+          .replace(/^\s*\d{1,2}[.)]\s+/, ''); // '1. Frau Dr. Hannelore ...'
         const candidate = readName(cell);
         const capitalised = !!candidate && candidate.name.split(' ').every((word) => /^\p{Lu}\p{Ll}/u.test(word));
         if (!candidate || !(candidate.marked || (headingAlone && capitalised))) break;
-        add(candidate.name);
+        // Travellers separated only by their titles when line breaks were lost.
+        for (const name of candidate.marked ? readNameList(cell, candidate.name) : [candidate.name]) add(name);
       }
     }
   });

@@ -29,6 +29,14 @@ const TITLES = new Set([
   'madame',
   'señor',
   'señora',
+  // Age categories printed where a title would be: 'Kind Jonas Weiß', 'Child Mateo Ferreira'.
+  'kind',
+  'child',
+  'infant',
+  'enfant',
+  'bébé',
+  'niño',
+  'niña',
 ]);
 
 /** Words that end a name: loyalty programmes, ticket and seat words, headings. */
@@ -215,16 +223,17 @@ export function readName(text: string): NameReading | null {
     }
   }
   const slash =
-    /^([\p{Lu}][\p{Lu}'’ -]*?)\s*\/\s*([\p{Lu}][\p{Lu}'’ -]*?)(?:\s+(MR|MRS|MS|MISS|MSTR|DR|MISTER|MRS\.|MR\.))?(?=$|[\s,;|·(]|\d)/u.exec(
+    /^([\p{Lu}][\p{Lu}'’ -]*?)\s*\/\s*([\p{Lu}][\p{Lu}'’-]*(?:\s+[\p{Lu}][\p{Lu}'’.-]*){0,4})(?=$|[\s,;|·(]|\d)/u.exec(
       value,
     );
   if (slash && slash[1] && slash[2]) {
     const family = slash[1].trim().split(/\s+/).map(capitalise);
-    const given = slash[2]
-      .trim()
-      .split(/\s+/)
-      .filter((word) => !isTitle(word))
-      .map(capitalise);
+    // 'TAN/RACHEL MEI LING MS': every given name up to the trailing title.
+    const given: string[] = [];
+    for (const word of slash[2].trim().split(/\s+/)) {
+      if (isTitle(word) || NOT_NAME_WORDS.has(word.toLowerCase()) || word.endsWith('.')) break;
+      given.push(capitalise(word));
+    }
     if (family.length > 0 && given.length > 0 && !family.some((word) => NOT_NAME_WORDS.has(word.toLowerCase()))) {
       return { name: [...given, ...family].join(' '), marked: true };
     }
@@ -242,6 +251,9 @@ export function readName(text: string): NameReading | null {
     // 'Mr Benoit Lavoie Mrs Lea Lavoie': a title after a name starts the next traveller.
     if (kept.length >= 2 && isTitle(word) && word.length >= 2) break;
     if (!NAME_WORD.test(word) || NOT_NAME_WORDS.has(word.toLowerCase())) break;
+    // 'Liam O'Neil WestJet Rewards': a brand with an inner capital ends the name (McDonald,
+    // MacKenzie and DeShawn do not).
+    if (kept.length >= 2 && /^\p{Lu}\p{Ll}{2,}\p{Lu}/u.test(word) && !/^Mac/.test(word)) break;
     if (/\.$/.test(word) && !isTitle(word) && word.length > 2) {
       kept.push(word.replace(/\.$/, ''));
       break; // 'LEOPOLD FAIRWEATHER.' ends the sentence
