@@ -990,7 +990,10 @@ function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText
     const cellStart = text.lastIndexOf('|', label.index) + 1;
     const nextBar = text.indexOf('|', label.index);
     const cellEnd = nextBar < 0 ? text.length : text.indexOf('|', nextBar + 1) + 1 || text.length;
-    if (NOT_TOTAL.test(text.slice(cellStart, cellEnd))) return;
+    // '... (per adult) ¥ 16,380 Total amount ¥ 248,760' on one line: only the label's own words.
+    const labelEnd = (label.index ?? 0) + label[0].length;
+    const window = text.slice(Math.max(cellStart, (label.index ?? 0) - 8), Math.min(cellEnd, labelEnd + 30));
+    if (NOT_TOTAL.test(window)) return;
     const after = text.slice((label.index ?? 0) + label[0].length);
     let amounts = findAmounts(after);
     let sourceText = text;

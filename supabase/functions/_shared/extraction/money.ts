@@ -99,7 +99,7 @@ export interface PrintedAmount {
 }
 
 const AMOUNT_PATTERN =
-  /((?:[A-Z]{3}|[A-Z]{1,3}\$|[$€£¥₹₩])\s?)?(\d{1,3}(?:[,.' \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d|[.,]\d)(\s?(?:[A-Z]{3}|[€£¥₹₩]|円)(?![A-Za-z]))?/g;
+  /((?:[A-Z]{3}|[A-Z]{1,3}\$|[$€£¥₹₩])\s?)?(\d{1,3}(?:[,.' \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d|[.,]\d)(\s?(?:[A-Z]{3}|[€£¥₹₩]|円|kr\.?)(?![A-Za-z]))?/g;
 
 /** Amounts in a piece of text that carry a currency mark or a decimal part. */
 export function findAmounts(text: string): PrintedAmount[] {
@@ -116,6 +116,8 @@ export function findAmounts(text: string): PrintedAmount[] {
       if (!mark) continue;
       if (CURRENCY_CODES.has(mark)) currency = currency ?? mark;
       else if (mark === '$') dollarSign = true;
+      // 'kr' is SEK, NOK, DKK or ISK: marked as money, the currency comes from the context.
+      else if (/^kr\.?$/.test(mark)) dollarSign = true;
       else {
         for (const [pattern, code] of SYMBOLS) {
           if (pattern.test(mark)) {
