@@ -10,7 +10,7 @@ const CABIN_PATTERNS: [RegExp, CabinClass][] = [
     'Premium Economy',
   ],
   [
-    /\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|\bbiz\b|executive class|signature class/i,
+    /premium\s+business|\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|\bbiz\b|executive class|signature class/i,
     'Business',
   ],
   [

@@ -911,7 +911,14 @@ const NAME_LIST_SEPARATOR =
 function readNameList(rest: string, first: string): string[] {
   // 'SAKURAGI HARUTO MR / SAKURAGI MEI MS': reservation-style names, one per slash.
   const separator = TITLED_SLASH_LIST.test(rest) ? /\s+\/\s+/ : NAME_LIST_SEPARATOR;
-  const parts = rest.split(separator).filter((part) => part.trim() !== '');
+  const parts: string[] = [];
+  for (const part of rest.split(separator).filter((piece) => piece.trim() !== '')) {
+    // 'Herr Dr. Jürgen Weiß': a part of titles only belongs to the name after it.
+    const previous = parts[parts.length - 1];
+    if (previous !== undefined && /^(?:\s*\p{L}{1,5}\.?)+\s*$/u.test(previous) && !readName(previous))
+      parts[parts.length - 1] = `${previous} ${part}`;
+    else parts.push(part);
+  }
   if (parts.length < 2) return [first];
   const names: string[] = [];
   for (const part of parts) {
@@ -921,6 +928,11 @@ function readNameList(rest: string, first: string): string[] {
   }
   return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
 }
+
+const GIVEN_LABEL =
+  /^\s*(?:first names?|given names?|forenames?|nombres?|vornamen?|pr[ée]noms?)\s*[:|]\s*(?:\|\s*)?([\p{L}'’ -]{2,40}?)\s*$/iu;
+const FAMILY_LABEL =
+  /^\s*(?:last names?|surnames?|family names?|apellidos?|nachnamen?|nom de famille|noms?)\s*[:|]\s*(?:\|\s*)?([\p{L}'’ -]{2,40}?)\s*$/iu;
 
 function findPassengers(infos: LineInfo[]): string[] {
   const names: string[] = [];
@@ -955,9 +967,24 @@ function findPassengers(infos: LineInfo[]): string[] {
         if (!candidate || !(candidate.marked || (headingAlone && capitalised))) break;
         // Travellers separated only by their titles when line breaks were lost.
         for (const name of candidate.marked ? readNameList(cell, candidate.name) : [candidate.name]) add(name);
+        // 'MR JAMES FITZGERALD Seats: 21A | MRS SIOBHAN FITZGERALD Seats: 21B': one per cell.
+        for (const other of (infos[next]?.line.text ?? '').split(/\s+\|\s+/).slice(1)) {
+          const reading = /^\s*(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s/i.test(other) ? readName(other) : null;
+          if (reading?.marked) add(reading.name);
+        }
       }
     }
   });
+  if (names.length === 0) {
+    // 'Nombre: ALEJANDRO JOSE' over 'Apellidos: GOMEZ PAREDES': given and family names apart.
+    infos.forEach((info, line) => {
+      const given = GIVEN_LABEL.exec(info.line.text);
+      const family = given ? FAMILY_LABEL.exec(infos[line + 1]?.line.text ?? '') : null;
+      if (!given?.[1] || !family?.[1]) return;
+      const reading = readName(`${given[1]} ${family[1]}`);
+      if (reading) add(reading.name);
+    });
+  }
   if (names.length === 0) {
     for (const info of infos) {
       const greeting =
