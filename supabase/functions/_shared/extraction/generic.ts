@@ -670,8 +670,21 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
         mentions.push({ line, pos: at(line, last.index), seat: last[1] ?? null, route: null });
       else if (info.times.length === 0) seatColumn = false;
     }
+    // A flight row ending in a cell of seats ('| Main Cabin | 32A, 32B'): the first passenger's.
+    const lastCell = info.line.cells.length >= 3 && !info.line.headers ? (info.line.cells.at(-1) ?? '').trim() : '';
+    const seatCell = /^(\d{1,2}[A-K])(?:\s*[,/]\s*\d{1,2}[A-K])*$/.exec(lastCell);
+    if (info.times.length >= 2 && seatCell?.[1])
+      mentions.push({ line, pos: at(line, text.lastIndexOf(lastCell)), seat: seatCell[1], route: null });
     for (const match of text.matchAll(SEAT_LABEL)) {
       const start = (match.index ?? 0) + match[0].length;
+      // 'Seats: Ms Harriet Lawson-Blake 23A · Mr Thomas Lawson-Blake 23B': the first traveller's.
+      const named = /^(?:(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s+)(?:[\p{L}'’-]+\s+){1,4}(\d{1,2}[A-K])(?![A-Za-z0-9])/iu.exec(
+        text.slice(start),
+      );
+      if (named?.[1]) {
+        mentions.push({ line, pos: at(line, start), seat: named[1], route: null });
+        continue;
+      }
       const rest = text.slice(start);
       if (SEAT_VALUE.test(rest)) {
         for (const seat of rest.matchAll(
