@@ -293,7 +293,7 @@ const profiles: AirlineProfile[] = [
   },
   {
     iata: 'LX',
-    name: 'SWISS',
+    name: 'Swiss International Air Lines',
     domains: ['swiss.com'],
     flightPrefixes: ['SWISS', 'Swiss'],
     currency: 'CHF',
@@ -405,7 +405,7 @@ const profiles: AirlineProfile[] = [
   },
   {
     iata: 'SK',
-    name: 'SAS',
+    name: 'Scandinavian Airlines',
     domains: ['flysas.com', 'sas.se', 'sas.dk', 'sas.no'],
     flightPrefixes: ['SAS'],
     currency: 'EUR',

@@ -1051,9 +1051,29 @@ function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText
   });
   if (candidates.length === 0) return null;
   const best = candidates.reduce((a, b) => (b.amount > a.amount ? b : a));
+  const amount = context.airline ? best.amount : withoutAgencyFee(infos, best.amount, documentText);
   const documentCurrency = currenciesMentioned(documentText)[0] ?? null;
   const currency = best.currency ?? documentCurrency ?? context.airline?.currency ?? 'USD';
-  return { amountCents: Math.round(best.amount * 100), currency };
+  return { amountCents: Math.round(amount * 100), currency };
+}
+
+const AGENCY_FEE = /\b(?:agency|service|booking|processing)\s+fees?\b/i;
+
+/**
+ * An agency's 'Trip total' adds its own fee, which is not part of the airline booking: the fee
+ * comes off when the flights' own amount (total minus fee) is printed in the email too.
+ */
+function withoutAgencyFee(infos: LineInfo[], total: number, documentText: string): number {
+  const printed = new Set(findAmounts(documentText).map((entry) => Math.round(entry.amount * 100)));
+  for (const info of infos) {
+    const text = info.line.text;
+    const label = AGENCY_FEE.exec(text);
+    if (!label || /airline|carrier|government|airport/i.test(text)) continue;
+    const fee = findAmounts(text.slice(label.index))[0]?.amount ?? 0;
+    const rest = Math.round((total - fee) * 100);
+    if (fee > 0 && fee < total && printed.has(rest)) return rest / 100;
+  }
+  return total;
 }
 
 // ---- fare brand ----
