@@ -678,9 +678,10 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
     for (const match of text.matchAll(SEAT_LABEL)) {
       const start = (match.index ?? 0) + match[0].length;
       // 'Seats: Ms Harriet Lawson-Blake 23A · Mr Thomas Lawson-Blake 23B': the first traveller's.
-      const named = /^(?:(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s+)(?:[\p{L}'’-]+\s+){1,4}(\d{1,2}[A-K])(?![A-Za-z0-9])/iu.exec(
-        text.slice(start),
-      );
+      const named =
+        /^(?:(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s+)(?:[\p{L}'’-]+\s+){1,4}(\d{1,2}[A-K])(?![A-Za-z0-9])/iu.exec(
+          text.slice(start),
+        );
       if (named?.[1]) {
         mentions.push({ line, pos: at(line, start), seat: named[1], route: null });
         continue;
@@ -772,9 +773,7 @@ function seatsListedAfterLegs(
   }
   const first = [...byLine.values()][0];
   // Several travellers' lists on one line ('Seats: 21A, 19C | ... Seats: 21B, 19D'): the first.
-  return first && first.length % legs.length === 0
-    ? first.slice(0, legs.length).map((mention) => mention.seat)
-    : null;
+  return first && first.length % legs.length === 0 ? first.slice(0, legs.length).map((mention) => mention.seat) : null;
 }
 
 const CABIN_LABEL =
@@ -892,8 +891,7 @@ function findBookingCodes(infos: LineInfo[]): CodeMention[] {
       const after = CODE_AFTER_LABEL.exec(rest);
       // 'CONFIRMATION CODE' on a line of its own, the code alone on the next line.
       const below = infos[line + 1]?.line.text.trim() ?? '';
-      const code =
-        after?.[1] ?? (/^[\s:#]*$/.test(rest) && /^[A-Z0-9]{5,8}$/.test(below) ? below : undefined);
+      const code = after?.[1] ?? (/^[\s:#]*$/.test(rest) && /^[A-Z0-9]{5,8}$/.test(below) ? below : undefined);
       if (!code || !isPlausibleCode(code)) continue;
       found.push({ code, line, pos: at(line, start) });
     }
@@ -928,7 +926,13 @@ function readNameList(rest: string, first: string): string[] {
   for (const part of rest.split(separator).filter((piece) => piece.trim() !== '')) {
     // 'Herr Dr. Jürgen Weiß': a part of titles only belongs to the name after it.
     const previous = parts[parts.length - 1];
-    if (previous !== undefined && /^(?:\s*\p{L}{1,5}\.?)+\s*$/u.test(previous) && !readName(previous))
+    const titlesOnly = (text: string): boolean =>
+      text.trim().split(/\s+/).length <= 3 &&
+      text
+        .trim()
+        .split(/\s+/)
+        .every((word) => /^\p{L}{1,5}\.?$/u.test(word));
+    if (previous !== undefined && titlesOnly(previous) && !readName(previous))
       parts[parts.length - 1] = `${previous} ${part}`;
     else parts.push(part);
   }
@@ -982,7 +986,9 @@ function findPassengers(infos: LineInfo[]): string[] {
         for (const name of candidate.marked ? readNameList(cell, candidate.name) : [candidate.name]) add(name);
         // 'MR JAMES FITZGERALD Seats: 21A | MRS SIOBHAN FITZGERALD Seats: 21B': one per cell.
         for (const other of (infos[next]?.line.text ?? '').split(/\s+\|\s+/).slice(1)) {
-          const reading = /^\s*(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s/i.test(other) ? readName(other) : null;
+          const reading = /^\s*(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s/i.test(other)
+            ? readName(other)
+            : null;
           if (reading?.marked) add(reading.name);
         }
       }

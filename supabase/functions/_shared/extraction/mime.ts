@@ -69,8 +69,7 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
  * TextDecoder among them) as C1 control characters. Real mail text never holds C1 controls, so
  * each one is read as the windows-1252 character its byte stands for.
  */
-const WINDOWS_1252_C1 =
-  '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+const WINDOWS_1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
 export function repairC1(text: string): string {
   return /[\u0080-\u009F]/.test(text)
