@@ -127,6 +127,7 @@ const profiles: AirlineProfile[] = [
     flightPrefixes: ['Hawaiian Airlines', 'Hawaiian'],
     currency: 'USD',
     fareBrands: ['Main Cabin Basic', 'Main Cabin'],
+    fareBrandInFlightRow: true,
   },
   {
     iata: 'SY',
@@ -513,7 +514,18 @@ const profiles: AirlineProfile[] = [
     domains: ['singaporeair.com', 'singaporeair.com.sg'],
     flightPrefixes: ['Singapore Airlines'],
     currency: 'SGD',
-    fareBrands: ['Economy Lite', 'Economy Value', 'Economy Standard', 'Economy Flexi'],
+    fareBrands: [
+      'Premium Economy Lite',
+      'Premium Economy Standard',
+      'Premium Economy Flexi',
+      'Business Lite',
+      'Business Standard',
+      'Business Flexi',
+      'Economy Lite',
+      'Economy Value',
+      'Economy Standard',
+      'Economy Flexi',
+    ],
   },
   {
     iata: 'CX',

@@ -1309,7 +1309,12 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   if (distinct.length === 0 && subjectCode) distinct.push(subjectCode);
   const documentText = infos.map((info) => info.line.text).join('\n');
   const passengers = findPassengers(infos);
-  const fareType = findFareType(infos, regions, context.airline);
+  // An agency's mail: the brands of the airline whose flights it lists.
+  const carriers = segments.map((segment) => segment.carrier).filter((code): code is string => !!code);
+  const fareAirline =
+    context.airline ??
+    (carriers.length > 0 && carriers.every((code) => code === carriers[0]) ? airlineByCode(carriers[0]) : null);
+  const fareType = findFareType(infos, regions, fareAirline);
   const totalPrice = findTotalPrice(infos, context, documentText);
   const build = (code: string, parts: typeof segments): DraftBooking => ({
     bookingCode: code,
