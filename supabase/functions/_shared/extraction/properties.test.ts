@@ -111,9 +111,9 @@ describe('hostile input', () => {
   it('handles huge emails in bounded time', async () => {
     const row = 'SUN 14 MAR 2027 | DELTA 423 | NEW YORK (JFK) 8:05am | LOS ANGELES (LAX) 11:10am | 14C\n';
     const huge = buildEmail({ text: `Confirmation #: GZK4WQ\n${row.repeat(20_000)}` });
-    const started = performance.now();
+    // How long this takes is printed by `npm run bench:extract`; here the runner's timeout is the
+    // only clock, guarding against a hang.
     const result = await extractFlightBookings(huge);
-    expect(performance.now() - started).toBeLessThan(20_000);
     await assertWellFormed(result);
     const deep = buildEmail({ html: '<div>'.repeat(50_000) + 'Booking code: ABC123' + '</div>'.repeat(50_000) });
     await assertWellFormed(await extractFlightBookings(deep));
