@@ -43,6 +43,9 @@ const CANCELLED_HEADING =
 const NEW_HEADING =
   /^(?:your\s+)?(?:new|updated|revised|current|rebooked|changed|confirmed)\s+(?:flights?|itinerary|schedule|trip|segments?|booking)\b|^(?:neuer?|aktualisierter?)\s+(?:flug|flüge|reiseverlauf)|^(?:nouveau|nouvel)\s+(?:vol|itin[ée]raire)|^(?:nuevo)\s+(?:vuelo|itinerario)/i;
 
+/** 'All other flights in your booking are unchanged:': what follows is still flown. */
+const UNCHANGED_HEADING = /\b(?:unchanged|not\s+(?:been\s+)?changed|unver[äa]ndert|inchang[ée]e?s?|sin\s+cambios)\b/i;
+
 /** Drops the old itinerary of a change email: from an 'original/cancelled' heading to a 'new' one. */
 export function dropCancelledSections(lines: TextLine[]): TextLine[] {
   const kept: TextLine[] = [];
@@ -51,6 +54,7 @@ export function dropCancelledSections(lines: TextLine[]): TextLine[] {
     const text = line.text;
     if (text.length <= 80 && NEW_HEADING.test(text)) skipping = false;
     else if (text.length <= 80 && CANCELLED_HEADING.test(text)) skipping = true;
+    else if (text.length <= 80 && UNCHANGED_HEADING.test(text)) skipping = false;
     if (!skipping) kept.push(line);
   }
   return kept;
@@ -314,6 +318,25 @@ function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
       }
       void pieceIndex;
     });
+    // Columns 'From | To | Date | Dep. | Arr.' or 'MSP to MSY · Delta 1544 · 10:20am - 1:05pm':
+    // the line's only two places, then its only two times on one side of them, in order.
+    const [first, second] = pending;
+    if (pending.length === 2 && first && second && info.airports.length === 2 && info.times.length === 2) {
+      const [early, late] = info.times as [TimeToken, TimeToken];
+      const free = !usedTimes.has(timeKey(lineIndex, early)) && !usedTimes.has(timeKey(lineIndex, late));
+      if (free && (early.start > second.end || late.end < first.start)) {
+        const date = info.dates.length === 1 ? (info.dates[0] ?? null) : null;
+        [first, second].forEach((airport, i) => {
+          const time = i === 0 ? early : late;
+          const piece = info.pieces[pieceOf(info, time.start)];
+          usedTimes.add(timeKey(lineIndex, time));
+          stops.push(
+            makeStop(lineIndex, airport, time, i === 0 ? date : null, piece ? text.slice(piece[0], piece[1]) : ''),
+          );
+        });
+        pending.length = 0;
+      }
+    }
     // An airport alone in its piece takes the time alone in the neighbouring piece.
     for (const airport of pending) {
       const index = pieceOf(info, airport.start);
@@ -341,16 +364,24 @@ function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
     const info = infos[line];
     const own = unpaired.filter((entry) => entry.line === line);
     if (!info || info.times.length > 0 || own.length !== 2 || pairedOnLine.has(line)) continue;
-    const neighbour = infos[line + 1];
-    if (!neighbour || neighbour.airports.length > 0 || neighbour.routes.length > 0) continue;
-    const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(line + 1, t)));
-    if (free.length !== 2 || free.length !== neighbour.times.length) continue;
+    // A line of bare codes ('(ATL) (DTW)') continues the table row above it; a route line with
+    // place names heads the times printed below it.
+    const codesOnly = /^[\s()A-Z/,-]{5,24}$/.test(info.line.text);
+    const other = [...(codesOnly ? [line - 1] : []), line + 1].find((index) => {
+      const candidate = infos[index];
+      if (!candidate || candidate.airports.length > 0 || candidate.routes.length > 0) return false;
+      const open = candidate.times.filter((t) => !usedTimes.has(timeKey(index, t)));
+      return open.length === 2 && open.length === candidate.times.length;
+    });
+    const neighbour = other === undefined ? undefined : infos[other];
+    if (other === undefined || !neighbour) continue;
+    const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(other, t)));
     pairedOnLine.add(line);
     own.forEach(({ airport }, i) => {
       const time = free[i] as TimeToken;
       const previous = i === 0 ? -1 : (free[i - 1]?.end ?? -1);
       const date = [...neighbour.dates].reverse().find((d) => d.start < time.start && d.start > previous) ?? null;
-      usedTimes.add(timeKey(line + 1, time));
+      usedTimes.add(timeKey(other, time));
       const piece = neighbour.pieces[pieceOf(neighbour, time.start)];
       const pieceText = piece ? neighbour.line.text.slice(piece[0], piece[1]) : '';
       stops.push(makeStop(line, airport, time, date, pieceText));
@@ -951,6 +982,9 @@ const GIVEN_LABEL =
 const FAMILY_LABEL =
   /^\s*(?:last names?|surnames?|family names?|apellidos?|nachnamen?|nom de famille|noms?)\s*[:|]\s*(?:\|\s*)?([\p{L}'’ -]{2,40}?)\s*$/iu;
 
+const GREETING_NOT_NAME =
+  /\b(?:customer|traveller|traveler|passenger|guest|member|friend|flyer|flier|team|sir|madam|valued|kunde|kundin|client|cliente|viajero)s?\b/i;
+
 function findPassengers(infos: LineInfo[]): string[] {
   const names: string[] = [];
   const add = (name: string): void => {
@@ -1012,7 +1046,12 @@ function findPassengers(infos: LineInfo[]): string[] {
         );
       if (!greeting?.[1]) continue;
       const reading = readName(greeting[1].replace(/[,!].*$/, ''));
-      if (reading && /^(?:mr|mrs|ms|miss|dr|herr|frau|m\.|mme|sr|sra)\.?\s/i.test(greeting[1])) add(reading.name);
+      const titled = /^(?:mr|mrs|ms|miss|dr|herr|frau|m\.|mme|sr|sra)\.?\s/i.test(greeting[1]);
+      // 'Dear Mathis Thibodeau,': an untitled greeting counts only as a full, capitalised name.
+      const fullName =
+        /^\p{Lu}[\p{Ll}'’-]+(?:\s+\p{Lu}[\p{Ll}'’-]+){1,3}\s*[,!:]?\s*$/u.test(greeting[1]) &&
+        !GREETING_NOT_NAME.test(greeting[1]);
+      if (reading && (titled || fullName)) add(reading.name);
       break;
     }
   }
