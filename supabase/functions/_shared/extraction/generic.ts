@@ -667,7 +667,7 @@ function assignFlights(legs: Leg[], tokens: FlightToken[]): (FlightToken | null)
 // ---- seats, cabins ----
 
 const SEAT_LABEL =
-  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|places?|asientos?|assentos?|lugar|posto)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#]?\s*/gi;
+  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|places?|asientos?|assentos?|lugar|posto)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#|]?\s*/gi;
 const SEAT_VALUE = /^(\d{1,2}[A-K])(?![A-Za-z0-9])/;
 const NO_SEAT =
   /^(?:not (?:yet )?(?:reserved|assigned|selected|available)|none|n\/a|-+|—|–|tba|tbd|(?:to be )?assigned (?:at|during) (?:check-?in|the gate|gate)|at check-?in|unassigned|no seat|nicht (?:reserviert|zugewiesen)|keine?|non (?:attribu[ée]|r[ée]serv[ée])|sin (?:asignar|asiento)|no asignado|por asignar)/i;
@@ -1051,7 +1051,9 @@ function findPassengers(infos: LineInfo[]): string[] {
       const fullName =
         /^\p{Lu}[\p{Ll}'’-]+(?:\s+\p{Lu}[\p{Ll}'’-]+){1,3}\s*[,!:]?\s*$/u.test(greeting[1]) &&
         !GREETING_NOT_NAME.test(greeting[1]);
-      if (reading && (titled || fullName)) add(reading.name);
+      // 'Dear ÖZTÜRK/SELIN MRS,': the airline's SURNAME/GIVEN form is a name by its shape.
+      const slashName = /^\p{Lu}[\p{Lu}'’ -]*\/\p{Lu}[\p{Lu}'’ -]*[,!:]?\s*$/u.test(greeting[1]);
+      if (reading && (titled || fullName || slashName)) add(reading.name);
       break;
     }
   }
@@ -1116,15 +1118,35 @@ function withoutAgencyFee(infos: LineInfo[], total: number, documentText: string
     if (!label || /airline|carrier|government|airport/i.test(text)) continue;
     const fee = findAmounts(text.slice(label.index))[0]?.amount ?? 0;
     const rest = Math.round((total - fee) * 100);
-    if (fee > 0 && fee < total && printed.has(rest)) return rest / 100;
+    if (fee > 0 && fee < total && (printed.has(rest) || partOfBreakdown(infos, infos.indexOf(info), total)))
+      return rest / 100;
   }
   return total;
+}
+
+/** The fee's line is one row of a run of priced rows ('Flight', 'Taxes', 'Booking fee') that add up to the total. */
+function partOfBreakdown(infos: LineInfo[], feeLine: number, total: number): boolean {
+  const cents = (line: number): number | null => {
+    const amounts = findAmounts(infos[line]?.line.text ?? '');
+    return amounts.length === 1 && amounts[0] ? Math.round(amounts[0].amount * 100) : null;
+  };
+  const target = Math.round(total * 100);
+  for (let from = Math.max(0, feeLine - 6); from <= feeLine; from++) {
+    let sum = 0;
+    for (let line = from; line <= Math.min(infos.length - 1, feeLine + 6); line++) {
+      const value = cents(line);
+      if (value === null) break;
+      sum += value;
+      if (line >= feeLine && line > from && sum === target) return true;
+    }
+  }
+  return false;
 }
 
 // ---- fare brand ----
 
 const FARE_LABEL =
-  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type)\s*([:|])\s*/gi;
+  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type|bundle)\s*([:|])\s*/gi;
 const GENERIC_FARE_BRANDS = [
   'Basic Economy',
   'Economy Light',
@@ -1147,7 +1169,9 @@ function cleanFareValue(raw: string): string | null {
   // The next label on the same line ends the value: 'Tarifa: Basic   Asiento: 14D'.
   const nextLabel = /\s\p{L}[\p{L}.]*\s*:/u.exec(raw);
   const value = (nextLabel ? raw.slice(0, nextLabel.index) : raw)
-    .split(/\s[(–—-]\s?|\s\(|[|·•,;:]|\.(?:\s|$)|\s+[$€£¥]|\s+[A-Z]{3}\s*\d|\s+\d/)[0]
+    .split(
+      /\s[(–—-]\s?|\s\(|[|·•,;:]|\.(?:\s|$)|\s+[$€£¥]|\s+[A-Z]{3}\s*\d|\s+\d|\s+(?:total|price|amount|gesamtpreis|prix|precio|montant)\b/i,
+    )[0]
     ?.trim()
     .replace(/[.!]+$/, '');
   if (!value || value.length < 2 || value.length > 40) return null;
