@@ -1112,14 +1112,17 @@ const AGENCY_FEE = /\b(?:agency|service|booking|processing)\s+fees?\b/i;
  */
 function withoutAgencyFee(infos: LineInfo[], total: number, documentText: string): number {
   const printed = new Set(findAmounts(documentText).map((entry) => Math.round(entry.amount * 100)));
-  for (const info of infos) {
+  // A handful of fee rows at most: the breakdown check stays bounded on hostile input.
+  let breakdownChecks = 0;
+  for (const [index, info] of infos.entries()) {
     const text = info.line.text;
     const label = AGENCY_FEE.exec(text);
     if (!label || /airline|carrier|government|airport/i.test(text)) continue;
     const fee = findAmounts(text.slice(label.index))[0]?.amount ?? 0;
     const rest = Math.round((total - fee) * 100);
-    if (fee > 0 && fee < total && (printed.has(rest) || partOfBreakdown(infos, infos.indexOf(info), total)))
-      return rest / 100;
+    if (!(fee > 0 && fee < total)) continue;
+    if (printed.has(rest)) return rest / 100;
+    if (breakdownChecks++ < 8 && partOfBreakdown(infos, index, total)) return rest / 100;
   }
   return total;
 }
