@@ -941,7 +941,7 @@ function codeFromSubject(subject: string): string | null {
 // ---- passengers ----
 
 const PASSENGER_LABEL =
-  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
+  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|passag[èe]res?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
 
 /** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
 const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
@@ -976,6 +976,9 @@ function readNameList(rest: string, first: string): string[] {
   }
   return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
 }
+
+const NAME_COLUMN_HEADER =
+  /^\s*(?:full\s+)?(?:names?|passengers?(?:\s+names?)?|travell?ers?|nom|nombre|nome|vor-?\s*und\s+nachname)\s*$/i;
 
 const GIVEN_LABEL =
   /^\s*(?:first names?|given names?|forenames?|nombres?|vornamen?|pr[ée]noms?)\s*[:|]\s*(?:\|\s*)?([\p{L}'’ -]{2,40}?)\s*$/iu;
@@ -1013,6 +1016,8 @@ function findPassengers(infos: LineInfo[]): string[] {
         const cell = (infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '')
           .replace(NAME_LABEL, '')
           .replace(/^\s*\d{1,2}[.)]\s+/, ''); // '1. Frau Dr. Hannelore ...'
+        // 'Name | SQ 325 | SQ 231': the header row of a traveller table under the heading.
+        if (next === line + 1 && NAME_COLUMN_HEADER.test(cell)) continue;
         const candidate = readName(cell);
         const capitalised = !!candidate && candidate.name.split(' ').every((word) => /^\p{Lu}\p{Ll}/u.test(word));
         if (!candidate || !(candidate.marked || (headingAlone && capitalised))) break;

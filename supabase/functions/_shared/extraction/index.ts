@@ -53,6 +53,12 @@ const NON_FLIGHT_SUBJECT =
 const FLIGHT_SUBJECT =
   /\b(flight|flug|flüge|vol|vols|vuelo|airline|e-?ticket|boarding|itinerary|reiseplan|itin[ée]raire|pnr)\b/i;
 
+/** Promotions, price alerts and check-in reminders name flights, codes and prices but confirm nothing. */
+const NOT_A_CONFIRMATION_SUBJECT =
+  /\b(?:sale|deals?|offers?|newsletter|price\s+alert|prices?\s+(?:dropped|drop|fell|are\s+down)|check[- ]?in\s+(?:now|is\s+(?:now\s+)?open|opens?)|time\s+to\s+check[- ]?in|jetzt\s+einchecken|check-?in\s+ist\s+ge[öo]ffnet|enregistrez-vous|enregistrement\s+(?:est\s+)?ouvert|haz\s+(?:el\s+)?check-?in|facture\s+ton\s+vol)\b|\bfrom\s+(?:EUR|USD|GBP|CAD|AUD|[$€£])\s?\d|\d+\s?%\s+off\b/i;
+const CONFIRMATION_SUBJECT =
+  /\b(?:confirm(?:ed|ation)?|receipt|e-?ticket|itinerary|booking|booked|reservation|purchase|bestätigung|buchung|réservation|confirmaci[óo]n|reserva(?:ci[óo]n)?|schedule|change[ds]?)\b/i;
+
 /** A cancelled trip (not one flight replaced by another) is no longer a booking. */
 const CANCELLED_BOOKING =
   /\b(?:your|this|the)\s+(?:trip|booking|reservation|itinerary)\s+(?:has\s+been|was|is\s+now)\s+(?:fully\s+)?cancel+ed\b|\bwe(?:'ve|’ve|\s+have)\s+cancel+ed\s+(?:your|this)\s+(?:trip|booking|reservation|itinerary)\b|\bcancel+ation\s+confirm(?:ation|ed)\b|\bno\s+longer\s+booked\b|\b(?:buchung|reise)\s+(?:wurde|ist)\s+storniert\b|stornierungsbest[äa]tigung|\br[ée]servation\s+(?:a\s+[ée]t[ée]\s+|est\s+)annul[ée]e|confirmation\s+d['’]annulation|\breserva\s+(?:ha\s+sido\s+|fue\s+)cancelada|confirmaci[óo]n\s+de\s+(?:la\s+)?cancelaci[óo]n/i;
@@ -106,6 +112,8 @@ async function extractFromLines(
   const text = body.map((line) => line.text).join('\n');
 
   if (notABookingAnyMore(subject, body)) return [];
+  if (structured.length === 0 && NOT_A_CONFIRMATION_SUBJECT.test(subject) && !CONFIRMATION_SUBJECT.test(subject))
+    return [];
   // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
   // markup (or an airline sender) lets such a message through.
   if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject))

@@ -290,12 +290,36 @@ const PARTICLES = new Set([
   'el',
 ]);
 
+/** Common Spanish paternal surnames: 'Ortega Villalobos' is one family name of two. */
+const SPANISH_SURNAMES = new Set(
+  (
+    'garcia rodriguez gonzalez fernandez lopez martinez sanchez perez gomez martin jimenez ruiz ' +
+    'hernandez diaz moreno munoz alvarez romero alonso gutierrez navarro torres dominguez vazquez ' +
+    'ramos gil ramirez serrano blanco molina morales suarez ortega delgado castro ortiz rubio marin ' +
+    'sanz nunez iglesias medina garrido cortes castillo santos lozano guerrero cano prieto mendez ' +
+    'cruz calvo gallego vidal leon marquez herrera pena flores cabrera campos vega fuentes carrasco ' +
+    'diez caballero reyes nieto aguilar pascual santana herrero lorenzo montero hidalgo gimenez ' +
+    'ibanez ferrer duran santiago benitez mora vicente vargas arias carmona crespo roman pastor ' +
+    'soto saez velasco moya soler parra esteban bravo gallardo rojas pardo merino franco espinosa ' +
+    'izquierdo lara rivas silva rivera casado arroyo redondo camacho rey vera otero luque galan ' +
+    'montes rios sierra segura carrillo marcos marti soriano mendoza chavez salazar contreras ' +
+    'guzman figueroa valencia sandoval espinoza cardenas villalobos zamora acosta aguirre'
+  ).split(' '),
+);
+const plain = (word: string): string =>
+  word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
 /** Family name of a 'Given Family' name, with particles: 'van der Berg'. */
 export function familyName(name: string): string {
   const words = name.trim().split(/\s+/);
   if (words.length <= 1) return words[0] ?? '';
   let start = words.length - 1;
   while (start > 1 && PARTICLES.has((words[start - 1] ?? '').toLowerCase())) start--;
+  // 'Javier Ruiz Montalbán', 'Lucía Ortiz de Zárate': a Spanish first surname before the last.
+  if (start > 1 && SPANISH_SURNAMES.has(plain(words[start - 1] ?? ''))) start--;
   return words.slice(start).join(' ');
 }
 

@@ -1,0 +1,61 @@
+// Rules added after the fourth blind holdout exposed them: sales, price alerts and check-in
+// reminders are not confirmations even with a code and a flight, Spanish double surnames, traveller
+// tables whose header row ('Name | SQ 325 | SQ 231') sits under the heading, and 'Passagère'.
+import { describe, expect, it } from './testing/harness.ts';
+import { extractFlightBookings } from './index.ts';
+import { buildEmail, plainConfirmation } from './testing/email-factory.ts';
+import { familyName } from './names.ts';
+
+const extract = (from: string, text: string, subject = 'Your trip', date = 'Tue, 02 Mar 2027 10:00:00 -0500') =>
+  extractFlightBookings(buildEmail({ from, subject, date, text, encoding: 'quoted-printable' }));
+
+describe('not confirmations', () => {
+  const reminder = [
+    'Check-in is now open',
+    'Booking code: R7JTWC',
+    'KL 1145  Amsterdam (AMS) 22 Oct 2027 18:35 - Oslo (OSL) 20:20',
+  ].join('\n');
+
+  it('rejects check-in reminders, sales and price alerts by their subject', async () => {
+    for (const subject of [
+      'Check in now for your flight to Oslo',
+      'Spring sale: Europe from EUR 99',
+      'Prices dropped for New York to Lisbon',
+    ]) {
+      expect((await extract('KLM <noreply@klm.com>', reminder, subject)).isFlightBooking).toBe(false);
+    }
+  });
+
+  it('still reads a confirmation whose subject also names check-in', async () => {
+    const result = await extract('KLM <noreply@klm.com>', reminder, 'Booking confirmation R7JTWC - check in now');
+    expect(result.bookings[0]?.bookingCode).toBe('R7JTWC');
+  });
+});
+
+describe('names', () => {
+  it('keeps a Spanish first surname with the last one', () => {
+    expect(familyName('Javier Ruiz Montalbán')).toBe('Ruiz Montalbán');
+    expect(familyName('María José Ortega Villalobos')).toBe('Ortega Villalobos');
+    expect(familyName('Lucía Ortiz de Zárate')).toBe('Ortiz de Zárate');
+    expect(familyName('Mary Ann Whitfield')).toBe('Whitfield');
+    expect(familyName('Ana Ruiz')).toBe('Ruiz');
+  });
+
+  it('reads travellers under a heading and a table header row', async () => {
+    const result = await extract(
+      'Skyways <noreply@skyways.example>',
+      plainConfirmation({ passenger: '' })
+        .replace('Passenger: ', '')
+        .concat('\nPassengers\nName | BA 117\nMr Leopold Aurich | 14A\nMrs Henrike Aurich | 14C\n'),
+    );
+    expect(result.bookings[0]?.passengers).toEqual(['Leopold Aurich', 'Henrike Aurich']);
+  });
+
+  it("reads 'Passagère :'", async () => {
+    const result = await extract(
+      'Skyways <noreply@skyways.example>',
+      plainConfirmation({ passenger: '' }).replace('Passenger: ', 'Passagère : Mme Élodie Gagnon-Bérubé'),
+    );
+    expect(result.bookings[0]?.passengers).toEqual(['Élodie Gagnon-Bérubé']);
+  });
+});
