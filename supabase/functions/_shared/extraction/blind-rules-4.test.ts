@@ -1,6 +1,8 @@
 // Rules added after the fourth blind holdout exposed them: sales, price alerts and check-in
 // reminders are not confirmations even with a code and a flight, Spanish double surnames, traveller
-// tables whose header row ('Name | SQ 325 | SQ 231') sits under the heading, and 'Passagère'.
+// tables whose header row ('Name | SQ 325 | SQ 231') sits under the heading, 'Passagère', the
+// brand printed after the cabin in a flight row ('Economy – Flexitime'), and 'Seat 8F' not read as
+// the brand 'Seat'.
 import { describe, expect, it } from './testing/harness.ts';
 import { extractFlightBookings } from './index.ts';
 import { buildEmail, plainConfirmation } from './testing/email-factory.ts';
@@ -57,5 +59,20 @@ describe('names', () => {
       plainConfirmation({ passenger: '' }).replace('Passenger: ', 'Passagère : Mme Élodie Gagnon-Bérubé'),
     );
     expect(result.bookings[0]?.passengers).toEqual(['Élodie Gagnon-Bérubé']);
+  });
+});
+
+describe('fare brand after the cabin', () => {
+  const row = (cabin: string) =>
+    plainConfirmation({
+      segments: [`Fri 9 Jul 2027 | NZ615 | Auckland (AKL) 7:00am > Queenstown (ZQN) 8:50am | ${cabin} | Seat 8F`],
+    });
+
+  it("reads 'Economy – Flexitime' and 'Economy | Red e-Deal', and not 'Seat 8F' as a brand", async () => {
+    const from = 'Air New Zealand <noreply@airnz.co.nz>';
+    expect((await extract(from, row('Economy – Flexitime'))).bookings[0]?.fareType).toBe('Flexitime');
+    expect((await extract(from, row('Economy | Red e-Deal'))).bookings[0]?.fareType).toBe('Red e-Deal');
+    expect((await extract(from, row('Economy'))).bookings[0]?.fareType).toBeNull();
+    expect((await extract(from, row('Economy | Confirmed'))).bookings[0]?.fareType).toBeNull();
   });
 });

@@ -1252,13 +1252,31 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
     for (let line = from; line < to; line++) {
       const text = infos[line]?.line.text ?? '';
       for (const brand of [...brands].sort((a, b) => b.length - a.length)) {
-        const pattern = new RegExp(`(?<![A-Za-z])${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'i');
+        // A brand followed by a seat number ('Seat 8F') labels the seat, not the fare.
+        const pattern = new RegExp(
+          `(?<![A-Za-z])${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])${/seat/i.test(brand) ? '(?!\\s*:?\\s*\\d{1,2}[A-K](?![A-Za-z0-9]))' : ''}`,
+          'i',
+        );
         if (pattern.test(text)) return normaliseFareBrand(brand, airline);
       }
     }
   }
+  // 'Economy – Flexitime | Seat 8F', 'Economy | Red e-Deal | Seats 33A': in a flight row, the
+  // words right after the cabin, alone in their piece, are the brand.
+  for (const [from, to] of regions) {
+    for (let line = from; line < to; line++) {
+      const match = CABIN_THEN_BRAND.exec(infos[line]?.line.text ?? '');
+      const value = match?.[1]?.trim() ?? '';
+      if (value && /\p{Ll}/u.test(value) && !NOT_A_BRAND.test(value) && !AMBIGUOUS_BRAND.test(value)) return value;
+    }
+  }
   return null;
 }
+
+const CABIN_THEN_BRAND =
+  /(?<![A-Za-z])(?:[Pp]remium [Ee]conomy|[Ee]conomy|ECONOMY|[Bb]usiness|BUSINESS|[Ff]irst|FIRST)(?:\s+[Cc]lass)?\s+(?:[–—-]|\|)\s+(\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\s*(?=$|[|·,])/u;
+const NOT_A_BRAND =
+  /^(?:seats?|class|cabin|nonstop|non-stop|direct|operated|aircraft|meal|boeing|airbus|embraer|terminal|gate|confirmed|duration|stops?|refundable|non-refundable|waitlisted|sitz\w*|si[èe]ge|asiento)\b/i;
 
 // ---- putting it together ----
 
