@@ -2,7 +2,8 @@
 // reminders are not confirmations even with a code and a flight, Spanish double surnames, traveller
 // tables whose header row ('Name | SQ 325 | SQ 231') sits under the heading, 'Passagère', the
 // brand printed after the cabin in a flight row ('Economy – Flexitime'), and 'Seat 8F' not read as
-// the brand 'Seat'.
+// the brand 'Seat', seat tables with one column per leg ('Passenger | BOS-KEF | KEF-CPH') and
+// untitled names in a seat list ('Seats: Harriet Pell 12A, Rupert Pell 12B').
 import { describe, expect, it } from './testing/harness.ts';
 import { extractFlightBookings } from './index.ts';
 import { buildEmail, plainConfirmation } from './testing/email-factory.ts';
@@ -74,5 +75,35 @@ describe('fare brand after the cabin', () => {
     expect((await extract(from, row('Economy | Red e-Deal'))).bookings[0]?.fareType).toBe('Red e-Deal');
     expect((await extract(from, row('Economy'))).bookings[0]?.fareType).toBeNull();
     expect((await extract(from, row('Economy | Confirmed'))).bookings[0]?.fareType).toBeNull();
+  });
+});
+
+describe('seats', () => {
+  const legs = [
+    'Tue 1 Jun 2027  FI630  Boston (BOS) 20:40 -> Reykjavik (KEF) 06:10 +1',
+    'Wed 2 Jun 2027  FI204  Reykjavik (KEF) 07:40 -> Copenhagen (CPH) 12:55',
+  ];
+
+  it('reads a seat table with one column per leg', async () => {
+    const html = [
+      '<p>Booking reference: ICE5RM</p>',
+      '<table><tr><th>Passenger</th><th>BOS-KEF</th><th>KEF-CPH</th></tr>',
+      '<tr><td>Ms Tove Lindqvist</td><td>22A</td><td>18A</td></tr>',
+      '<tr><td>Mr Jesper Lindqvist</td><td>22B</td><td>18B</td></tr></table>',
+      ...legs.map((leg) => `<p>${leg.replace('->', '&rarr;')}</p>`),
+    ].join('\n');
+    const result = await extractFlightBookings(
+      buildEmail({ from: 'Icelandair <noreply@icelandair.is>', subject: 'Your booking', html }),
+    );
+    expect(result.bookings[0]?.segments.map((segment) => segment.seatNumber)).toEqual(['22A', '18A']);
+  });
+
+  it('reads the first seat of a list of untitled names', async () => {
+    const text = plainConfirmation({}).replace(
+      'Passenger: Mr John Example',
+      'Passengers: John Example, Jane Example\nSeats: John Example 12A, Jane Example 12B',
+    );
+    const result = await extract('Skyways <noreply@skyways.example>', text);
+    expect(result.bookings[0]?.segments[0]?.seatNumber).toBe('12A');
   });
 });

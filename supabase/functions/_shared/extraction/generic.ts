@@ -709,10 +709,11 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
     for (const match of text.matchAll(SEAT_LABEL)) {
       const start = (match.index ?? 0) + match[0].length;
       // 'Seats: Ms Harriet Lawson-Blake 23A · Mr Thomas Lawson-Blake 23B': the first traveller's.
+      // 'Seats: Harriet Pell 12A, Rupert Pell 12B': untitled, a capitalised full name.
       const named =
         /^(?:(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s+)(?:[\p{L}'’-]+\s+){1,4}(\d{1,2}[A-K])(?![A-Za-z0-9])/iu.exec(
           text.slice(start),
-        );
+        ) ?? /^(?:\p{Lu}[\p{Ll}'’-]+\s+){2,4}(\d{1,2}[A-K])(?![A-Za-z0-9])/u.exec(text.slice(start));
       if (named?.[1]) {
         mentions.push({ line, pos: at(line, start), seat: named[1], route: null });
         continue;
@@ -748,8 +749,16 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
       headers.forEach((header, index) => {
         const flight = /^([a-z0-9]{2})\s?0*(\d{1,4})(?:\s+seats?)?$/.exec(header);
         const cell = info.line.cells[index]?.trim() ?? '';
-        if (!flight || !/^\d{1,2}[A-K]$/.test(cell)) return;
+        // ... or one column per leg: 'Passenger | BOS-KEF | KEF-CPH'.
+        const route = /^([a-z]{3})\s?[-–>→/]\s?([a-z]{3})$/.exec(header);
+        if ((!flight && !route) || !/^\d{1,2}[A-K]$/.test(cell)) return;
         seatMatrices.add(signature);
+        if (!flight) {
+          const [, from = '', to = ''] = route ?? [];
+          const where = { from: from.toUpperCase(), to: to.toUpperCase() };
+          mentions.push({ line, pos: at(line, text.indexOf(cell)), seat: cell, route: where });
+          return;
+        }
         mentions.push({
           line,
           pos: at(line, text.indexOf(cell)),
