@@ -107,3 +107,34 @@ describe('seats', () => {
     expect(result.bookings[0]?.segments[0]?.seatNumber).toBe('12A');
   });
 });
+
+describe('more fare labels', () => {
+  const withLine = (line: string, leg?: string) =>
+    plainConfirmation({ segments: leg ? [leg] : undefined }).replace(
+      'Passenger: Mr John Example',
+      `Passenger: Mr John Example\n${line}`,
+    );
+  const leg = 'Tue, 14 Sep 2027  BA 117  London Heathrow (LHR) 08:25  ->  New York JFK (JFK) 11:15';
+
+  it("reads '(Tarifa Basic)', 'Fare name:' and 'Economy (Light)' in a flight row", async () => {
+    const from = 'Skyways <noreply@skyways.example>';
+    expect((await extract(from, withLine('Clase: Turista (Tarifa Basic)'))).bookings[0]?.fareType).toBe('Basic');
+    expect((await extract(from, withLine('Fare name: Saver'))).bookings[0]?.fareType).toBe('Saver');
+    expect((await extract(from, withLine('', `${leg}  Economy (Light)`))).bookings[0]?.fareType).toBe('Light');
+    expect((await extract(from, withLine('', `${leg}  Economy (K)`))).bookings[0]?.fareType).toBeNull();
+  });
+});
+
+describe('check-in reminders', () => {
+  it('are not bookings when nothing in them confirms or prices a trip', async () => {
+    const text = [
+      'Check-in is now open',
+      'Booking code: R7JTWC',
+      'KL 1145  Amsterdam (AMS) 22 Oct 2027 18:35 - Oslo (OSL) 20:20',
+    ];
+    const from = 'KLM <noreply@klm.com>';
+    expect((await extract(from, text.join('\n'), 'Your flight to Oslo')).isFlightBooking).toBe(false);
+    const confirmed = [...text, 'Your booking is confirmed.'].join('\n');
+    expect((await extract(from, confirmed, 'Your flight to Oslo')).isFlightBooking).toBe(true);
+  });
+});

@@ -1163,7 +1163,8 @@ function partOfBreakdown(infos: LineInfo[], feeLine: number, total: number): boo
 // ---- fare brand ----
 
 const FARE_LABEL =
-  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type|bundle)\s*([:|])\s*/gi;
+  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|fare name|fare product|fare option|tarifname|nom du tarif|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type|bundle)\s*([:|])\s*/gi;
+const FARE_IN_PARENTHESES = /\((?:[Tt]arifa|[Tt]arif|[Ff]are)\s+(\p{Lu}[\p{L}+'’-]*(?:\s[\p{L}+'’-]+){0,2})\)/u;
 const GENERIC_FARE_BRANDS = [
   'Basic Economy',
   'Economy Light',
@@ -1220,6 +1221,9 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
       info.line.headers !== null &&
       info.line.cells.every((cell, i) => cell.toLowerCase() === (info.line.headers?.[i] ?? ''));
     if (headerRow) continue;
+    // '(Tarifa Basic)', '(Fare Saver)': a label without a colon, in parentheses.
+    const bracketed = FARE_IN_PARENTHESES.exec(text)?.[1];
+    if (bracketed && !AMBIGUOUS_BRAND.test(bracketed)) return normaliseFareBrand(bracketed, airline);
     for (const match of text.matchAll(FARE_LABEL)) {
       const start = match.index ?? 0;
       // 'Fare | ...' is a label only as a whole cell: 'Class / Fare | Seat' is a column heading.
@@ -1275,15 +1279,18 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
   for (const [from, to] of regions) {
     for (let line = from; line < to; line++) {
       const match = CABIN_THEN_BRAND.exec(infos[line]?.line.text ?? '');
-      const value = match?.[1]?.trim() ?? '';
-      if (value && /\p{Ll}/u.test(value) && !NOT_A_BRAND.test(value) && !AMBIGUOUS_BRAND.test(value)) return value;
+      const value = (match?.[1] ?? match?.[2])?.trim() ?? '';
+      if (!value || !/\p{Ll}/u.test(value) || NOT_A_BRAND.test(value)) continue;
+      // 'Economy (Light)': in parentheses after the cabin, only a cabin word is not a brand.
+      if (match?.[2] ? !CABIN_WORD.test(value) : !AMBIGUOUS_BRAND.test(value)) return value;
     }
   }
   return null;
 }
 
 const CABIN_THEN_BRAND =
-  /(?<![A-Za-z])(?:[Pp]remium [Ee]conomy|[Ee]conomy|ECONOMY|[Bb]usiness|BUSINESS|[Ff]irst|FIRST)(?:\s+[Cc]lass)?\s+(?:[–—-]|\|)\s+(\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\s*(?=$|[|·,])/u;
+  /(?<![A-Za-z])(?:[Pp]remium [Ee]conomy|[Ee]conomy|ECONOMY|[Bb]usiness|BUSINESS|[Ff]irst|FIRST)(?:\s+[Cc]lass)?\s+(?:[–—-]|\|)\s+(\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\s*(?=$|[|·,])|(?<![A-Za-z])(?:[Ee]conomy|[Bb]usiness|[Ff]irst)(?:\s+[Cc]lass)?\s*\((\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\)/u;
+const CABIN_WORD = /^(?:economy|business|first|premium(?: economy)?|main(?: cabin)?|coach)(?: class)?$/i;
 const NOT_A_BRAND =
   /^(?:seats?|class|cabin|nonstop|non-stop|direct|operated|aircraft|meal|boeing|airbus|embraer|terminal|gate|confirmed|duration|stops?|refundable|non-refundable|waitlisted|sitz\w*|si[èe]ge|asiento)\b/i;
 

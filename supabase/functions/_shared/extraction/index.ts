@@ -57,7 +57,12 @@ const FLIGHT_SUBJECT =
 const NOT_A_CONFIRMATION_SUBJECT =
   /\b(?:sale|deals?|offers?|newsletter|price\s+alert|prices?\s+(?:dropped|drop|fell|are\s+down)|check[- ]?in\s+(?:now|is\s+(?:now\s+)?open|opens?)|time\s+to\s+check[- ]?in|jetzt\s+einchecken|check-?in\s+ist\s+ge[öo]ffnet|enregistrez-vous|enregistrement\s+(?:est\s+)?ouvert|haz\s+(?:el\s+)?check-?in|facture\s+ton\s+vol)\b|\bfrom\s+(?:EUR|USD|GBP|CAD|AUD|[$€£])\s?\d|\d+\s?%\s+off\b/i;
 const CONFIRMATION_SUBJECT =
-  /\b(?:confirm(?:ed|ation)?|receipt|e-?ticket|itinerary|booking|booked|reservation|purchase|bestätigung|buchung|réservation|confirmaci[óo]n|reserva(?:ci[óo]n)?|schedule|change[ds]?)\b/i;
+  /\b(?:confirm(?:ed|ation)?|receipt|e-?ticket|itinerary|booking|booked|reservation|purchase|bestätigung|buchung|réservation|confirmaci[óo]n|reserva(?:ci[óo]n)?|schedule|change[ds]?|your\s+trip)\b/i;
+
+const CHECK_IN_OPEN =
+  /^\s*(?:(?:online|mobile|web)\s+)?check-?in\s+(?:is\s+)?(?:now\s+)?open\b|^\s*(?:it['’]s\s+)?time\s+to\s+check\s+in\b|^\s*check\s+in\s+now\b|^\s*(?:der\s+)?online-check-in\s+ist\s+(?:jetzt\s+)?ge[öo]ffnet|^\s*l['’]enregistrement\s+(?:en\s+ligne\s+)?est\s+ouvert|^\s*(?:el\s+)?check-?in\s+(?:online\s+)?(?:ya\s+)?est[áa]\s+abierto/i;
+const CONFIRMATION_WORDS =
+  /\bconfirm(?:ed|ation)\b|\breceipt\b|\bthank\s+you\s+for\s+(?:your\s+)?(?:booking|purchase)|\btotal\b|\bbestätig|\bconfirmaci[óo]n\b|\bconfirm[ée]e?\b|\bgesamt(?:preis|betrag)\b|\bmontant\b/i;
 
 /** A cancelled trip (not one flight replaced by another) is no longer a booking. */
 const CANCELLED_BOOKING =
@@ -113,6 +118,14 @@ async function extractFromLines(
 
   if (notABookingAnyMore(subject, body)) return [];
   if (structured.length === 0 && NOT_A_CONFIRMATION_SUBJECT.test(subject) && !CONFIRMATION_SUBJECT.test(subject))
+    return [];
+  // 'Check-in is now open' as a heading, and no word of a confirmation or a price anywhere.
+  if (
+    structured.length === 0 &&
+    body.some((line) => CHECK_IN_OPEN.test(line.text)) &&
+    !CONFIRMATION_WORDS.test(subject) &&
+    !body.some((line) => CONFIRMATION_WORDS.test(line.text))
+  )
     return [];
   // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
   // markup (or an airline sender) lets such a message through.
