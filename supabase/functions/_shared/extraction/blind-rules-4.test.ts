@@ -138,3 +138,16 @@ describe('check-in reminders', () => {
     expect((await extract(from, confirmed, 'Your flight to Oslo')).isFlightBooking).toBe(true);
   });
 });
+
+describe('numbered travellers', () => {
+  it("reads 'Passenger 1: ...' and 'Adult 2: ...' lines", async () => {
+    const from = 'Skyways <noreply@skyways.example>';
+    for (const [first, second] of [
+      ['Passenger 1: Mr John Example', 'Passenger 2: Mrs Jane Example'],
+      ['Adult 1: John Example', 'Adult 2: Jane Example'],
+    ]) {
+      const text = plainConfirmation({}).replace('Passenger: Mr John Example', `${first}\n${second}`);
+      expect((await extract(from, text)).bookings[0]?.passengers).toEqual(['John Example', 'Jane Example']);
+    }
+  });
+});

@@ -950,7 +950,7 @@ function codeFromSubject(subject: string): string | null {
 // ---- passengers ----
 
 const PASSENGER_LABEL =
-  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|passag[èe]res?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?\s*([:|#])?\s*/gi;
+  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|passag[èe]res?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?(?:\s*\d{1,2}(?=\s*[:|]))?\s*([:|#])?\s*/gi;
 
 /** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
 const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
@@ -986,6 +986,8 @@ function readNameList(rest: string, first: string): string[] {
   return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
 }
 
+const TRAVELLER_TYPE_LABEL =
+  /^\s*(?:adult|child|infant|youth|senior|erwachsene[rn]?|kind|jugendliche[rn]?|adulte|enfant|b[ée]b[ée]|adulto|niñ[oa]|beb[ée])\s*\d{1,2}\s*[:|]\s*/i;
 const NAME_COLUMN_HEADER =
   /^\s*(?:full\s+)?(?:names?|passengers?(?:\s+names?)?|travell?ers?|nom|nombre|nome|vor-?\s*und\s+nachname)\s*$/i;
 
@@ -1042,6 +1044,14 @@ function findPassengers(infos: LineInfo[]): string[] {
       }
     }
   });
+  // 'Adult 1: John Example', 'Erwachsener 2: Jane Example': travellers counted by their type.
+  if (names.length === 0) {
+    for (const info of infos) {
+      const label = TRAVELLER_TYPE_LABEL.exec(info.line.text);
+      const reading = label ? readName(info.line.text.slice(label[0].length)) : null;
+      if (reading) add(reading.name);
+    }
+  }
   if (names.length === 0) {
     // 'Nombre: ALEJANDRO JOSE' over 'Apellidos: GOMEZ PAREDES': given and family names apart.
     infos.forEach((info, line) => {
