@@ -151,3 +151,25 @@ describe('numbered travellers', () => {
     }
   });
 });
+
+describe('seat lists after the legs', () => {
+  const legs = [
+    'Tue 1 Jun 2027  FI630  Boston (BOS) 20:40 -> Reykjavik (KEF) 06:10 +1',
+    'Wed 2 Jun 2027  FI204  Reykjavik (KEF) 07:40 -> Copenhagen (CPH) 12:55',
+  ];
+  it('reads seats keyed by traveller, flight or route', async () => {
+    for (const list of [
+      'Seats\nTove Lindqvist: 22A, 18A\nJesper Lindqvist: 22B, 18B',
+      'Seats\nFI630: 22A (Tove), 22B (Jesper)\nFI204: 18A (Tove), 18B (Jesper)',
+      'Seat selection\nBOS-KEF: 22A, 22B\nKEF-CPH: 18A, 18B',
+      'Seats: BOS → KEF 22A / 22B; KEF → CPH 18A / 18B',
+    ]) {
+      const text = plainConfirmation({ segments: legs }).replace(
+        'Passenger: Mr John Example',
+        `Passengers: Ms Tove Lindqvist, Mr Jesper Lindqvist\n\n${list}`,
+      );
+      const result = await extract('Icelandair <noreply@icelandair.is>', text);
+      expect(result.bookings[0]?.segments.map((segment) => segment.seatNumber)).toEqual(['22A', '18A']);
+    }
+  });
+});

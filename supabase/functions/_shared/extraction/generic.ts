@@ -684,6 +684,15 @@ interface SeatMention {
 /** A plain-text column heading line ending in 'SEAT': 'FLIGHT DATE FROM DEP TO ARR CLASS SEAT'. */
 const SEAT_HEADING_LINE = /^(?:[\p{L}/.#]+\s+){3,12}(?:seat|seats|sitz|sitzplatz|si[èe]ge|asiento)$/iu;
 
+const ROUTE_SEAT =
+  /(?<![A-Za-z])([A-Z]{3})\s*(?:-|–|>|→|to)\s*([A-Z]{3})(?![A-Za-z])\s*[:|]?\s*(?:seats?\s*)?(\d{1,2}[A-K])(?![A-Za-z0-9])/g;
+const FLIGHT_SEAT_LINE =
+  /^\s*([A-Z][A-Z0-9]|[A-Z0-9][A-Z])\s?0*(\d{1,4})\s*[:|]\s*(?:seats?\s*)?(\d{1,2}[A-K])(?![A-Za-z0-9])/;
+const NAME_THEN_SEATS =
+  /^\s*(?:(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s+)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,3})\s*[:|]\s*(\d{1,2}[A-K](?:\s*[,/]\s*\d{1,2}[A-K])*)\s*$/u;
+/** 'Seat Selection: 22A' is a label, not a traveller's name. */
+const NOT_NAME_WORDS_LINE = /\b(?:seats?|sitz\w*|si[èe]ges?|asientos?|selection|assignment|number|row)\b/i;
+
 function findSeatMentions(infos: LineInfo[]): SeatMention[] {
   const mentions: SeatMention[] = [];
   const seatMatrices = new Set<string>();
@@ -706,6 +715,30 @@ function findSeatMentions(infos: LineInfo[]): SeatMention[] {
     const seatCell = /^(\d{1,2}[A-K])(?:\s*[,/]\s*\d{1,2}[A-K])*$/.exec(lastCell);
     if (info.times.length >= 2 && seatCell?.[1])
       mentions.push({ line, pos: at(line, text.lastIndexOf(lastCell)), seat: seatCell[1], route: null });
+    if (info.times.length === 0) {
+      // 'BOS-KEF: 22A, 22B', 'BOS → KEF 22A / 22B; KEF → CPH ...': the first seat after each leg.
+      for (const keyed of text.matchAll(ROUTE_SEAT)) {
+        const [, from = '', to = '', seat = ''] = keyed;
+        mentions.push({ line, pos: at(line, keyed.index ?? 0), seat, route: { from, to } });
+      }
+      // 'FI630: 22A (Tove), 22B (Jesper)': the first seat on a flight's own line.
+      const flightSeat = FLIGHT_SEAT_LINE.exec(text);
+      if (flightSeat?.[1] && flightSeat[3])
+        mentions.push({
+          line,
+          pos: at(line, 0),
+          seat: flightSeat[3],
+          route: null,
+          flight: `${flightSeat[1]}${flightSeat[2]}`,
+        });
+      // 'Tove Lindqvist: 22A, 18A' under a seat heading: one seat per leg, the first traveller's first.
+      const namedSeats = NAME_THEN_SEATS.exec(text);
+      if (namedSeats?.[1] && !NOT_NAME_WORDS_LINE.test(namedSeats[1])) {
+        const offset = text.indexOf(namedSeats[2] ?? '');
+        for (const seat of (namedSeats[2] ?? '').matchAll(/\d{1,2}[A-K]/g))
+          mentions.push({ line, pos: at(line, offset + (seat.index ?? 0)), seat: seat[0], route: null });
+      }
+    }
     for (const match of text.matchAll(SEAT_LABEL)) {
       const start = (match.index ?? 0) + match[0].length;
       // 'Seats: Ms Harriet Lawson-Blake 23A · Mr Thomas Lawson-Blake 23B': the first traveller's.
