@@ -173,3 +173,35 @@ describe('seat lists after the legs', () => {
     }
   });
 });
+
+describe('mail about a booked trip', () => {
+  it('is not a booking: reminders, upsells and surveys', async () => {
+    const text = ['Booking reference: QX7PLM', 'LH 1166 Frankfurt (FRA) 14 Jun 2027 10:05 - Lisbon (LIS) 12:15'].join(
+      '\n',
+    );
+    const from = 'Lufthansa <online@booking-lufthansa.com>';
+    for (const subject of [
+      'Your trip to Lisbon is coming up',
+      'How was your flight to Lisbon?',
+      'Complete your trip: add a hotel in Lisbon',
+    ]) {
+      expect((await extract(from, text, subject)).isFlightBooking).toBe(false);
+    }
+    expect((await extract(from, text, 'Your upgrade to Business is confirmed')).isFlightBooking).toBe(true);
+  });
+});
+
+describe('a Class / Fare column', () => {
+  it("reads the brand after the cabin in 'Economy / Light'", async () => {
+    const html = [
+      '<p>Booking reference: <b>QX7PLM</b></p><p>Passenger: Mr John Example</p>',
+      '<table><tr><th>Flight</th><th>From</th><th>To</th><th>Departure</th><th>Arrival</th><th>Class / Fare</th></tr>',
+      '<tr><td>LH 1166</td><td>Frankfurt (FRA)</td><td>Lisbon (LIS)</td><td>14 Jun 2027 10:05</td>',
+      '<td>14 Jun 2027 12:15</td><td>Economy / Light</td></tr></table>',
+    ].join('\n');
+    const result = await extractFlightBookings(
+      buildEmail({ from: 'Skyways <noreply@skyways.example>', subject: 'Your booking QX7PLM', html }),
+    );
+    expect(result.bookings[0]?.fareType).toBe('Light');
+  });
+});

@@ -1236,6 +1236,9 @@ function cleanFareValue(raw: string): string | null {
     ?.trim()
     .replace(/[.!]+$/, '');
   if (!value || value.length < 2 || value.length > 40) return null;
+  // 'Class / Fare | Economy / Light': the brand after the cabin.
+  const afterCabin = /^(?:premium economy|economy|business|first)(?:\s+class)?\s*\/\s*(\p{L}.*)$/iu.exec(value)?.[1];
+  if (afterCabin) return cleanFareValue(afterCabin);
   if (CURRENCY_CODES.has(value)) return null;
   if (!/^\p{L}/u.test(value) || /\d/.test(value) || value.split(/\s+/).length > 4) return null;
   if (

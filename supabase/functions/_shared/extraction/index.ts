@@ -55,7 +55,12 @@ const FLIGHT_SUBJECT =
 
 /** Promotions, price alerts and check-in reminders name flights, codes and prices but confirm nothing. */
 const NOT_A_CONFIRMATION_SUBJECT =
-  /\b(?:sale|deals?|offers?|newsletter|price\s+alert|prices?\s+(?:dropped|drop|fell|are\s+down)|check[- ]?in\s+(?:now|is\s+(?:now\s+)?open|opens?)|time\s+to\s+check[- ]?in|jetzt\s+einchecken|check-?in\s+ist\s+ge[öo]ffnet|enregistrez-vous|enregistrement\s+(?:est\s+)?ouvert|haz\s+(?:el\s+)?check-?in|facture\s+ton\s+vol)\b|\bfrom\s+(?:EUR|USD|GBP|CAD|AUD|[$€£])\s?\d|\d+\s?%\s+off\b/i;
+  /\b(?:sale|deals?|offers?|newsletter|price\s+alert|prices?\s+(?:dropped|drop|fell|are\s+down))\b|\bfrom\s+(?:EUR|USD|GBP|CAD|AUD|[$€£])\s?\d|\d+\s?%\s+off\b/i;
+/** Reminders, upsells and surveys about a booked trip: the booking was confirmed elsewhere. */
+const ABOUT_A_BOOKED_TRIP_SUBJECT =
+  /\b(?:check[- ]?in\s+(?:now|is\s+(?:now\s+)?open|opens?)|time\s+to\s+check[- ]?in|jetzt\s+einchecken|check-?in\s+ist\s+ge[öo]ffnet|enregistrez-vous|enregistrement\s+(?:est\s+)?ouvert|haz\s+(?:el\s+)?check-?in|coming\s+up|days?\s+to\s+go|get\s+ready\s+for|how\s+was\s+your|rate\s+your|tell\s+us\s+about|feedback|survey|complete\s+your\s+trip|add\s+(?:a\s+)?(?:hotel|car|bags?|seats?|extras?)|upgrade\s+(?:your|to))\b/i;
+const STRICT_CONFIRMATION_SUBJECT =
+  /\b(?:confirm(?:ed|ation)|receipt|e-?ticket|bestätigung|confirmaci[óo]n|schedule\s+change|(?:has|have)\s+changed)\b/i;
 const CONFIRMATION_SUBJECT =
   /\b(?:confirm(?:ed|ation)?|receipt|e-?ticket|itinerary|booking|booked|reservation|purchase|bestätigung|buchung|réservation|confirmaci[óo]n|reserva(?:ci[óo]n)?|schedule|change[ds]?|your\s+trip)\b/i;
 
@@ -118,6 +123,12 @@ async function extractFromLines(
 
   if (notABookingAnyMore(subject, body)) return [];
   if (structured.length === 0 && NOT_A_CONFIRMATION_SUBJECT.test(subject) && !CONFIRMATION_SUBJECT.test(subject))
+    return [];
+  if (
+    structured.length === 0 &&
+    ABOUT_A_BOOKED_TRIP_SUBJECT.test(subject) &&
+    !STRICT_CONFIRMATION_SUBJECT.test(subject)
+  )
     return [];
   // 'Check-in is now open' as a heading, and no word of a confirmation or a price anywhere.
   if (
