@@ -205,3 +205,16 @@ describe('a Class / Fare column', () => {
     expect(result.bookings[0]?.fareType).toBe('Light');
   });
 });
+
+describe('totals', () => {
+  it("reads 'Total: 2 x EUR 156.20 = EUR 312.40' and 'Gesamt: 312,40 €'", async () => {
+    for (const total of ['2 x EUR 156.20 = EUR 312.40', 'EUR 312.40']) {
+      const text = plainConfirmation({ total });
+      const result = await extract('Skyways <noreply@skyways.example>', text);
+      expect(result.bookings[0]?.totalPrice).toEqual({ amountCents: 31240, currency: 'EUR' });
+    }
+    const german = plainConfirmation({}).concat('\nGesamt: 312,40 €\n');
+    const result = await extract('Skyways <noreply@skyways.example>', german);
+    expect(result.bookings[0]?.totalPrice).toEqual({ amountCents: 31240, currency: 'EUR' });
+  });
+});

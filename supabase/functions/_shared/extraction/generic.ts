@@ -1120,7 +1120,7 @@ function findPassengers(infos: LineInfo[]): string[] {
 // ---- price ----
 
 const TOTAL_LABEL =
-  /(grand total|total paid|total price|total fare|trip total|total cost|total amount|total charged|amount paid|amount charged|ticket amount|e-?ticket total|total to pay|total due|total|gesamtpreis|gesamtbetrag|gesamtsumme|endpreis|zu zahlender betrag|prix total|montant total|total pay[ée]|total [àa] payer|importe total|precio total|total pagado|total a pagar)(?![A-Za-z])/i;
+  /(grand total|total paid|total price|total fare|trip total|total cost|total amount|total charged|amount paid|amount charged|ticket amount|e-?ticket total|total to pay|total due|total|gesamtpreis|gesamtbetrag|gesamtsumme|gesamt(?=\s*[:|])|summe(?=\s*[:|])|endpreis|zu zahlender betrag|prix total|montant total|total pay[ée]|total [àa] payer|importe total|precio total|total pagado|total a pagar)(?![A-Za-z])/i;
 const NOT_TOTAL =
   /sub-?total|per (?:passenger|person|adult|traveller|traveler|pax)|pro person|par personne|por persona|total (?:of )?tax|taxes? total|fees? total|points|miles|meilen|avios|total (?:travel|flight|journey) time|total duration|gesamtdauer|dur[ée]e totale|duraci[óo]n total|total distance/i;
 
@@ -1139,7 +1139,9 @@ function findTotalPrice(infos: LineInfo[], context: GenericContext, documentText
     const window = text.slice(Math.max(cellStart, (label.index ?? 0) - 8), Math.min(cellEnd, labelEnd + 30));
     if (NOT_TOTAL.test(window)) return;
     const after = text.slice((label.index ?? 0) + label[0].length);
-    let amounts = findAmounts(after);
+    // 'Total: 2 x EUR 156.20 = EUR 312.40': the amount after the equals sign.
+    const equals = /\d\s*[x×]\s*[^=]{1,20}=\s*(?=\S)/.exec(after);
+    let amounts = findAmounts(equals ? after.slice(equals.index + equals[0].length) : after);
     let sourceText = text;
     if (amounts.length === 0 && after.trim().length < 25) {
       const next = infos[line + 1];
