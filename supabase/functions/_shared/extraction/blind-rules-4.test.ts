@@ -42,6 +42,8 @@ describe('names', () => {
     expect(familyName('Lucía Ortiz de Zárate')).toBe('Ortiz de Zárate');
     expect(familyName('Mary Ann Whitfield')).toBe('Whitfield');
     expect(familyName('Ana Ruiz')).toBe('Ruiz');
+    expect(familyName('Rocío Valdés Ortuño')).toBe('Valdés Ortuño');
+    expect(familyName('John Martin Smith')).toBe('Smith');
   });
 
   it('reads travellers under a heading and a table header row', async () => {
@@ -216,5 +218,21 @@ describe('totals', () => {
     const german = plainConfirmation({}).concat('\nGesamt: 312,40 €\n');
     const result = await extract('Skyways <noreply@skyways.example>', german);
     expect(result.bookings[0]?.totalPrice).toEqual({ amountCents: 31240, currency: 'EUR' });
+  });
+});
+
+describe('airline name', () => {
+  it("follows the sender's spelling when only accents differ", async () => {
+    for (const sender of ['Aeromexico', 'Aeroméxico']) {
+      const text = plainConfirmation({
+        segments: ['Sat 6 Mar 2027  AM 530  Mexico City (MEX) 07:10 -> Cancun (CUN) 09:45'],
+      });
+      const email = buildEmail({
+        from: `=?utf-8?b?${Buffer.from(sender).toString('base64')}?= <confirmacion@aeromexico.com>`,
+        subject: 'Your booking',
+        text,
+      });
+      expect((await extractFlightBookings(email)).bookings[0]?.airline).toBe(sender);
+    }
   });
 });

@@ -293,17 +293,19 @@ const PARTICLES = new Set([
 /** Common Spanish paternal surnames: 'Ortega Villalobos' is one family name of two. */
 const SPANISH_SURNAMES = new Set(
   (
-    'garcia rodriguez gonzalez fernandez lopez martinez sanchez perez gomez martin jimenez ruiz ' +
+    'garcia rodriguez gonzalez fernandez lopez martinez sanchez perez gomez jimenez ruiz ' +
     'hernandez diaz moreno munoz alvarez romero alonso gutierrez navarro torres dominguez vazquez ' +
-    'ramos gil ramirez serrano blanco molina morales suarez ortega delgado castro ortiz rubio marin ' +
+    'ramos ramirez serrano blanco molina morales suarez ortega delgado castro ortiz rubio marin ' +
     'sanz nunez iglesias medina garrido cortes castillo santos lozano guerrero cano prieto mendez ' +
-    'cruz calvo gallego vidal leon marquez herrera pena flores cabrera campos vega fuentes carrasco ' +
-    'diez caballero reyes nieto aguilar pascual santana herrero lorenzo montero hidalgo gimenez ' +
-    'ibanez ferrer duran santiago benitez mora vicente vargas arias carmona crespo roman pastor ' +
-    'soto saez velasco moya soler parra esteban bravo gallardo rojas pardo merino franco espinosa ' +
+    'cruz calvo gallego vidal marquez herrera pena flores cabrera campos vega fuentes carrasco ' +
+    'diez caballero reyes nieto aguilar santana herrero montero hidalgo gimenez ' +
+    'ibanez ferrer duran benitez mora vargas arias carmona crespo pastor ' +
+    'soto saez velasco moya soler parra bravo gallardo rojas pardo merino espinosa ' +
     'izquierdo lara rivas silva rivera casado arroyo redondo camacho rey vera otero luque galan ' +
-    'montes rios sierra segura carrillo marcos marti soriano mendoza chavez salazar contreras ' +
-    'guzman figueroa valencia sandoval espinoza cardenas villalobos zamora acosta aguirre'
+    'montes rios sierra segura carrillo marti soriano mendoza chavez salazar contreras ' +
+    'guzman figueroa valencia sandoval espinoza cardenas villalobos zamora acosta aguirre valdes ' +
+    'ortuno aguilera salinas pacheco rosales cordero solis cabello quintero barrios ponce robles ' +
+    'palacios villanueva escobar pineda ochoa cuevas vallejo maldonado ibarra zapata'
   ).split(' '),
 );
 const plain = (word: string): string =>
@@ -319,7 +321,10 @@ export function familyName(name: string): string {
   let start = words.length - 1;
   while (start > 1 && PARTICLES.has((words[start - 1] ?? '').toLowerCase())) start--;
   // 'Javier Ruiz Montalbán', 'Lucía Ortiz de Zárate': a Spanish first surname before the last.
-  if (start > 1 && SPANISH_SURNAMES.has(plain(words[start - 1] ?? ''))) start--;
+  const before = words[start - 1] ?? '';
+  // ... or a patronymic: 'Pérez', 'Valdés', 'Ortíz'.
+  if (start > 1 && (SPANISH_SURNAMES.has(plain(before)) || /^\p{Lu}\p{Ll}{2,}(?:ez|[éáí]s|[íá]z)$/u.test(before)))
+    start--;
   return words.slice(start).join(' ');
 }
 

@@ -130,7 +130,7 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
   const first = segments[0];
   const last = segments[segments.length - 1];
   return {
-    airline: profile?.name ?? draft.airlineName ?? senderName ?? airlineIata,
+    airline: spelledAsSender(profile?.name, context.senderName) ?? draft.airlineName ?? senderName ?? airlineIata,
     airlineIata,
     bookingCode: draft.bookingCode,
     passengerLastName: passengers[0] ? familyName(passengers[0]) : '',
@@ -140,6 +140,19 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
     totalPrice: draft.totalPrice && draft.totalPrice.amountCents > 0 ? draft.totalPrice : null,
     fareType: draft.fareType,
   };
+}
+
+const folded = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
+
+/** The airline's name as its sender spells it ('Aeromexico' or 'Aeroméxico'), when only accents differ. */
+function spelledAsSender(name: string | undefined, senderName: string | null): string | undefined {
+  if (!name || !senderName) return name;
+  return folded(senderName) === folded(name) ? senderName.trim() : name;
 }
 
 /** Same record locator twice (markup and text, or two parts): one booking. */
