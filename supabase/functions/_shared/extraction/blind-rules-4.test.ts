@@ -236,3 +236,15 @@ describe('airline name', () => {
     }
   });
 });
+
+describe('Spanish and Portuguese fare names', () => {
+  const withLine = (line: string) =>
+    plainConfirmation({}).replace('Passenger: Mr John Example', `Passenger: Mr John Example\n${line}`);
+  it("reads 'Tarifa Básica' without a colon and the brand after 'Executiva –'", async () => {
+    const from = 'Skyways <noreply@skyways.example>';
+    const fare = async (line: string) => (await extract(from, withLine(line))).bookings[0]?.fareType;
+    expect(await fare('Turista - Tarifa Básica | Asiento: 33H')).toBe('Básica');
+    expect(await fare('Tarifa Clásica | Tasas: 321,17 €')).toBe('Clásica');
+    expect(await fare('Tarifa Aérea | 498,00 €')).toBeNull();
+  });
+});

@@ -1210,6 +1210,10 @@ function partOfBreakdown(infos: LineInfo[], feeLine: number, total: number): boo
 const FARE_LABEL =
   /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|fare name|fare product|fare option|tarifname|nom du tarif|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type|bundle)\s*([:|])\s*/gi;
 const FARE_IN_PARENTHESES = /\((?:[Tt]arifa|[Tt]arif|[Ff]are)\s+(\p{Lu}[\p{L}+'’-]*(?:\s[\p{L}+'’-]+){0,2})\)/u;
+const FARE_WORD_THEN_NAME =
+  /(?<![\p{L}])(?:Tarifa|Tarif)\s+(\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)(?=\s*(?:$|[|·,;(]|\s[-–—]\s))/u;
+const NOT_A_FARE_NAME =
+  /^(?:a[ée]rea|a[ée]rien(?:ne)?|base|total|neta|bruta|normal|por|del?|des|du|und|y|et|bedingungen|hinweise|details?|regeln|condiciones|conditions|reglas|r[èe]gles|informationen|informaci[óo]n|pro|por\s+persona)\b/i;
 const GENERIC_FARE_BRANDS = [
   'Basic Economy',
   'Economy Light',
@@ -1272,6 +1276,10 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
     // '(Tarifa Basic)', '(Fare Saver)': a label without a colon, in parentheses.
     const bracketed = FARE_IN_PARENTHESES.exec(text)?.[1];
     if (bracketed && !AMBIGUOUS_BRAND.test(bracketed)) return normaliseFareBrand(bracketed, airline);
+    // 'Turista - Tarifa Básica | Asiento 33H': 'Tarifa' and a capitalised name, no colon.
+    const named = FARE_WORD_THEN_NAME.exec(text)?.[1];
+    if (named && !NOT_A_FARE_NAME.test(named) && !AMBIGUOUS_BRAND.test(named))
+      return normaliseFareBrand(named, airline);
     for (const match of text.matchAll(FARE_LABEL)) {
       const start = match.index ?? 0;
       // 'Fare | ...' is a label only as a whole cell: 'Class / Fare | Seat' is a column heading.
@@ -1337,7 +1345,7 @@ function findFareType(infos: LineInfo[], regions: [number, number][], airline: A
 }
 
 const CABIN_THEN_BRAND =
-  /(?<![A-Za-z])(?:[Pp]remium [Ee]conomy|[Ee]conomy|ECONOMY|[Bb]usiness|BUSINESS|[Ff]irst|FIRST)(?:\s+[Cc]lass)?\s+(?:[–—-]|\|)\s+(\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\s*(?=$|[|·,])|(?<![A-Za-z])(?:[Ee]conomy|[Bb]usiness|[Ff]irst)(?:\s+[Cc]lass)?\s*\((\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\)/u;
+  /(?<![\p{L}])(?:[Pp]remium [Ee]conomy|[Ee]conomy|ECONOMY|[Bb]usiness|BUSINESS|[Ff]irst|FIRST|[Tt]urista|[Ee][jx]ecutiva|[Ee]con[óo]mica|[ÉE]conomie|[Aa]ffaires)(?:\s+[Cc]lass)?\s+(?:[–—-]|\|)\s+(\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\s*(?=$|[|·,])|(?<![A-Za-z])(?:[Ee]conomy|[Bb]usiness|[Ff]irst)(?:\s+[Cc]lass)?\s*\((\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\)/u;
 const CABIN_WORD = /^(?:economy|business|first|premium(?: economy)?|main(?: cabin)?|coach)(?: class)?$/i;
 const NOT_A_BRAND =
   /^(?:seats?|class|cabin|nonstop|non-stop|direct|operated|aircraft|meal|boeing|airbus|embraer|terminal|gate|confirmed|duration|stops?|refundable|non-refundable|waitlisted|sitz\w*|si[èe]ge|asiento)\b/i;
