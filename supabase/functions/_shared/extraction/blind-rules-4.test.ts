@@ -248,3 +248,33 @@ describe('Spanish and Portuguese fare names', () => {
     expect(await fare('Tarifa Aérea | 498,00 €')).toBeNull();
   });
 });
+
+describe('schedule changes', () => {
+  const from = 'Lufthansa <online@booking-lufthansa.com>';
+  const head = ['Schedule change', 'Booking reference: QX7PLM', 'Passenger: Mr John Example'];
+  const flights = async (text: string[]) =>
+    (await extract(from, [...head, ...text].join('\n'), 'Schedule change QX7PLM')).bookings[0]?.segments.map(
+      (segment) => segment.flightNumber,
+    );
+
+  it("keeps only the 'NOW:' flights after 'WAS:'", async () => {
+    expect(
+      await flights([
+        'WAS:',
+        'Mon 14 Jun 2027  LH 1166  Frankfurt (FRA) 10:05 -> Lisbon (LIS) 12:15',
+        'NOW:',
+        'Mon 14 Jun 2027  LH 1170  Frankfurt (FRA) 13:40 -> Lisbon (LIS) 15:50',
+      ]),
+    ).toEqual(['LH 1170']);
+  });
+
+  it("drops a row whose status cell is 'Cancelled'", async () => {
+    expect(
+      await flights([
+        'Flight | Date | From | To | Departs | Arrives | Status',
+        'LH 1166 | 14 Jun 2027 | FRA | LIS | 10:05 | 12:15 | Cancelled',
+        'LH 1170 | 14 Jun 2027 | FRA | LIS | 13:40 | 15:50 | New',
+      ]),
+    ).toEqual(['LH 1170']);
+  });
+});
