@@ -278,3 +278,25 @@ describe('schedule changes', () => {
     ).toEqual(['LH 1170']);
   });
 });
+
+describe('traveller tables', () => {
+  const leg = '<p>Mon 14 Jun 2027 &nbsp; LH 1166 &nbsp; Frankfurt (FRA) 10:05 &rarr; Lisbon (LIS) 12:15</p>';
+  const passengers = async (table: string) => {
+    const html = `<p>Booking reference: <b>QX7PLM</b></p>${leg}${table}<p>Total: EUR 312.40</p>`;
+    const email = buildEmail({ from: 'Skyways <noreply@skyways.example>', subject: 'Your booking QX7PLM', html });
+    return (await extractFlightBookings(email)).bookings[0]?.passengers;
+  };
+
+  it("reads 'First name | Last name' columns and 'Example, John Mr' cells", async () => {
+    expect(
+      await passengers(
+        '<table><tr><th>Title</th><th>First name</th><th>Last name</th></tr><tr><td>Mr</td><td>John</td><td>Example</td></tr><tr><td>Mrs</td><td>Jane</td><td>Example</td></tr></table>',
+      ),
+    ).toEqual(['John Example', 'Jane Example']);
+    expect(
+      await passengers(
+        '<table><tr><th>Passenger</th><th>Type</th><th>Ticket</th></tr><tr><td>Example, John Mr</td><td>Adult</td><td>220-1</td></tr><tr><td>EXAMPLE, JANE MRS</td><td>Adult</td><td>220-2</td></tr></table>',
+      ),
+    ).toEqual(['John Example', 'Jane Example']);
+  });
+});

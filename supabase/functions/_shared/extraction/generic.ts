@@ -1025,6 +1025,11 @@ function readNameList(rest: string, first: string): string[] {
 
 const TRAVELLER_TYPE_LABEL =
   /^\s*(?:adult|child|infant|youth|senior|erwachsene[rn]?|kind|jugendliche[rn]?|adulte|enfant|b[ée]b[ée]|adulto|niñ[oa]|beb[ée])\s*\d{1,2}\s*[:|]\s*/i;
+const GIVEN_HEADER = /^(?:first|given)\s+names?$|^forenames?$|^vornamen?$|^pr[ée]noms?$|^nombres?$/i;
+const FAMILY_HEADER = /^(?:last|family)\s+names?$|^surnames?$|^nachnamen?$|^nom(?:\s+de\s+famille)?$|^apellidos?$/i;
+const TRAVELLER_HEADER = /^(?:passengers?|travell?ers?|passenger names?|names?|reisende[rn]?|passagers?|pasajeros?)$/i;
+/** 'Example, John' (its title already cut): FAMILY, GIVEN. */
+const COMMA_NAME = /^(\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?),\s*(\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?)$/u;
 const NAME_COLUMN_HEADER =
   /^\s*(?:full\s+)?(?:names?|passengers?(?:\s+names?)?|travell?ers?|nom|nombre|nome|vor-?\s*und\s+nachname)\s*$/i;
 
@@ -1081,6 +1086,24 @@ function findPassengers(infos: LineInfo[]): string[] {
       }
     }
   });
+  // A traveller table: 'First name | Last name' columns, or 'Passenger | ...' holding 'Example, John Mr'.
+  if (names.length === 0) {
+    for (const info of infos) {
+      const headers = info.line.headers;
+      if (!headers || info.line.cells.every((cell, i) => cell.toLowerCase() === (headers[i] ?? ''))) continue;
+      const cell = (pattern: RegExp): string =>
+        info.line.cells[headers.findIndex((header) => pattern.test(header))] ?? '';
+      const given = cell(GIVEN_HEADER).trim();
+      const family = cell(FAMILY_HEADER).trim();
+      const whole = cell(TRAVELLER_HEADER)
+        .trim()
+        .replace(/\s+(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?$/i, '');
+      const commaForm = COMMA_NAME.exec(whole);
+      const text = given && family ? `${given} ${family}` : commaForm ? `${commaForm[2]} ${commaForm[1]}` : '';
+      const reading = text && /^[\p{L}'’ .-]+$/u.test(text) ? readName(text) : null;
+      if (reading) add(reading.name);
+    }
+  }
   // 'Adult 1: John Example', 'Erwachsener 2: Jane Example': travellers counted by their type.
   if (names.length === 0) {
     for (const info of infos) {
