@@ -8,6 +8,7 @@ import { describe, expect, it } from './testing/harness.ts';
 import { extractFlightBookings } from './index.ts';
 import { buildEmail, plainConfirmation } from './testing/email-factory.ts';
 import { familyName } from './names.ts';
+import { cabinFromText } from './cabin.ts';
 
 const extract = (from: string, text: string, subject = 'Your trip', date = 'Tue, 02 Mar 2027 10:00:00 -0500') =>
   extractFlightBookings(buildEmail({ from, subject, date, text, encoding: 'quoted-printable' }));
@@ -298,5 +299,14 @@ describe('traveller tables', () => {
         '<table><tr><th>Passenger</th><th>Type</th><th>Ticket</th></tr><tr><td>Example, John Mr</td><td>Adult</td><td>220-1</td></tr><tr><td>EXAMPLE, JANE MRS</td><td>Adult</td><td>220-2</td></tr></table>',
       ),
     ).toEqual(['John Example', 'Jane Example']);
+  });
+});
+
+describe('cabins', () => {
+  it("maps a bare 'Première' / 'Primera' to First and 'Executiva' to Business", () => {
+    expect(cabinFromText('Première', null)).toBe('First');
+    expect(cabinFromText('Primera', null)).toBe('First');
+    expect(cabinFromText('Classe Executiva', null)).toBe('Business');
+    expect(cabinFromText('Première classe', null)).toBe('First');
   });
 });

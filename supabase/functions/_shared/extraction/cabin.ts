@@ -10,11 +10,11 @@ const CABIN_PATTERNS: [RegExp, CabinClass][] = [
     'Premium Economy',
   ],
   [
-    /premium\s+business|\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|\bbiz\b|executive class|signature class/i,
+    /premium\s+business|\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|executiva|\bbiz\b|executive class|signature class/i,
     'Business',
   ],
   [
-    /\bfirst\s+(class|suite)\b|^\s*first\s*$|premi[èe]re classe|\bla premi[èe]re\b|\bprimera clase\b|erste klasse/i,
+    /\bfirst\s+(class|suite)\b|^\s*first\s*$|premi[èe]re classe|\bla premi[èe]re\b|\bprimera clase\b|erste klasse|primeira classe|^\s*(?:premi[èe]re|primera|primeira)\s*$/i,
     'First',
   ],
   [/\bpremium\b/i, 'Premium Economy'],
