@@ -229,8 +229,8 @@ const TIME_PATTERNS: RegExp[] = [
   /(?<![\d:.,$€£])(\d{1,2})\.(\d{2})(?=\s*(?:uhr|h)\b)()()/g,
   // 7 PM, 7pm
   /(?<![\d:.,$€£])(\d{1,2})()\s?([ap])\.?m\b\.?()/g,
-  // 0805A, 0455P (ticket receipts in columns)
-  /(?<![\p{L}\d:.,$€£/-])([01]\d)([0-5]\d)([ap])(?![\p{L}\d])()/gu,
+  // 0805A, 0455P, 600A, 1045P (ticket receipts in columns)
+  /(?<![\p{L}\d:.,$€£/-])([01]\d|[1-9])([0-5]\d)([ap])(?![\p{L}\d])()/gu,
 ];
 
 export function findTimes(text: string): TimeToken[] {

@@ -944,7 +944,7 @@ const NOT_CODES = new Set([
 ]);
 /** Hotel, car and agency references are not airline record locators. */
 const FOREIGN_CODE_CONTEXT =
-  /(promo|promotional|discount|voucher|coupon|gift|gutschein|rabatt|code promo|c[óo]digo promocional|hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order)\s*$/i;
+  /(promo|promotional|discount|voucher|coupon|gift|gutschein|rabatt|code promo|c[óo]digo promocional|hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order|lounge|parking|parkplatz|insurance|versicherung|assurance|policy|baggage|luggage|gep[äa]ck|bag|tracking|offer|upgrade|tour|transfer|shuttle)\s*$/i;
 
 export interface CodeMention {
   code: string;

@@ -49,13 +49,13 @@ function numericDateOrder(text: string, airline: AirlineProfile | null): Numeric
 }
 
 const NON_FLIGHT_SUBJECT =
-  /\b(hotel|room|your stay|check-?out|car rental|rental car|mietwagen|location de voiture|alquiler de coche|vacation rental|cruise|train|rail|bahn|bus ticket)\b/i;
+  /\b(hotel|room|your stay|check-?out|car rental|rental car|mietwagen|location de voiture|alquiler de coche|vacation rental|cruise|train|rail|bahn|bus ticket|lounge|parking|parkplatz|insurance|versicherung|assurance|seguro|policy|gift\s?cards?|gutschein)\b/i;
 const FLIGHT_SUBJECT =
   /\b(flight|flug|flüge|vol|vols|vuelo|airline|e-?ticket|boarding|itinerary|reiseplan|itin[ée]raire|pnr)\b/i;
 
 /** Promotions, price alerts and check-in reminders name flights, codes and prices but confirm nothing. */
 const NOT_A_CONFIRMATION_SUBJECT =
-  /\b(?:sale|deals?|offers?|newsletter|price\s+alert|prices?\s+(?:dropped|drop|fell|are\s+down))\b|\bfrom\s+(?:EUR|USD|GBP|CAD|AUD|[$€£])\s?\d|\d+\s?%\s+off\b/i;
+  /\b(?:sale|deals?|offers?|newsletter|price\s+alert|prices?\s+(?:dropped|drop|fell|are\s+down)|angebote?|rabatt|sparen|promo(?:tion)?s?|soldes|ofertas?)\b|\b(?:from|ab|d[èe]s|desde|[àa]\s+partir\s+de)\s+(?:EUR|USD|GBP|CAD|AUD|[$€£])?\s?\d[\d.,]*\s?(?:€|EUR\b)?(?=[\s!.,;:–-]|$)(?<=[$€£]\s?\d[\d.,]*|\d\s?(?:€|EUR)|(?:EUR|USD|GBP|CAD|AUD)\s?\d[\d.,]*)|\d+\s?%\s+(?:off|rabatt|de\s+r[ée]duction)\b/i;
 /** Reminders, upsells and surveys about a booked trip: the booking was confirmed elsewhere. */
 const ABOUT_A_BOOKED_TRIP_SUBJECT =
   /\b(?:check[- ]?in\s+(?:now|is\s+(?:now\s+)?open|opens?)|time\s+to\s+check[- ]?in|jetzt\s+einchecken|check-?in\s+ist\s+ge[öo]ffnet|enregistrez-vous|enregistrement\s+(?:est\s+)?ouvert|haz\s+(?:el\s+)?check-?in|coming\s+up|days?\s+to\s+go|get\s+ready\s+for|how\s+was\s+your|rate\s+your|tell\s+us\s+about|feedback|survey|complete\s+your\s+trip|add\s+(?:a\s+)?(?:hotel|car|bags?|seats?|extras?)|upgrade\s+(?:your|to))\b/i;
@@ -68,6 +68,10 @@ const CHECK_IN_OPEN =
   /^\s*(?:(?:online|mobile|web)\s+)?check-?in\s+(?:is\s+)?(?:now\s+)?open\b|^\s*(?:it['’]s\s+)?time\s+to\s+check\s+in\b|^\s*check\s+in\s+now\b|^\s*(?:der\s+)?online-check-in\s+ist\s+(?:jetzt\s+)?ge[öo]ffnet|^\s*l['’]enregistrement\s+(?:en\s+ligne\s+)?est\s+ouvert|^\s*(?:el\s+)?check-?in\s+(?:online\s+)?(?:ya\s+)?est[áa]\s+abierto/i;
 const CONFIRMATION_WORDS =
   /\bconfirm(?:ed|ation)\b|\breceipt\b|\bthank\s+you\s+for\s+(?:your\s+)?(?:booking|purchase)|\btotal\b|\bbestätig|\bconfirmaci[óo]n\b|\bconfirm[ée]e?\b|\bgesamt(?:preis|betrag)\b|\bmontant\b/i;
+
+/** Newsletter fine print: the recipient subscribed to offers, nothing was bought. */
+const MARKETING_FOOTER =
+  /\bunsubscribe\b|\byou\s+(?:are\s+)?receiv(?:e|ed|ing)\s+this\s+(?:e-?mail|newsletter|message)\s+because\s+you\s+(?:subscribed|signed\s+up|opted\s+in)|\bnewsletter\s+abbestellen\b|\babmelden\b|\bse\s+d[ée]sabonner\b|\bd[ée]sinscri|\bdarse\s+de\s+baja\b|\bcancelar\s+(?:la\s+)?suscripci[óo]n\b/i;
 
 /** A cancelled trip (not one flight replaced by another) is no longer a booking. */
 const CANCELLED_BOOKING =
@@ -174,10 +178,16 @@ async function extractFromLines(
     drafts.push(...generic);
   }
   const context = { sender, senderName: fromName || null };
+  const marketing = body.some((line) => MARKETING_FOOTER.test(line.text));
   const finalized: FlightBooking[] = [];
   for (const draft of drafts) {
     const booking = await finalizeBooking(draft, context);
-    if (booking) finalized.push(booking);
+    if (!booking) continue;
+    // Read from text alone in marketing mail, a booking with no traveller is an offer: its
+    // 'code' is a discount code and its flights are the ones on sale.
+    const fromText = !structured.some((known) => known.bookingCode === booking.bookingCode);
+    if (fromText && marketing && booking.passengers.length === 0) continue;
+    finalized.push(booking);
   }
   return mergeBookings(finalized);
 }
