@@ -1,35 +1,70 @@
-// The holdout corpus (testing/holdout): synthetic emails written apart from the development
-// corpus, with other airlines, labels, date and number formats, to catch overfitting. The engine
-// must keep field-level F1 >= 0.95 on it and produce no false booking.
-import { readdir, readFile } from 'node:fs/promises';
+// Corpora written apart from the development corpus to catch overfitting (testing/holdout*).
+// `holdout` was written after reading the engine; each `holdout-blind*` was written from the
+// README and the development corpus only, without reading the engine, measured, and only then
+// used to fix general weaknesses. Every corpus must keep its field-level F1 and produce no false
+// booking; the counts guard against a corpus silently losing its emails or its negatives.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from './testing/harness.ts';
-import { addCounts, emptyCounts, f1, scoreEmail, totalCounts } from './evaluation.ts';
-import { extractFlightBookings } from './index.ts';
-import type { ExtractionResult } from './types.ts';
+import { scoreCorpus } from './testing/score-corpus.ts';
 
-const directory = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'holdout');
+const testing = join(dirname(fileURLToPath(import.meta.url)), 'testing');
 
-describe('holdout corpus', () => {
-  it('scores field-level F1 >= 0.95 with no false booking', async () => {
-    const names = (await readdir(directory)).filter((name) => name.endsWith('.eml'));
-    expect(names.length).toBeGreaterThanOrEqual(30);
-    const totals = emptyCounts();
-    let falseBookings = 0;
-    let negatives = 0;
-    for (const name of names) {
-      const truth = JSON.parse(
-        await readFile(join(directory, name.replace(/\.eml$/, '.json')), 'utf8'),
-      ) as ExtractionResult;
-      if (!truth.isFlightBooking) negatives++;
-      const predicted = await extractFlightBookings(new Uint8Array(await readFile(join(directory, name))));
-      const score = scoreEmail(truth, predicted);
-      addCounts(totals, score.counts);
-      falseBookings += score.falseBookings;
-    }
-    expect(negatives).toBeGreaterThanOrEqual(8);
-    expect(falseBookings).toBe(0);
-    expect(f1(totalCounts(totals)).f1).toBeGreaterThanOrEqual(0.95);
-  }, 30_000);
+const corpora = [
+  {
+    // other airlines, labels, date and number formats than the development corpus
+    name: 'holdout',
+    minEmails: 30,
+    minNegatives: 8,
+    minF1: 0.95,
+  },
+  {
+    // real-world layouts and encodings; agency trips; seat and bag receipts, carts, cancellations
+    name: 'holdout-blind',
+    minEmails: 24,
+    minNegatives: 8,
+    minF1: 0.95,
+  },
+  {
+    // labels and values in separate rows, section-header dates, '7:05a' / '19.05' / '0950' times,
+    // FAMILY/GIVEN names, '$' meaning CAD/AUD/MXN/CLP, 11 negatives (sale, hotel, car, ESTA, rail...)
+    name: 'holdout-blind-2',
+    minEmails: 30,
+    minNegatives: 10,
+    minF1: 0.95,
+  },
+  {
+    // a sibling of each dev kind: JSON-LD, microdata, airline HTML, receipts, DE/FR/ES, forwards,
+    // schedule changes, an agency fee, 6 tempting negatives
+    name: 'holdout-blind-3',
+    minEmails: 30,
+    minNegatives: 6,
+    minF1: 0.95,
+  },
+  {
+    // fare brands in many forms, passenger layouts, Spanish double surnames, seats, totals
+    name: 'holdout-blind-4',
+    minEmails: 24,
+    minNegatives: 5,
+    minF1: 0.95,
+  },
+  {
+    // weighted to 16 tempting negatives: lounge pass, parking, price alert, discount 'Buchungscode'...
+    name: 'holdout-blind-5',
+    minEmails: 27,
+    minNegatives: 16,
+    minF1: 0.97,
+  },
+];
+
+describe('holdout corpora', () => {
+  for (const corpus of corpora) {
+    it(`${corpus.name}: field-level F1 >= ${corpus.minF1} with no false booking`, async () => {
+      const score = await scoreCorpus(join(testing, corpus.name));
+      expect(score.emails).toBeGreaterThanOrEqual(corpus.minEmails);
+      expect(score.negatives).toBeGreaterThanOrEqual(corpus.minNegatives);
+      expect(score.falseBookings).toBe(0);
+      expect(score.f1).toBeGreaterThanOrEqual(corpus.minF1);
+    }, 30_000);
+  }
 });
