@@ -18,6 +18,8 @@ describe('readName', () => {
     expect(readName('Facility Charge')).toBeNull();
     expect(readName('PAYMENT SUMMARY')).toBeNull();
     expect(readName('Smith')).toBeNull();
+    // a booking-code label on the line under a 'PASSENGER' heading
+    expect(readName('RESERVATION CODE')).toBeNull();
   });
 });
 

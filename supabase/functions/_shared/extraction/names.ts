@@ -107,6 +107,8 @@ const NOT_NAME_WORDS = new Set([
   'confirmation',
   'reference',
   'record',
+  'reservation',
+  'code',
   'locator',
   'date',
   'name',
