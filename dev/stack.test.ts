@@ -2,9 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from './stack.ts';
-
-const freePorts = { gateway: 0, database: 0, mailWeb: 0, mailSmtp: 0, auth: 0, api: 0 };
+import { anyFreePorts as freePorts, startStack, type Stack } from './stack.ts';
 
 // `npm start` keeps its state in one directory: a stop and a start must lose nothing, neither the
 // accounts in PGlite nor the signing key that already-issued sessions were signed with.

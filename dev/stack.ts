@@ -27,6 +27,9 @@ export interface Ports {
   api: number;
 }
 
+/** Every part on any free port: tests and parallel stacks. */
+export const anyFreePorts: Ports = { gateway: 0, database: 0, mailWeb: 0, mailSmtp: 0, auth: 0, api: 0 };
+
 /** Supabase's local defaults where it has one; 0 anywhere means any free port. */
 export const defaultPorts: Ports = {
   gateway: 54321,
@@ -263,8 +266,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           SUPABASE_DB_URL: databaseUrl,
           DB_SINGLE_SESSION: singleSession ? 'true' : 'false',
           SITE_URL: publicUrl,
-          SMTP_HOST: '127.0.0.1',
-          SMTP_PORT: String(mailSmtp),
           ...options.apiEnv,
         },
       },

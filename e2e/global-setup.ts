@@ -2,21 +2,19 @@
 // when set, else in-memory PGlite), free ports, the built web app. Workers read its URLs from the
 // environment.
 import { createTestDatabase } from '../dev/db/test-db.ts';
-import { startStack } from '../dev/stack.ts';
+import { anyFreePorts, startStack } from '../dev/stack.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const useServer = Boolean(process.env.TEST_DATABASE_URL);
   const db = useServer ? await createTestDatabase() : null;
   const stack = await startStack({
     ...(db ? { databaseUrl: db.url } : {}),
-    ports: { gateway: 0, database: 0, mailWeb: 0, mailSmtp: 0, auth: 0, api: 0 },
+    ports: anyFreePorts,
     seed: true,
     demoAccounts: true,
   });
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_MAIL_URL = stack.mailUrl;
-  process.env.E2E_DATABASE_URL = stack.databaseUrl;
-  process.env.E2E_SINGLE_SESSION = stack.singleSession ? 'true' : 'false';
   return async () => {
     await stack.stop();
     await db?.close();

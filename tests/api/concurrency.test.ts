@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/stack.ts';
+import { anyFreePorts, startStack, type Stack } from '../../dev/stack.ts';
 import { apiClient, type ApiClient } from './client.ts';
-import { ANY_FREE_PORT, type StackInfo } from './global-setup.ts';
+import type { StackInfo } from './global-setup.ts';
 import { newIp, registerUser, type RegisteredUser } from './factories.ts';
 
 type Me = { user: { id: string; username: string; isAdmin: boolean } };
@@ -66,7 +66,7 @@ describe('concurrent requests of two users', () => {
     beforeAll(async () => {
       if (shared.singleSession) return; // the shared stack is already PGlite
       stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-pglite-stack-'));
-      own = await startStack({ stateDir, ports: ANY_FREE_PORT, seed: true });
+      own = await startStack({ stateDir, ports: anyFreePorts, seed: true });
       target = {
         ...shared,
         url: own.url,

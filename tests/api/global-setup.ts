@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
-import { startStack } from '../../dev/stack.ts';
+import { anyFreePorts, startStack } from '../../dev/stack.ts';
 
 export interface StackInfo {
   url: string;
@@ -30,8 +30,6 @@ declare module 'vitest' {
   }
 }
 
-export const ANY_FREE_PORT = { gateway: 0, database: 0, mailWeb: 0, mailSmtp: 0, auth: 0, api: 0 };
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-api-tests-'));
   let database: TestDatabase | undefined;
@@ -39,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stack = await startStack({
     ...(database ? { databaseUrl: database.url } : {}),
     stateDir,
-    ports: ANY_FREE_PORT,
+    ports: anyFreePorts,
     seed: true,
   }).catch(async (error: unknown) => {
     await database?.close();
