@@ -8,6 +8,8 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { z } from 'zod';
+import { createFareSource } from '../_shared/fare-source/index.ts';
+import { createMailer } from '../_shared/mailer/index.ts';
 import { type Env, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv, Logger } from './context.ts';
 import { createDb } from './db.ts';
@@ -17,7 +19,12 @@ import { INVALID_JSON_MESSAGE } from './lib/body.ts';
 import { createTokenVerifier, requireAuth, withSessionCheck } from './middleware/auth.ts';
 import { sessionIsActive } from './queries/sessions.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
+import { adminRouter } from './routes/admin.ts';
+import { contactRouter } from './routes/contact.ts';
+import { dashboardRouter } from './routes/dashboard.ts';
+import { flightsRouter } from './routes/flights.ts';
 import { healthRouter } from './routes/health.ts';
+import { internalRouter } from './routes/internal.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -56,6 +63,8 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
           (id, userId) => db.withService((tx) => sessionIsActive(tx, id, userId)),
         ),
       log: options.log ?? jsonLogger,
+      fareSource: options.fareSource ?? createFareSource(config.fareSource),
+      mailer: options.mailer ?? createMailer(config.mail),
     };
     return deps;
   };
@@ -180,10 +189,16 @@ export function createApp(options: CreateAppOptions = {}) {
   // ---- public routes ----
   app.route('/health', healthRouter);
   app.route('/auth', publicAuthRouter);
+  app.route('/contact', contactRouter);
+  // scheduler endpoints: authenticated by the cron secret, not a user session
+  app.route('/internal', internalRouter);
 
   // ---- protected routes: everything below needs a valid session ----
   app.use('*', requireAuth);
   app.route('/auth', authRouter);
+  app.route('/flights', flightsRouter);
+  app.route('/dashboard', dashboardRouter);
+  app.route('/admin', adminRouter);
 
   return app;
 }

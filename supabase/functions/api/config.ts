@@ -19,6 +19,54 @@ export interface Config {
   /** The database is one PGlite session: hold one connection and never prepare statements. */
   dbSingleSession: boolean;
   port: number;
+  fareSource: FareSourceConfig;
+  mail: MailConfig;
+  sweep: SweepConfig;
+  /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/*. */
+  cronSecret: string | null;
+}
+
+export interface FareSourceConfig {
+  /** FARE_SOURCE: 'simulated' (default) or 'duffel'. */
+  kind: 'simulated' | 'duffel';
+  /** DUFFEL_ACCESS_TOKEN, required when kind is 'duffel'. */
+  duffelAccessToken: string | null;
+  /** DUFFEL_API_URL (default https://api.duffel.com); tests point it at a local stub. */
+  duffelApiUrl: string;
+  /** FARE_SOURCE_TIMEOUT_MS: per attempt (default 10000). */
+  timeoutMs: number;
+  /** FARE_SOURCE_MAX_RETRIES: retries after the first attempt on 429/5xx/timeouts (default 3). */
+  maxRetries: number;
+  /** FARE_SOURCE_RATE_PER_SECOND: calls per second this process makes to the source (default 50). */
+  ratePerSecond: number;
+  /** SIMULATED_FARE_LATENCY_MS: added latency of the simulated source (default 0). */
+  simulatedLatencyMs: number;
+}
+
+export interface MailConfig {
+  /** MAILER: 'smtp' (default; the local mail catcher) or 'resend'. */
+  kind: 'smtp' | 'resend';
+  /** MAIL_FROM (default 'FareBack <no-reply@fareback.app>'). */
+  from: string;
+  /** SMTP_HOST / SMTP_PORT / SMTP_USER / SMTP_PASS; SMTP_SECURE=true for implicit TLS on 465. */
+  smtpHost: string;
+  smtpPort: number;
+  smtpUser: string | null;
+  smtpPass: string | null;
+  smtpSecure: boolean;
+  /** RESEND_API_KEY, required when kind is 'resend'. */
+  resendApiKey: string | null;
+}
+
+export interface SweepConfig {
+  /** PRICE_CHECK_INTERVAL_MINUTES: a flight is due when not checked for this long (default 360). */
+  checkIntervalMinutes: number;
+  /** SWEEP_CONCURRENCY: quotes in flight at once (default 8). */
+  concurrency: number;
+  /** SWEEP_BATCH_SIZE: flights claimed per job (default 500). */
+  batchSize: number;
+  /** SWEEP_LEASE_SECONDS: a claimed batch returns to the queue after this long (default 120). */
+  leaseSeconds: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -38,6 +86,25 @@ function trimSlash(url: string): string {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
+}
+
+function positiveInt(env: Env, name: string, fallback: number, min = 1): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new Error(`${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
+  }
+  return raw as T;
 }
 
 export function loadConfig(env: Env): Config {
@@ -62,5 +129,49 @@ export function loadConfig(env: Env): Config {
     supportEmail: nonEmpty(env.SUPPORT_EMAIL) ?? DEFAULT_SUPPORT_EMAIL,
     dbSingleSession: nonEmpty(env.DB_SINGLE_SESSION)?.toLowerCase() === 'true',
     port,
+    fareSource: loadFareSourceConfig(env),
+    mail: loadMailConfig(env),
+    sweep: {
+      checkIntervalMinutes: positiveInt(env, 'PRICE_CHECK_INTERVAL_MINUTES', 360, 0),
+      concurrency: positiveInt(env, 'SWEEP_CONCURRENCY', 8),
+      batchSize: positiveInt(env, 'SWEEP_BATCH_SIZE', 500),
+      leaseSeconds: positiveInt(env, 'SWEEP_LEASE_SECONDS', 120),
+    },
+    cronSecret: nonEmpty(env.CRON_SECRET) ?? null,
+  };
+}
+
+function loadFareSourceConfig(env: Env): FareSourceConfig {
+  const kind = oneOf(env, 'FARE_SOURCE', ['simulated', 'duffel'] as const, 'simulated');
+  const duffelAccessToken = nonEmpty(env.DUFFEL_ACCESS_TOKEN) ?? null;
+  if (kind === 'duffel' && !duffelAccessToken) {
+    throw new Error('Missing environment variable: DUFFEL_ACCESS_TOKEN (FARE_SOURCE is duffel)');
+  }
+  return {
+    kind,
+    duffelAccessToken,
+    duffelApiUrl: trimSlash(nonEmpty(env.DUFFEL_API_URL) ?? 'https://api.duffel.com'),
+    timeoutMs: positiveInt(env, 'FARE_SOURCE_TIMEOUT_MS', 10_000),
+    maxRetries: positiveInt(env, 'FARE_SOURCE_MAX_RETRIES', 3, 0),
+    ratePerSecond: positiveInt(env, 'FARE_SOURCE_RATE_PER_SECOND', 50),
+    simulatedLatencyMs: positiveInt(env, 'SIMULATED_FARE_LATENCY_MS', 0, 0),
+  };
+}
+
+function loadMailConfig(env: Env): MailConfig {
+  const kind = oneOf(env, 'MAILER', ['smtp', 'resend'] as const, 'smtp');
+  const resendApiKey = nonEmpty(env.RESEND_API_KEY) ?? null;
+  if (kind === 'resend' && !resendApiKey) {
+    throw new Error('Missing environment variable: RESEND_API_KEY (MAILER is resend)');
+  }
+  return {
+    kind,
+    from: nonEmpty(env.MAIL_FROM) ?? 'FareBack <no-reply@fareback.app>',
+    smtpHost: nonEmpty(env.SMTP_HOST) ?? '127.0.0.1',
+    smtpPort: positiveInt(env, 'SMTP_PORT', 54325),
+    smtpUser: nonEmpty(env.SMTP_USER) ?? null,
+    smtpPass: nonEmpty(env.SMTP_PASS) ?? null,
+    smtpSecure: nonEmpty(env.SMTP_SECURE)?.toLowerCase() === 'true',
+    resendApiKey,
   };
 }

@@ -1,4 +1,6 @@
 // What every handler can reach through `c.var`.
+import type { FareSource } from '../_shared/fare-source/types.ts';
+import type { Mailer } from '../_shared/mailer/types.ts';
 import type { Config } from './config.ts';
 import type { AuthClaims, Db } from './db.ts';
 import type { AuthApi } from './lib/auth-api.ts';
@@ -13,6 +15,8 @@ export interface AppDeps {
   authApi: AuthApi;
   verifyAccessToken: TokenVerifier;
   log: Logger;
+  fareSource: FareSource;
+  mailer: Mailer;
 }
 
 export interface AppEnv {

@@ -2,7 +2,7 @@
 // Auth client and a token verifier backed by a key pair made for the test.
 import * as jose from 'jose';
 import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import type { AppDeps, LogEntry } from './context.ts';
 import type { AuthClaims, Db, Tx } from './db.ts';
 import type { AuthApi, AuthResult } from './lib/auth-api.ts';
@@ -11,7 +11,16 @@ import type { AuthSession } from '../_shared/types/auth.ts';
 
 export const SITE_URL = 'http://site.test';
 
+const defaults = loadConfig({
+  SUPABASE_URL: 'http://supabase.internal',
+  SUPABASE_ANON_KEY: 'anon-key',
+  SUPABASE_SERVICE_ROLE_KEY: 'service-key',
+  SUPABASE_DB_URL: 'postgres://unused',
+  SITE_URL: SITE_URL,
+});
+
 export const testConfig: Config = {
+  ...defaults,
   supabaseUrl: 'http://supabase.internal',
   supabasePublicUrl: 'http://supabase.test',
   anonKey: 'anon-key',

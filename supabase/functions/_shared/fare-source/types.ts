@@ -1,0 +1,166 @@
+// The fare source contract (DESIGN "Adapters"): retrieve a booking, quote the same itinerary and
+// fare type now, and rebook the booking at a quoted fare. Implementations: `simulated` (default,
+// deterministic) and `duffel` (the Duffel API). Every implementation is wrapped so each call has
+// a timeout, bounded retries with backoff on 429 and 5xx, and a per-source rate limit; failures
+// surface as the typed errors below and never as partial data.
+//
+// Money is integer cents in `currency`. Dates are 'YYYY-MM-DD' (the airport's local date), times
+// 'HH:MM' local, or null when the source does not say.
+
+export type RebookingMethod = 'source' | 'assisted';
+
+/** What a booking retrieval yields: the itinerary as the airline holds it. */
+export interface RetrievedBooking {
+  /** Display name, e.g. 'United Airlines'. */
+  airline: string;
+  /** IATA carrier code, e.g. 'UA'. */
+  airlineCode: string;
+  bookingCode: string;
+  passengerLastName: string;
+  /** Outbound flight number with carrier prefix, e.g. 'UA1234'. */
+  flightNumber: string;
+  departureAirport: string;
+  arrivalAirport: string;
+  departureDate: string;
+  departureTime: string | null;
+  arrivalTime: string | null;
+  isRoundTrip: boolean;
+  returnFlightNumber: string | null;
+  returnDate: string | null;
+  cabinClass: string;
+  seatNumber: string | null;
+  /** The fare brand, e.g. 'Flexible Economy', 'Basic Economy'. */
+  fareType: string;
+  /** Whether the airline allows changing this fare (Basic Economy never). */
+  fareChangeable: boolean;
+  pricePaid: number;
+  currency: string;
+  /** 'source' when this source can change the booking itself; 'assisted' when the traveller must. */
+  rebookingMethod: RebookingMethod;
+  /** The source's own id for the booking (a Duffel order id), when it has one. */
+  sourceReference: string | null;
+}
+
+export interface RetrieveBookingRequest {
+  /** The airline's display name as chosen in the manual entry form, or an IATA code. */
+  airline: string;
+  bookingCode: string;
+  passengerLastName: string;
+}
+
+/** The itinerary to quote: same flights, dates, cabin and fare type as the booking. */
+export interface Itinerary {
+  airline: string;
+  flightNumber: string;
+  departureAirport: string;
+  arrivalAirport: string;
+  departureDate: string;
+  returnFlightNumber: string | null;
+  returnDate: string | null;
+  cabinClass: string | null;
+  fareType: string | null;
+  currency: string;
+  /** Lets deterministic sources tie a quote to a booking; real sources ignore it. */
+  bookingCode?: string;
+  sourceReference?: string | null;
+}
+
+export interface FareQuote {
+  /** Current total fare for the itinerary, cents. */
+  price: number;
+  currency: string;
+  /** ISO timestamp of the quote. */
+  quotedAt: string;
+  /** Source-specific offer id the rebook call can confirm, when the source has one. */
+  offerId: string | null;
+}
+
+export interface RebookRequest {
+  booking: Itinerary & { bookingCode: string; passengerLastName: string; seatNumber: string | null };
+  /** What the traveller paid, cents: the credit is the difference. */
+  pricePaid: number;
+  /** Refuse to rebook above this price (the fare the traveller saw), cents. */
+  maxPrice: number;
+}
+
+export interface RebookResult {
+  newPrice: number;
+  currency: string;
+  /** Credit the airline issued for the difference, cents. */
+  airlineCredit: number;
+  creditReference: string;
+  /** 'YYYY-MM-DD', one year after the rebooking. */
+  creditExpiryDate: string;
+  /** The seat is kept. */
+  seatNumber: string | null;
+  rebookedAt: string;
+}
+
+export interface FareSource {
+  readonly name: 'simulated' | 'duffel';
+  retrieveBooking(request: RetrieveBookingRequest): Promise<RetrievedBooking>;
+  quote(itinerary: Itinerary): Promise<FareQuote>;
+  rebook(request: RebookRequest): Promise<RebookResult>;
+}
+
+/** Base class: everything a fare source throws on purpose. */
+export class FareSourceError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FareSourceError';
+  }
+}
+
+/** No booking with that code and last name at that airline. Maps to 404/400 for the user. */
+export class BookingNotFoundError extends FareSourceError {
+  constructor(message = 'We could not find a booking with that confirmation code and last name.') {
+    super(message);
+    this.name = 'BookingNotFoundError';
+  }
+}
+
+/** The source failed, timed out or kept rate-limiting after the retries. Maps to 503. */
+export class FareSourceUnavailableError extends FareSourceError {
+  constructor(
+    message = 'The fare service is unavailable right now. Please try again in a few minutes.',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'FareSourceUnavailableError';
+  }
+}
+
+/** The fare changed before the rebooking went through (now above maxPrice). Maps to 409. */
+export class FareNoLongerAvailableError extends FareSourceError {
+  constructor(message = 'The lower fare is no longer available.') {
+    super(message);
+    this.name = 'FareNoLongerAvailableError';
+  }
+}
+
+/** The airline does not allow changing this booking through the source. Maps to 409. */
+export class BookingNotChangeableError extends FareSourceError {
+  constructor(message = 'This booking cannot be changed through the fare service.') {
+    super(message);
+    this.name = 'BookingNotChangeableError';
+  }
+}
+
+/**
+ * The key that makes two travellers' flights the same search: airline, flight numbers, dates,
+ * cabin and fare type. A sweep quotes each key once.
+ */
+export function itineraryKey(it: Itinerary): string {
+  return [
+    it.airline.trim().toUpperCase(),
+    it.flightNumber.toUpperCase(),
+    it.departureAirport,
+    it.arrivalAirport,
+    it.departureDate,
+    it.returnFlightNumber?.toUpperCase() ?? '',
+    it.returnDate ?? '',
+    (it.cabinClass ?? '').toLowerCase(),
+    (it.fareType ?? '').toLowerCase(),
+    it.currency,
+  ].join('|');
+}

@@ -1,0 +1,104 @@
+// Domain rules for monitored flights (spec sections 1, 4 and 9), shared by the api function, the
+// sweep and the web app, so a rule means the same thing on the server and on the card. Money is
+// integer cents; this file imports only constants.
+import { SUPPORTED_FARE_TYPES } from '../constants.ts';
+
+export const FLIGHT_STATUSES = [
+  'monitoring',
+  'price_drop',
+  'limited',
+  'rebooking',
+  'rebooked',
+  'departed',
+  'cancelled',
+] as const;
+export type FlightStatus = (typeof FLIGHT_STATUSES)[number];
+
+/** Fare brands airlines sell without changes or refunds, under their various names. */
+const NON_CHANGEABLE_FARE = /\b(basic|light|saver ?lite|lite|blue basic|economy light|non[- ]?refundable|nonref)\b/i;
+
+/**
+ * Spec section 1: Refundable Economy, Flexible Economy, Premium Economy, Business Class and First
+ * Class can be rebooked; Basic Economy (non-refundable) cannot. Any other fare brand is eligible
+ * only when the source says the airline allows changes, and never when it reads as a no-change fare.
+ */
+export function isEligibleFareType(fareType: string | null | undefined, fareChangeable?: boolean): boolean {
+  const fare = fareType?.trim() ?? '';
+  if (!fare) return fareChangeable === true;
+  if (NON_CHANGEABLE_FARE.test(fare)) return false;
+  if (SUPPORTED_FARE_TYPES.some((supported) => supported.toLowerCase() === fare.toLowerCase())) return true;
+  return fareChangeable === true;
+}
+
+/**
+ * The status a price check leaves: a fare below what was paid is a price drop (shown with an
+ * explanation instead of a rebook button when the fare is not eligible); otherwise an eligible
+ * fare is monitored and a non-eligible one is 'limited'. Rebooked, departed and cancelled flights
+ * keep their status.
+ */
+export function statusAfterCheck(input: {
+  status: FlightStatus;
+  originalPrice: number;
+  currentPrice: number;
+  isEligibleForRebooking: boolean;
+}): FlightStatus {
+  if (input.status === 'rebooked' || input.status === 'departed' || input.status === 'cancelled') return input.status;
+  if (input.status === 'rebooking') return 'rebooking';
+  if (input.currentPrice < input.originalPrice) return 'price_drop';
+  return input.isEligibleForRebooking ? 'monitoring' : 'limited';
+}
+
+/** The status of a newly added flight, before any price check. */
+export function initialStatus(isEligibleForRebooking: boolean): FlightStatus {
+  return isEligibleForRebooking ? 'monitoring' : 'limited';
+}
+
+export interface SavingsInput {
+  originalPrice: number;
+  currentPrice: number | null;
+  hasBeenRebooked: boolean;
+  rebookingPrice: number | null;
+  airlineCredit: number | null;
+}
+
+/**
+ * Spec section 4: a rebooked flight saved its airline credit (or, without one, original minus
+ * rebooking price); otherwise the potential saving is original minus current when current is
+ * lower, else 0. Never negative.
+ */
+export function flightSavings(f: SavingsInput): number {
+  if (f.hasBeenRebooked) {
+    if (f.airlineCredit !== null && f.airlineCredit > 0) return f.airlineCredit;
+    if (f.rebookingPrice !== null) return Math.max(0, f.originalPrice - f.rebookingPrice);
+    return 0;
+  }
+  if (f.currentPrice !== null && f.currentPrice < f.originalPrice) return f.originalPrice - f.currentPrice;
+  return 0;
+}
+
+/** Savings as a percentage of the original price (unrounded; shown with one decimal). */
+export function savingsPercent(savings: number, originalPrice: number): number {
+  return originalPrice > 0 ? (savings / originalPrice) * 100 : 0;
+}
+
+/** Rounded to one decimal, as the toast and the card show it. */
+export function roundPercent(percent: number): number {
+  return Math.round(percent * 10) / 10;
+}
+
+/** The rebook button shows only for a price drop on an eligible fare that is not yet rebooked. */
+export function canRebook(f: { status: string; isEligibleForRebooking: boolean; hasBeenRebooked: boolean }): boolean {
+  return f.status === 'price_drop' && f.isEligibleForRebooking && !f.hasBeenRebooked;
+}
+
+/** Commission on a rebooking: the plan's rate (25% for premium) of the airline credit, rounded to the cent. */
+export function commissionOn(airlineCredit: number, commissionRatePercent: number): number {
+  if (airlineCredit <= 0 || commissionRatePercent <= 0) return 0;
+  return Math.round((airlineCredit * commissionRatePercent) / 100);
+}
+
+/** Airline credit is typically valid one year: the expiry date of a credit issued on `issued`. */
+export function creditExpiryDate(issued: Date): string {
+  const expiry = new Date(Date.UTC(issued.getUTCFullYear() + 1, issued.getUTCMonth(), issued.getUTCDate()));
+  return expiry.toISOString().slice(0, 10);
+}

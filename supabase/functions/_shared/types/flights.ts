@@ -1,0 +1,100 @@
+// Flight and dashboard shapes as the api returns them (spec section 3 in camelCase). Money is
+// integer cents in `currency`; dates 'YYYY-MM-DD'; timestamps ISO 8601.
+import type { RebookingMethod } from '../fare-source/types.ts';
+import type { FlightStatus } from '../flights/rules.ts';
+
+export type { FlightStatus, RebookingMethod };
+
+export interface FlightPricePoint {
+  price: number;
+  checkedAt: string;
+}
+
+export interface Flight {
+  id: number;
+  userId: string;
+  airline: string;
+  flightNumber: string;
+  bookingCode: string;
+  passengerLastName: string;
+  departureAirport: string;
+  arrivalAirport: string;
+  departureDate: string;
+  returnDate: string | null;
+  isRoundTrip: boolean;
+  returnFlightNumber: string | null;
+  currency: string;
+  originalPrice: number;
+  currentPrice: number | null;
+  lowestPrice: number | null;
+  highestPrice: number | null;
+  lastChecked: string | null;
+  fareType: string | null;
+  isEligibleForRebooking: boolean;
+  hasBeenRebooked: boolean;
+  rebookingDate: string | null;
+  rebookingPrice: number | null;
+  airlineCredit: number | null;
+  creditExpiryDate: string | null;
+  creditReferenceNumber: string | null;
+  /** Commission charged on this flight's rebooking (premium: plan rate of the credit), cents. */
+  commissionAmount: number | null;
+  status: FlightStatus;
+  /** 'source': FareBack changes the booking itself; 'assisted': the traveller changes it with the airline. */
+  rebookingMethod: RebookingMethod;
+  emailSource: Record<string, unknown> | null;
+  isManualEntry: boolean;
+  canCancel: boolean;
+  cancellationFee: number | null;
+  seatNumber: string | null;
+  cabinClass: string | null;
+  notes: string | null;
+  createdAt: string;
+  /** Price checks, oldest first (the last 30). */
+  priceHistory: FlightPricePoint[];
+}
+
+/** `GET /api/flights` */
+export interface FlightsResponse {
+  flights: Flight[];
+}
+
+/** `GET /api/dashboard/stats`: money in cents. */
+export interface DashboardStats {
+  monitoredFlights: number;
+  priceDropsFound: number;
+  potentialSavings: number;
+  actualSavings: number;
+}
+
+/** `POST /api/flights/manual` (201) */
+export interface AddFlightResponse {
+  flight: Flight;
+  message: string;
+}
+
+/** `POST /api/flights/{id}/check-price` */
+export interface CheckPriceResponse {
+  flight: Flight;
+  priceDropped: boolean;
+  message: string;
+}
+
+/** `POST /api/flights/{id}/rebook` and `POST /api/flights/{id}/confirm-rebooking` */
+export interface RebookResponse {
+  flight: Flight;
+  /** Airline credit gained, cents. */
+  savings: number;
+  /** Savings as percent of the original price, one decimal. */
+  percentSaved: number;
+  /** Commission added to the user's balance, cents (0 on the free plan). */
+  commission: number;
+  message: string;
+}
+
+/** `POST /api/admin/run-price-check` */
+export interface RunPriceCheckResponse {
+  checkedCount: number;
+  priceDropsFound: number;
+  message: string;
+}
