@@ -266,6 +266,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           SUPABASE_DB_URL: databaseUrl,
           DB_SINGLE_SESSION: singleSession ? 'true' : 'false',
           SITE_URL: publicUrl,
+          SMTP_HOST: '127.0.0.1',
+          SMTP_PORT: String(mailSmtp),
           ...options.apiEnv,
         },
       },
