@@ -33,6 +33,14 @@ export default defineConfig({
         },
       },
       {
+        // Flight display rules (also run under deno test, through the extraction harness).
+        test: {
+          name: 'flights',
+          environment: 'node',
+          include: ['supabase/functions/_shared/flights/display.test.ts'],
+        },
+      },
+      {
         test: {
           name: 'extraction',
           environment: 'node',
