@@ -1,5 +1,8 @@
 // Picks the fare source the configuration names and wraps it with timeouts, retries and the
-// per-source rate limit.
+// per-source rate limit (resilient.ts). Model, test codes and settings: docs/architecture.md,
+// "Fare source".
+import { withResilience } from './resilient.ts';
+import { createSimulatedFareSource } from './simulated.ts';
 import type { FareSource } from './types.ts';
 
 export * from './types.ts';
@@ -14,6 +17,17 @@ export interface FareSourceOptions {
   simulatedLatencyMs: number;
 }
 
-export function createFareSource(_options: FareSourceOptions): FareSource {
-  throw new Error('The fare source is not built yet');
+export function createFareSource(options: FareSourceOptions): FareSource {
+  let source: FareSource;
+  if (options.kind === 'duffel') {
+    if (!options.duffelAccessToken) throw new Error('DUFFEL_ACCESS_TOKEN is required when FARE_SOURCE is duffel');
+    throw new Error('The Duffel fare source is not built yet');
+  } else {
+    source = createSimulatedFareSource({ latencyMs: options.simulatedLatencyMs });
+  }
+  return withResilience(source, {
+    timeoutMs: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    ratePerSecond: options.ratePerSecond,
+  });
 }

@@ -96,11 +96,19 @@ export interface RebookResult {
   rebookedAt: string;
 }
 
+/**
+ * Per-call options. The resilience wrapper passes a signal that aborts when the call's timeout
+ * expires, so an HTTP source can cancel its request; callers outside the wrapper may omit it.
+ */
+export interface FareSourceCallOptions {
+  signal?: AbortSignal;
+}
+
 export interface FareSource {
   readonly name: 'simulated' | 'duffel';
-  retrieveBooking(request: RetrieveBookingRequest): Promise<RetrievedBooking>;
-  quote(itinerary: Itinerary): Promise<FareQuote>;
-  rebook(request: RebookRequest): Promise<RebookResult>;
+  retrieveBooking(request: RetrieveBookingRequest, options?: FareSourceCallOptions): Promise<RetrievedBooking>;
+  quote(itinerary: Itinerary, options?: FareSourceCallOptions): Promise<FareQuote>;
+  rebook(request: RebookRequest, options?: FareSourceCallOptions): Promise<RebookResult>;
 }
 
 /** Base class: everything a fare source throws on purpose. */
@@ -127,6 +135,23 @@ export class FareSourceUnavailableError extends FareSourceError {
   ) {
     super(message, options);
     this.name = 'FareSourceUnavailableError';
+  }
+}
+
+/**
+ * A failure worth trying again (429, 5xx, a dropped connection): the resilience wrapper retries
+ * it with backoff and turns it into FareSourceUnavailableError when the retries run out.
+ * `retryAfterMs` carries the source's own hint (Retry-After, ratelimit-reset) when it gave one.
+ */
+export class RetryableFareSourceError extends FareSourceError {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+    readonly retryAfterMs: number | null = null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RetryableFareSourceError';
   }
 }
 
