@@ -30,3 +30,27 @@ alter table public.flights add constraint flights_status_check
 -- The user adds flights with what the fare source retrieved for them, including how it can be
 -- rebooked; everything after that is the system's.
 grant insert (rebooking_method, source_reference) on table public.flights to authenticated;
+
+-- A flight a user adds gets its status from its fare alone: eligible fares are monitored, the
+-- rest are 'limited'. Set here rather than granted, so nobody can insert a flight as already
+-- rebooked or as a price drop. System inserts (service role, seeds, imports) set what they mean.
+create or replace function private.set_initial_flight_status()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user not in ('authenticated', 'anon') then
+    return new;
+  end if;
+  new.status := case when new.is_eligible_for_rebooking then 'monitoring' else 'limited' end;
+  new.rebooking_claimed_at := null;
+  return new;
+end;
+$$;
+
+revoke all on function private.set_initial_flight_status() from public, anon, authenticated;
+
+create trigger flights_set_initial_status
+  before insert on public.flights
+  for each row execute function private.set_initial_flight_status();

@@ -9,6 +9,13 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { z } from 'zod';
 import { createFareSource } from '../_shared/fare-source/index.ts';
+import {
+  BookingNotChangeableError,
+  BookingNotFoundError,
+  FareNoLongerAvailableError,
+  FareSourceError,
+  FareSourceUnavailableError,
+} from '../_shared/fare-source/types.ts';
 import { createMailer } from '../_shared/mailer/index.ts';
 import { type Env, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv, Logger } from './context.ts';
@@ -169,6 +176,24 @@ export function createApp(options: CreateAppOptions = {}) {
     if (error instanceof AuthUnavailableError) {
       log({ level: 'error', msg: 'auth unavailable', requestId: c.get('requestId'), error: String(error.cause) });
       return c.json({ message: 'Authentication service is unavailable. Please try again later.' }, 503);
+    }
+    if (error instanceof FareSourceError) {
+      // the fare source's refusals are the user's answer; its outages are ours to report
+      const status =
+        error instanceof BookingNotFoundError
+          ? 404
+          : error instanceof FareNoLongerAvailableError || error instanceof BookingNotChangeableError
+            ? 409
+            : error instanceof FareSourceUnavailableError
+              ? 503
+              : 502;
+      log({
+        level: status >= 500 ? 'error' : 'info',
+        msg: 'fare source refused',
+        requestId: c.get('requestId'),
+        error: String(error.cause ?? error),
+      });
+      return c.json({ message: status === 502 ? new FareSourceUnavailableError().message : error.message }, status);
     }
     const refused = pgClientError(error);
     if (refused) {

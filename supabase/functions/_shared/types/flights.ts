@@ -42,6 +42,8 @@ export interface Flight {
   status: FlightStatus;
   /** 'source': FareBack changes the booking itself; 'assisted': the traveller changes it with the airline. */
   rebookingMethod: RebookingMethod;
+  /** The fare source's id for the booking (a Duffel order id), when it has one. */
+  sourceReference: string | null;
   emailSource: Record<string, unknown> | null;
   isManualEntry: boolean;
   canCancel: boolean;

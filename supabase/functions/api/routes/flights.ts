@@ -1,4 +1,46 @@
+// Monitored flights (spec section 7): list, add by booking code, check a price, rebook. Handlers
+// validate, call the service, return; ownership (404 for another user's flight) is the service's.
 import { Hono } from 'hono';
+import { confirmRebookingInputSchema, flightIdSchema, manualFlightInputSchema } from '../../_shared/schemas/flights.ts';
+import type { FlightsResponse } from '../../_shared/types/flights.ts';
 import type { AppEnv } from '../context.ts';
+import { fieldNamingErrorMap, HttpError } from '../errors.ts';
+import { readJson } from '../lib/body.ts';
+import { listFlights } from '../queries/flights.ts';
+import {
+  addManualFlight,
+  checkFlightPrice,
+  confirmAssistedRebooking,
+  FLIGHT_MESSAGES,
+  rebookFlight,
+} from '../services/flights.ts';
 
-export const flightsRouter = new Hono<AppEnv>();
+function flightId(raw: string): number {
+  const parsed = flightIdSchema.safeParse(raw, { error: fieldNamingErrorMap });
+  // a malformed id names no flight of the caller's
+  if (!parsed.success) throw new HttpError(404, FLIGHT_MESSAGES.notFound);
+  return parsed.data;
+}
+
+export const flightsRouter = new Hono<AppEnv>()
+  .get('/', async (c) => {
+    const claims = c.var.claims;
+    const flights = await c.var.deps.db.withUser(claims, (tx) => listFlights(tx, claims.sub));
+    return c.json({ flights } satisfies FlightsResponse);
+  })
+  .post('/manual', async (c) => {
+    const input = await readJson(c, manualFlightInputSchema);
+    return c.json(await addManualFlight(c.var.deps, c.var.claims, input), 201);
+  })
+  // these two take an empty body (spec: `{}`); whatever is sent is ignored
+  .post('/:id/check-price', async (c) => {
+    return c.json(await checkFlightPrice(c.var.deps, c.var.claims, flightId(c.req.param('id'))));
+  })
+  .post('/:id/rebook', async (c) => {
+    return c.json(await rebookFlight(c.var.deps, c.var.claims, flightId(c.req.param('id'))));
+  })
+  .post('/:id/confirm-rebooking', async (c) => {
+    const id = flightId(c.req.param('id'));
+    const input = await readJson(c, confirmRebookingInputSchema);
+    return c.json(await confirmAssistedRebooking(c.var.deps, c.var.claims, id, input));
+  });

@@ -1,0 +1,121 @@
+import { describe, expect, it } from '../extraction/testing/harness.ts';
+import {
+  canRebook,
+  commissionOn,
+  creditExpiryDate,
+  flightSavings,
+  initialStatus,
+  isEligibleFareType,
+  roundPercent,
+  savingsPercent,
+  statusAfterCheck,
+} from './rules.ts';
+
+describe('isEligibleFareType', () => {
+  it('accepts the five supported fare types in any case', () => {
+    for (const fare of ['Refundable Economy', 'Flexible Economy', 'Premium Economy', 'Business Class', 'first class']) {
+      expect(isEligibleFareType(fare)).toBe(true);
+    }
+  });
+
+  it('refuses Basic Economy and other no-change fares even when a source calls them changeable', () => {
+    for (const fare of ['Basic Economy', 'basic', 'Economy Light', 'Blue Basic', 'Non-refundable Saver', 'Lite']) {
+      expect(isEligibleFareType(fare, true)).toBe(false);
+    }
+  });
+
+  it("decides other fare brands by the source's changeability, and refuses when unknown", () => {
+    expect(isEligibleFareType('Main Cabin', true)).toBe(true);
+    expect(isEligibleFareType('Main Cabin', false)).toBe(false);
+    expect(isEligibleFareType('Main Cabin')).toBe(false);
+    expect(isEligibleFareType(null, true)).toBe(true);
+    expect(isEligibleFareType('  ')).toBe(false);
+  });
+});
+
+describe('statusAfterCheck and initialStatus', () => {
+  const base = { status: 'monitoring' as const, originalPrice: 40000, isEligibleForRebooking: true };
+
+  it('is a price drop below the price paid, eligible or not', () => {
+    expect(statusAfterCheck({ ...base, currentPrice: 39999 })).toBe('price_drop');
+    expect(statusAfterCheck({ ...base, isEligibleForRebooking: false, currentPrice: 30000 })).toBe('price_drop');
+  });
+
+  it('is monitoring or limited at or above the price paid', () => {
+    expect(statusAfterCheck({ ...base, currentPrice: 40000 })).toBe('monitoring');
+    expect(statusAfterCheck({ ...base, status: 'price_drop', currentPrice: 45000 })).toBe('monitoring');
+    expect(statusAfterCheck({ ...base, isEligibleForRebooking: false, currentPrice: 41000 })).toBe('limited');
+  });
+
+  it('never moves a rebooked, rebooking, departed or cancelled flight', () => {
+    for (const status of ['rebooked', 'rebooking', 'departed', 'cancelled'] as const) {
+      expect(statusAfterCheck({ ...base, status, currentPrice: 100 })).toBe(status);
+    }
+  });
+
+  it('starts eligible fares as monitoring and the rest as limited', () => {
+    expect(initialStatus(true)).toBe('monitoring');
+    expect(initialStatus(false)).toBe('limited');
+  });
+});
+
+describe('flightSavings and percent', () => {
+  const flight = {
+    originalPrice: 50000,
+    currentPrice: 42500,
+    hasBeenRebooked: false,
+    rebookingPrice: null,
+    airlineCredit: null,
+  };
+
+  it('is the potential saving when the current price is lower, else 0', () => {
+    expect(flightSavings(flight)).toBe(7500);
+    expect(flightSavings({ ...flight, currentPrice: 50000 })).toBe(0);
+    expect(flightSavings({ ...flight, currentPrice: 60000 })).toBe(0);
+    expect(flightSavings({ ...flight, currentPrice: null })).toBe(0);
+  });
+
+  it('is the airline credit once rebooked, else original minus rebooking price', () => {
+    const rebooked = { ...flight, hasBeenRebooked: true, rebookingPrice: 41000, airlineCredit: 9000 };
+    expect(flightSavings(rebooked)).toBe(9000);
+    expect(flightSavings({ ...rebooked, airlineCredit: null })).toBe(9000);
+    expect(flightSavings({ ...rebooked, airlineCredit: 0, rebookingPrice: 45000 })).toBe(5000);
+    expect(flightSavings({ ...rebooked, airlineCredit: null, rebookingPrice: null })).toBe(0);
+  });
+
+  it('is a share of the original price, rounded to one decimal for display', () => {
+    expect(savingsPercent(7500, 50000)).toBe(15);
+    expect(roundPercent(savingsPercent(1, 3))).toBe(33.3);
+    expect(roundPercent(savingsPercent(2, 3))).toBe(66.7);
+    expect(savingsPercent(100, 0)).toBe(0);
+  });
+});
+
+describe('canRebook', () => {
+  it('only for a price drop on an eligible fare that is not rebooked', () => {
+    const f = { status: 'price_drop', isEligibleForRebooking: true, hasBeenRebooked: false };
+    expect(canRebook(f)).toBe(true);
+    expect(canRebook({ ...f, isEligibleForRebooking: false })).toBe(false);
+    expect(canRebook({ ...f, hasBeenRebooked: true })).toBe(false);
+    expect(canRebook({ ...f, status: 'monitoring' })).toBe(false);
+    expect(canRebook({ ...f, status: 'limited' })).toBe(false);
+  });
+});
+
+describe('commissionOn', () => {
+  it('is the rate of the credit, rounded to the cent, and 0 without a rate or credit', () => {
+    expect(commissionOn(10000, 25)).toBe(2500);
+    expect(commissionOn(1234, 25)).toBe(309); // 308.5 rounds half up
+    expect(commissionOn(1, 25)).toBe(0);
+    expect(commissionOn(10000, 0)).toBe(0);
+    expect(commissionOn(0, 25)).toBe(0);
+    expect(commissionOn(-500, 25)).toBe(0);
+  });
+});
+
+describe('creditExpiryDate', () => {
+  it('is one year after the rebooking', () => {
+    expect(creditExpiryDate(new Date('2026-11-22T15:00:00Z'))).toBe('2027-11-22');
+    expect(creditExpiryDate(new Date('2028-02-29T00:00:00Z'))).toBe('2029-03-01');
+  });
+});

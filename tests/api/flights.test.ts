@@ -1,0 +1,455 @@
+// The flight endpoints over HTTP against the stack (simulated fare source): manual entry, the
+// list and stats, price checks, and both rebooking paths, including the refusals. Booking codes
+// use the simulated source's conventions: DROP... quotes below the price paid, BASIC... is a
+// Basic Economy fare, FAIL... is an outage, NOTFOUND... is an unknown booking.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type {
+  AddFlightResponse,
+  CheckPriceResponse,
+  DashboardStats,
+  Flight,
+  FlightsResponse,
+  RebookResponse,
+} from '../../supabase/functions/_shared/types/flights.ts';
+import { apiClient, databaseClient } from './client.ts';
+import { registerUser, type RegisteredUser } from './factories.ts';
+
+const api = apiClient();
+const sql = databaseClient();
+
+function code(prefix: string): string {
+  return `${prefix}${randomBytes(3).toString('hex').toUpperCase()}`.slice(0, 12);
+}
+
+const token = (user: RegisteredUser) => ({ token: user.session.access_token });
+
+async function addFlight(user: RegisteredUser, bookingCode = code('K'), airline = 'United Airlines') {
+  return api.post<AddFlightResponse & { message: string }>(
+    '/flights/manual',
+    { airline, bookingCode, passengerLastName: 'Smith' },
+    token(user),
+  );
+}
+
+async function addedFlight(user: RegisteredUser, bookingCode?: string): Promise<Flight> {
+  const res = await addFlight(user, bookingCode);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.flight;
+}
+
+async function flightCount(userId: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from public.flights where user_id = ${userId}`;
+  return row?.n ?? 0;
+}
+
+async function makePremium(userId: string): Promise<void> {
+  await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${userId}`;
+}
+
+async function droppedFlight(user: RegisteredUser): Promise<Flight> {
+  const flight = await addedFlight(user, code('DROP'));
+  const res = await api.post<CheckPriceResponse>(`/flights/${flight.id}/check-price`, {}, token(user));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.flight.status).toBe('price_drop');
+  return res.body.flight;
+}
+
+describe('POST /api/flights/manual', () => {
+  it('retrieves the booking and stores a monitored flight', async () => {
+    const user = await registerUser(api);
+    const res = await api.post<AddFlightResponse>(
+      '/flights/manual',
+      { airline: 'Delta Air Lines', bookingCode: ' abc123 ', passengerLastName: 'Smith', notes: 'Anniversary trip' },
+      token(user),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.message).toBe('Your flight has been added successfully and will now be monitored.');
+    const flight = res.body.flight;
+    expect(flight).toMatchObject({
+      userId: user.id,
+      bookingCode: 'ABC123',
+      passengerLastName: 'Smith',
+      isManualEntry: true,
+      hasBeenRebooked: false,
+      notes: 'Anniversary trip',
+      rebookingMethod: 'source',
+      currentPrice: null,
+      lastChecked: null,
+      priceHistory: [],
+    });
+    expect(flight.airline).toMatch(/Delta/);
+    expect(flight.flightNumber).toMatch(/^DL\d{1,4}$/);
+    expect(flight.departureAirport).toMatch(/^[A-Z]{3}$/);
+    expect(flight.arrivalAirport).toMatch(/^[A-Z]{3}$/);
+    expect(flight.departureDate >= new Date().toISOString().slice(0, 10)).toBe(true);
+    expect(flight.originalPrice).toBeGreaterThan(0);
+    expect(flight.status).toBe(flight.isEligibleForRebooking ? 'monitoring' : 'limited');
+
+    const list = await api.get<FlightsResponse>('/flights', token(user));
+    expect(list.status).toBe(200);
+    expect(list.body.flights.map((f) => f.id)).toEqual([flight.id]);
+  });
+
+  it('marks Basic Economy as not eligible and limited', async () => {
+    const user = await registerUser(api);
+    const flight = await addedFlight(user, code('BASIC'));
+    expect(flight.fareType).toBe('Basic Economy');
+    expect(flight.isEligibleForRebooking).toBe(false);
+    expect(flight.status).toBe('limited');
+  });
+
+  it.each([
+    [{ bookingCode: 'ABC123', passengerLastName: 'Smith' }, 'Airline is required'],
+    [{ airline: 'United Airlines', passengerLastName: 'Smith' }, 'Booking confirmation code is required'],
+    [
+      { airline: 'United Airlines', bookingCode: '   ', passengerLastName: 'Smith' },
+      'Booking confirmation code is required',
+    ],
+    [{ airline: 'United Airlines', bookingCode: 'ABC123' }, 'Last name is required'],
+    [{ airline: 'Oceanic Airlines', bookingCode: 'ABC123', passengerLastName: 'Smith' }, 'Airline must be one of'],
+    [{ airline: 'United Airlines', bookingCode: 'AB-12;', passengerLastName: 'Smith' }, 'letters and digits'],
+    [
+      { airline: 'United Airlines', bookingCode: 'ABC123', passengerLastName: 'x'.repeat(101) },
+      'Last name must be at most',
+    ],
+  ])('refuses %j with a 400 naming the rule, storing nothing', async (body, message) => {
+    const user = await registerUser(api);
+    const res = await api.post<{ message: string }>('/flights/manual', body, token(user));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+    expect(await flightCount(user.id)).toBe(0);
+  });
+
+  it('refuses the same booking twice with a 409 and keeps one row', async () => {
+    const user = await registerUser(api);
+    const bookingCode = code('DUP');
+    expect((await addFlight(user, bookingCode)).status).toBe(201);
+    const again = await addFlight(user, bookingCode.toLowerCase());
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('This booking is already being monitored.');
+    expect(await flightCount(user.id)).toBe(1);
+  });
+
+  it('holds the free plan to 5 monitored flights and suggests upgrading', async () => {
+    const user = await registerUser(api);
+    for (let i = 0; i < 5; i++) await addedFlight(user);
+    const sixth = await addFlight(user);
+    expect(sixth.status).toBe(409);
+    expect(sixth.body.message).toMatch(/limit of 5 monitored flights.*Upgrade to Premium/);
+    expect(await flightCount(user.id)).toBe(5);
+  });
+
+  it('lets a premium plan (flightLimit -1) monitor more than 5', async () => {
+    const user = await registerUser(api);
+    await makePremium(user.id);
+    for (let i = 0; i < 6; i++) await addedFlight(user);
+    expect(await flightCount(user.id)).toBe(6);
+  });
+
+  it('answers an unknown booking with a clear 404 and stores nothing', async () => {
+    const user = await registerUser(api);
+    const res = await addFlight(user, code('NOTFOUND'));
+    expect(res.status).toBe(404);
+    expect(res.body.message).toMatch(/could not find a booking/i);
+    expect(await flightCount(user.id)).toBe(0);
+  });
+
+  it('answers a fare source outage with a 503 and stores nothing', async () => {
+    const user = await registerUser(api);
+    const res = await addFlight(user, code('FAIL'));
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/unavailable/i);
+    expect(await flightCount(user.id)).toBe(0);
+  });
+
+  it('needs a session', async () => {
+    const res = await api.post('/flights/manual', {
+      airline: 'United Airlines',
+      bookingCode: 'A1',
+      passengerLastName: 'S',
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /api/flights and /api/dashboard/stats', () => {
+  it("lists only the caller's flights, even for an admin", async () => {
+    const owner = await registerUser(api);
+    const admin = await registerUser(api);
+    await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
+    await addedFlight(owner);
+    const res = await api.get<FlightsResponse>('/flights', token(admin));
+    expect(res.status).toBe(200);
+    expect(res.body.flights).toEqual([]);
+  });
+
+  it('counts monitored flights, drops, potential and actual savings in cents', async () => {
+    const user = await registerUser(api);
+    const empty = await api.get<DashboardStats>('/dashboard/stats', token(user));
+    expect(empty.body).toEqual({ monitoredFlights: 0, priceDropsFound: 0, potentialSavings: 0, actualSavings: 0 });
+
+    await addedFlight(user);
+    const dropped = await droppedFlight(user);
+    const stats = await api.get<DashboardStats>('/dashboard/stats', token(user));
+    expect(stats.body).toEqual({
+      monitoredFlights: 2,
+      priceDropsFound: 1,
+      potentialSavings: dropped.originalPrice - (dropped.currentPrice ?? 0),
+      actualSavings: 0,
+    });
+
+    const rebooked = await api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user));
+    expect(rebooked.status).toBe(200);
+    const after = await api.get<DashboardStats>('/dashboard/stats', token(user));
+    expect(after.body).toEqual({
+      monitoredFlights: 1,
+      priceDropsFound: 0,
+      potentialSavings: 0,
+      actualSavings: rebooked.body.savings,
+    });
+  });
+});
+
+describe('POST /api/flights/{id}/check-price', () => {
+  it('quotes, appends to the price history and updates current, lowest, highest and status', async () => {
+    const user = await registerUser(api);
+    const flight = await addedFlight(user, code('DROP'));
+    const res = await api.post<CheckPriceResponse>(`/flights/${flight.id}/check-price`, {}, token(user));
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Flight price has been updated.');
+    expect(res.body.priceDropped).toBe(true);
+    const checked = res.body.flight;
+    expect(checked.currentPrice).toBeLessThan(flight.originalPrice);
+    expect(checked.lowestPrice).toBe(checked.currentPrice);
+    expect(checked.highestPrice).toBe(checked.currentPrice);
+    expect(checked.status).toBe('price_drop');
+    expect(checked.lastChecked).not.toBeNull();
+    expect(checked.priceHistory).toEqual([{ price: checked.currentPrice, checkedAt: checked.lastChecked }]);
+
+    const second = await api.post<CheckPriceResponse>(`/flights/${flight.id}/check-price`, {}, token(user));
+    expect(second.status).toBe(200);
+    expect(second.body.flight.priceHistory).toHaveLength(2);
+  });
+
+  it('accepts an empty body as well as {}', async () => {
+    const user = await registerUser(api);
+    const flight = await addedFlight(user);
+    const res = await api.request('POST', `/flights/${flight.id}/check-price`, undefined, token(user));
+    expect(res.status).toBe(200);
+  });
+
+  it("is 404 for another user's flight, an unknown id and a malformed id, and changes nothing", async () => {
+    const owner = await registerUser(api);
+    const other = await registerUser(api);
+    const admin = await registerUser(api);
+    await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
+    const flight = await addedFlight(owner, code('DROP'));
+    for (const [user, id] of [
+      [other, flight.id],
+      [admin, flight.id],
+      [owner, 999999999],
+      [owner, 'abc'],
+      [owner, '-1'],
+    ] as const) {
+      const res = await api.post<{ message: string }>(`/flights/${id}/check-price`, {}, token(user));
+      expect(res.status, `${user.username} ${id}`).toBe(404);
+      expect(res.body.message).toBe('Flight not found');
+    }
+    const [row] = await sql`select last_checked, current_price from public.flights where id = ${flight.id}`;
+    expect(row).toEqual({ last_checked: null, current_price: null });
+  });
+
+  it('leaves the flight untouched when the fare source is down', async () => {
+    const user = await registerUser(api);
+    const flight = await addedFlight(user);
+    await sql`update public.flights set booking_code = ${code('FAIL')} where id = ${flight.id}`;
+    const res = await api.post<{ message: string }>(`/flights/${flight.id}/check-price`, {}, token(user));
+    expect(res.status).toBe(503);
+    const [row] = await sql`
+      select status, current_price, last_checked,
+        (select count(*)::int from public.flight_prices where flight_id = ${flight.id}) as prices
+      from public.flights where id = ${flight.id}
+    `;
+    expect(row).toEqual({ status: flight.status, current_price: null, last_checked: null, prices: 0 });
+  });
+});
+
+describe('POST /api/flights/{id}/rebook', () => {
+  it('rebooks a price drop once, storing the credit, and answers the savings for the toast', async () => {
+    const user = await registerUser(api);
+    const dropped = await droppedFlight(user);
+    const res = await api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { flight, savings, percentSaved, commission } = res.body;
+    expect(savings).toBe(dropped.originalPrice - (flight.rebookingPrice ?? 0));
+    expect(savings).toBeGreaterThan(0);
+    expect(percentSaved).toBe(Math.round((savings / dropped.originalPrice) * 1000) / 10);
+    expect(res.body.message).toMatch(/^You saved \$[\d,]+\.\d\d \(\d+\.\d%\) as airline credit\.$/);
+    expect(commission).toBe(0); // the free plan has no commission
+    expect(flight).toMatchObject({ hasBeenRebooked: true, status: 'rebooked', airlineCredit: savings });
+    expect(flight.creditReferenceNumber).toBeTruthy();
+    expect(flight.seatNumber).toBe(dropped.seatNumber);
+    const expiry = new Date(`${flight.creditExpiryDate}T00:00:00Z`).getTime();
+    const days = (expiry - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(363);
+    expect(days).toBeLessThan(367);
+
+    const [profile] =
+      await sql`select total_credits_earned, commission_owed from public.profiles where id = ${user.id}`;
+    expect(profile).toEqual({ total_credits_earned: savings, commission_owed: 0 });
+    const [billing] = await sql`select count(*)::int as n from public.billing_transactions where user_id = ${user.id}`;
+    expect(billing?.n).toBe(0);
+
+    const again = await api.post<{ message: string }>(`/flights/${dropped.id}/rebook`, {}, token(user));
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('This flight has already been rebooked.');
+    const check = await api.post<{ message: string }>(`/flights/${dropped.id}/check-price`, {}, token(user));
+    expect(check.status).toBe(409);
+  });
+
+  it('charges a premium plan 25% of the credit as a pending commission', async () => {
+    const user = await registerUser(api);
+    await makePremium(user.id);
+    const dropped = await droppedFlight(user);
+    const res = await api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user));
+    expect(res.status).toBe(200);
+    const expected = Math.round(res.body.savings * 0.25);
+    expect(res.body.commission).toBe(expected);
+    expect(res.body.flight.commissionAmount).toBe(expected);
+    const [profile] = await sql`select commission_owed from public.profiles where id = ${user.id}`;
+    expect(profile?.commission_owed).toBe(expected);
+    const txs = await sql`
+      select amount, status, type, credits_earned_in_period from public.billing_transactions where user_id = ${user.id}
+    `;
+    expect(txs).toEqual([
+      { amount: expected, status: 'pending', type: 'commission', credits_earned_in_period: res.body.savings },
+    ]);
+  });
+
+  it('rebooks exactly once when two calls race', async () => {
+    const user = await registerUser(api);
+    await makePremium(user.id);
+    const dropped = await droppedFlight(user);
+    const answers = await Promise.all([
+      api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user)),
+      api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user)),
+      api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user)),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const [billing] = await sql`select count(*)::int as n from public.billing_transactions where user_id = ${user.id}`;
+    expect(billing?.n).toBe(1);
+    const winner = answers.find((a) => a.status === 200);
+    const [profile] = await sql`select total_credits_earned from public.profiles where id = ${user.id}`;
+    expect(profile?.total_credits_earned).toBe(winner?.body.savings);
+  });
+
+  it('refuses without a price drop, on a non-eligible fare, and for another user', async () => {
+    const user = await registerUser(api);
+    const monitored = await addedFlight(user);
+    const noDrop = await api.post<{ message: string }>(`/flights/${monitored.id}/rebook`, {}, token(user));
+    expect(noDrop.status).toBe(409);
+    expect(noDrop.body.message).toBe(
+      monitored.isEligibleForRebooking
+        ? 'There is no price drop to rebook: the current fare is not below what you paid.'
+        : expect.stringContaining('cannot be changed automatically'),
+    );
+
+    const basic = await addedFlight(user, code('BASIC'));
+    await sql`update public.flights set status = 'price_drop', current_price = original_price - 1000 where id = ${basic.id}`;
+    const refused = await api.post<{ message: string }>(`/flights/${basic.id}/rebook`, {}, token(user));
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('tickets cannot be changed automatically');
+
+    const other = await registerUser(api);
+    const dropped = await droppedFlight(user);
+    const foreign = await api.post(`/flights/${dropped.id}/rebook`, {}, token(other));
+    expect(foreign.status).toBe(404);
+    const [row] = await sql`select has_been_rebooked, status from public.flights where id = ${dropped.id}`;
+    expect(row).toEqual({ has_been_rebooked: false, status: 'price_drop' });
+  });
+
+  it('gives the claim back when the fare source fails mid-rebooking', async () => {
+    const user = await registerUser(api);
+    const dropped = await droppedFlight(user);
+    await sql`update public.flights set booking_code = ${code('FAIL')} where id = ${dropped.id}`;
+    const res = await api.post(`/flights/${dropped.id}/rebook`, {}, token(user));
+    expect(res.status).toBe(503);
+    const [row] = await sql`
+      select status, has_been_rebooked, airline_credit from public.flights where id = ${dropped.id}
+    `;
+    expect(row).toEqual({ status: 'price_drop', has_been_rebooked: false, airline_credit: null });
+  });
+});
+
+describe('the assisted path (tickets the source cannot change)', () => {
+  async function assistedDrop(user: RegisteredUser): Promise<Flight> {
+    const flight = await addedFlight(user);
+    await sql`
+      update public.flights
+      set rebooking_method = 'assisted', is_eligible_for_rebooking = true, fare_type = 'Flexible Economy',
+          status = 'price_drop', current_price = original_price - 5000
+      where id = ${flight.id}
+    `;
+    return { ...flight, originalPrice: flight.originalPrice };
+  }
+
+  it('refuses the automatic rebook and records what the traveller confirms', async () => {
+    const user = await registerUser(api);
+    const flight = await assistedDrop(user);
+    const auto = await api.post<{ message: string }>(`/flights/${flight.id}/rebook`, {}, token(user));
+    expect(auto.status).toBe(409);
+    expect(auto.body.message).toMatch(/made with the airline/);
+
+    const body = {
+      newPrice: flight.originalPrice - 5000,
+      airlineCredit: 5000,
+      creditReferenceNumber: 'ETC-4821',
+      creditExpiryDate: '2027-11-30',
+    };
+    const res = await api.post<RebookResponse>(`/flights/${flight.id}/confirm-rebooking`, body, token(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.savings).toBe(5000);
+    expect(res.body.flight).toMatchObject({
+      hasBeenRebooked: true,
+      status: 'rebooked',
+      rebookingPrice: body.newPrice,
+      airlineCredit: 5000,
+      creditReferenceNumber: 'ETC-4821',
+      creditExpiryDate: '2027-11-30',
+    });
+    const twice = await api.post(`/flights/${flight.id}/confirm-rebooking`, body, token(user));
+    expect(twice.status).toBe(409);
+  });
+
+  it('validates the confirmation and changes nothing on a refusal', async () => {
+    const user = await registerUser(api);
+    const flight = await assistedDrop(user);
+    const cases: Array<[Record<string, unknown>, number, string]> = [
+      [{ newPrice: flight.originalPrice, airlineCredit: 100, creditExpiryDate: '2027-01-01' }, 400, 'lower than'],
+      [{ newPrice: 100, airlineCredit: 0, creditExpiryDate: '2027-01-01' }, 400, 'Airline credit must be more than $0'],
+      [{ newPrice: 100, airlineCredit: 100, creditExpiryDate: 'soon' }, 400, 'Credit expiry date'],
+      [{ newPrice: -5, airlineCredit: 100, creditExpiryDate: '2027-01-01' }, 400, 'New price cannot be negative'],
+      [{ newPrice: 100, airlineCredit: 100 }, 400, 'Credit expiry date'],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await api.post<{ message: string }>(`/flights/${flight.id}/confirm-rebooking`, body, token(user));
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.message).toContain(message);
+    }
+    const [row] = await sql`select has_been_rebooked, status from public.flights where id = ${flight.id}`;
+    expect(row).toEqual({ has_been_rebooked: false, status: 'price_drop' });
+  });
+
+  it('is refused for flights the source rebooks itself', async () => {
+    const user = await registerUser(api);
+    const dropped = await droppedFlight(user);
+    const res = await api.post<{ message: string }>(
+      `/flights/${dropped.id}/confirm-rebooking`,
+      { newPrice: 100, airlineCredit: 100, creditExpiryDate: '2027-01-01' },
+      token(user),
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/FareBack can change this booking for you/);
+  });
+});
