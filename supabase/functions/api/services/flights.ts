@@ -5,9 +5,7 @@
 // transaction blocks every other request.
 import {
   BookingNotChangeableError,
-  BookingNotFoundError,
   FareNoLongerAvailableError,
-  FareSourceError,
   type Itinerary,
 } from '../../_shared/fare-source/types.ts';
 import {
