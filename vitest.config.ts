@@ -37,7 +37,10 @@ export default defineConfig({
         test: {
           name: 'flights',
           environment: 'node',
-          include: ['supabase/functions/_shared/flights/display.test.ts'],
+          include: [
+            'supabase/functions/_shared/flights/**/*.test.ts',
+            'supabase/functions/_shared/fare-source/**/*.test.ts',
+          ],
         },
       },
       {
