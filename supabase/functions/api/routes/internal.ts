@@ -1,4 +1,65 @@
+// Endpoints for the scheduler: pg_cron + pg_net on Supabase, the dev stack's ticker locally
+// (migration 20261122001200_price_sweep.sql, dev/ticker.ts). Mounted before the auth middleware:
+// the caller is not a user but holds the shared CRON_SECRET, sent as `Authorization: Bearer`.
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
+import { HttpError } from '../errors.ts';
+import { priceSweepMessage, runPriceSweep, SWEEP_REQUEST_BUDGET_MS } from '../services/price-sweep.ts';
+
+const encoder = new TextEncoder();
+
+/**
+ * Compares digests rather than the strings, so the time taken says nothing about how much of the
+ * secret a guess got right, nor about its length.
+ */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(given)),
+    crypto.subtle.digest('SHA-256', encoder.encode(expected)),
+  ]);
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  let difference = 0;
+  for (let i = 0; i < x.length; i++) difference |= (x[i] as number) ^ (y[i] as number);
+  return difference === 0;
+}
+
+const requireCronSecret = createMiddleware<AppEnv>(async (c, next) => {
+  const secret = c.var.deps.config.cronSecret;
+  if (!secret) throw new HttpError(503, 'Scheduled work is not configured on this server (CRON_SECRET is not set)');
+  const header = c.req.header('Authorization') ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!match?.[1] || !(await sameSecret(match[1], secret))) {
+    throw new HttpError(401, 'A valid scheduler secret is required');
+  }
+  await next();
+});
 
 export const internalRouter = new Hono<AppEnv>();
+
+internalRouter.use('*', requireCronSecret);
+
+/** One scheduled run: starts a sweep of the due flights, or carries on with the running one. */
+internalRouter.post('/price-sweep', async (c) => {
+  const { db, fareSource, config, log } = c.var.deps;
+  const result = await runPriceSweep(
+    { db, fareSource, config, log },
+    { initiatedBy: null, budgetMs: SWEEP_REQUEST_BUDGET_MS },
+  );
+  return c.json({ ...result, message: priceSweepMessage(result) });
+});
+
+/** Hourly housekeeping: old login attempts and finished sweeps' jobs. */
+internalRouter.post('/maintenance', async (c) => {
+  const [row] = await c.var.deps.db.withService(
+    (tx) => tx<{ login_attempts: number; price_check_jobs: number }[]>`
+      select private.prune_login_attempts() as login_attempts,
+             private.prune_price_check_jobs() as price_check_jobs
+    `,
+  );
+  return c.json({
+    loginAttemptsDeleted: row?.login_attempts ?? 0,
+    priceCheckJobsDeleted: row?.price_check_jobs ?? 0,
+  });
+});
