@@ -24,7 +24,7 @@ const routes = pages.length
   : [
       'src/features/landing/landing-page.tsx',
       'src/features/auth/pages/login-page.tsx',
-      'src/features/dashboard/dashboard-page.tsx',
+      'src/app/routes/dashboard.tsx',
       'src/features/admin/admin-page.tsx',
     ];
 

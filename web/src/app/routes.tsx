@@ -89,7 +89,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'dashboard',
                 lazy: async () => ({
-                  Component: (await import('@/features/dashboard/dashboard-page')).DashboardPage,
+                  Component: (await import('./routes/dashboard')).DashboardRoute,
                 }),
               },
               {

@@ -1,0 +1,287 @@
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Flex,
+  HStack,
+  Heading,
+  Icon,
+  Link,
+  Separator,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import {
+  airlineLinks,
+  borderTone,
+  eligibilityBadge,
+  eligibilityExplanation,
+  isMissedOpportunity,
+  lastCheckedLabel,
+  rebookAction,
+  rebookingPathLabel,
+  savingsSummary,
+  statusBadge,
+  type BorderTone,
+} from '@shared/flights/display.ts';
+import type { Flight } from '@shared/types/flights.ts';
+import { lazy, Suspense, useState } from 'react';
+import { LuArrowRight, LuCircleAlert, LuExternalLink, LuHandshake, LuZap } from 'react-icons/lu';
+import { Link as RouterLink } from 'react-router';
+import { notify } from '@/components/ui/toaster';
+import { formatDate, formatMoney, formatPercent } from '@/lib/format';
+import { useCheckPrice, useRebookFlight } from '../api';
+import { AssistedRebookingDialog } from './assisted-rebooking-dialog';
+import { Detail, DetailList } from './flight-details';
+import { RebookingDetailsDialog } from './rebooking-details-dialog';
+import { useNow } from './use-now';
+
+// recharts is the dashboard's heaviest dependency; it loads with the first card that has a history.
+const PriceHistoryChart = lazy(() => import('./price-history-chart'));
+
+const BORDER_COLOURS: Record<BorderTone, string> = {
+  orange: 'orange.500',
+  green: 'green.500',
+  primary: 'brand.solid',
+  gray: 'gray.300',
+};
+
+interface FlightCardProps {
+  flight: Flight;
+  /** Whether the Missed Opportunity notice offers the upgrade (not to premium members). */
+  offerUpgrade?: boolean;
+}
+
+/** One monitored or rebooked flight (spec section 2 "Flight card"); money with 2 decimals. */
+export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
+  const now = useNow();
+  const checkPrice = useCheckPrice();
+  const rebook = useRebookFlight();
+  const [dialog, setDialog] = useState<'details' | 'assisted' | null>(null);
+
+  const status = statusBadge(flight);
+  const eligibility = eligibilityBadge(flight);
+  const { savings, percent } = savingsSummary(flight);
+  const links = airlineLinks(flight);
+  const action = rebookAction(flight);
+  const title = `${flight.airline} ${flight.flightNumber}`;
+
+  const onCheckNow = () =>
+    checkPrice.mutate(flight.id, {
+      onSuccess: () =>
+        notify({ title: 'Price check complete', description: 'Flight price has been updated.', status: 'success' }),
+    });
+
+  const onRebook = () => {
+    if (action.kind !== 'rebook') return;
+    // Bookings the fare source cannot change go through the assisted flow (the api answers 409).
+    if (action.method === 'assisted') {
+      setDialog('assisted');
+      return;
+    }
+    rebook.mutate(flight.id, {
+      onSuccess: (result) =>
+        notify({
+          title: 'Flight rebooked successfully',
+          description: `You saved ${formatMoney(result.savings)} (${formatPercent(result.percentSaved)}) as airline credit.`,
+          status: 'success',
+        }),
+    });
+  };
+
+  return (
+    <Card.Root
+      as="article"
+      aria-label={title}
+      variant="outline"
+      borderLeftWidth="6px"
+      borderLeftColor={BORDER_COLOURS[borderTone(flight)]}
+      data-border-tone={borderTone(flight)}
+      height="full"
+      minW="0"
+    >
+      <Card.Header gap="2">
+        <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
+          <Box minW="0">
+            <Heading as="h3" size="md">
+              {title}
+            </Heading>
+            <Text fontSize="sm" color="fg.muted">
+              Booking {flight.bookingCode} · Passenger {flight.passengerLastName}
+            </Text>
+          </Box>
+          <HStack gap="2" wrap="wrap">
+            <Badge colorPalette={status.tone} variant="solid" size="md">
+              {status.label}
+            </Badge>
+            <Badge colorPalette={eligibility.tone} variant="subtle" size="md">
+              {eligibility.label}
+            </Badge>
+          </HStack>
+        </Flex>
+      </Card.Header>
+
+      <Card.Body gap="4" pt="3">
+        <Stack gap="1">
+          <HStack gap="2" wrap="wrap">
+            <Text fontWeight="semibold">{formatDate(flight.departureDate)}</Text>
+            {flight.isRoundTrip && flight.returnDate && <Text color="fg.muted">– {formatDate(flight.returnDate)}</Text>}
+            <Badge variant="outline" colorPalette="gray">
+              {flight.isRoundTrip ? 'Round Trip' : 'One Way'}
+            </Badge>
+          </HStack>
+          <HStack
+            gap="2"
+            fontSize="lg"
+            fontWeight="semibold"
+            aria-label={`From ${flight.departureAirport} to ${flight.arrivalAirport}`}
+          >
+            <Text>{flight.departureAirport}</Text>
+            <Icon as={LuArrowRight} color="fg.muted" aria-hidden />
+            <Text>{flight.arrivalAirport}</Text>
+          </HStack>
+          {flight.returnFlightNumber && (
+            <Text fontSize="sm" color="fg.muted">
+              Return flight {flight.returnFlightNumber}
+            </Text>
+          )}
+        </Stack>
+
+        <DetailList columns={3}>
+          <Detail label="Original price">{formatMoney(flight.originalPrice)}</Detail>
+          {flight.hasBeenRebooked ? (
+            <Detail label="New booking price">{formatMoney(flight.rebookingPrice)}</Detail>
+          ) : (
+            <Detail label="Current price">
+              {flight.currentPrice === null ? 'Not checked' : formatMoney(flight.currentPrice)}
+            </Detail>
+          )}
+          <Detail label="Last checked">{lastCheckedLabel(flight.lastChecked, now)}</Detail>
+          <Detail label="Lowest price">{flight.lowestPrice === null ? 'N/A' : formatMoney(flight.lowestPrice)}</Detail>
+          <Detail label="Highest price">
+            {flight.highestPrice === null ? 'N/A' : formatMoney(flight.highestPrice)}
+          </Detail>
+          <Detail label={flight.hasBeenRebooked ? 'Total savings' : 'Potential savings'}>
+            <Text as="span" color={savings > 0 ? 'green.fg' : undefined}>
+              {formatMoney(savings)} ({formatPercent(percent)})
+            </Text>
+          </Detail>
+        </DetailList>
+
+        <Stack gap="2">
+          <Text fontSize="sm" fontWeight="semibold">
+            Price history
+          </Text>
+          {flight.priceHistory.length > 0 ? (
+            <Suspense fallback={<Box height="120px" aria-hidden />}>
+              <PriceHistoryChart points={flight.priceHistory} originalPrice={flight.originalPrice} />
+            </Suspense>
+          ) : (
+            <Text fontSize="sm" color="fg.muted">
+              No price checks yet. Use Check Now to record the current fare.
+            </Text>
+          )}
+          {isMissedOpportunity(flight) && (
+            <Alert.Root status="warning" variant="subtle" borderRadius="md">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>Missed Opportunity</Alert.Title>
+                <Alert.Description>
+                  This fare dropped by {formatMoney(savings)}, but {flight.fareType ?? 'this'} tickets cannot be
+                  changed, so the saving cannot be claimed. Book a refundable or flexible fare next time, and let
+                  FareBack rebook it for you.{' '}
+                  {offerUpgrade && (
+                    <Link asChild fontWeight="semibold" color="orange.fg">
+                      <RouterLink to="/account">Upgrade to Premium</RouterLink>
+                    </Link>
+                  )}
+                </Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+        </Stack>
+
+        <DetailList>
+          <Detail label="Seat">{flight.seatNumber ?? 'Not assigned'}</Detail>
+          <Detail label="Cabin class">{flight.cabinClass ?? 'N/A'}</Detail>
+          {flight.hasBeenRebooked ? (
+            <>
+              <Detail label="Airline credit">{formatMoney(flight.airlineCredit)}</Detail>
+              <Detail label="Credit expires">{formatDate(flight.creditExpiryDate)}</Detail>
+            </>
+          ) : (
+            <Box gridColumn="1 / -1">
+              <Detail label="Fare type">{flight.fareType ?? 'Unknown'}</Detail>
+              <Text fontSize="sm" color="fg.muted" mt="1">
+                {eligibilityExplanation(flight)}
+              </Text>
+            </Box>
+          )}
+        </DetailList>
+
+        {flight.isEligibleForRebooking && !flight.hasBeenRebooked && (
+          <HStack gap="2" fontSize="sm" color="fg.muted">
+            <Icon as={flight.rebookingMethod === 'source' ? LuZap : LuHandshake} aria-hidden />
+            <Text>{rebookingPathLabel(flight.rebookingMethod)}</Text>
+          </HStack>
+        )}
+
+        <HStack gap="4" wrap="wrap" fontSize="sm">
+          {links.kind === 'airline' ? (
+            <>
+              <ExternalLink href={links.flightStatusUrl}>Flight status</ExternalLink>
+              <ExternalLink href={links.manageBookingUrl}>Manage booking</ExternalLink>
+            </>
+          ) : (
+            <ExternalLink href={links.searchUrl}>Search flight status</ExternalLink>
+          )}
+        </HStack>
+      </Card.Body>
+
+      <Separator />
+      <Card.Footer pt="4" gap="3" flexWrap="wrap" alignItems="center">
+        <Button variant="outline" onClick={onCheckNow} loading={checkPrice.isPending} loadingText="Checking...">
+          Check Now
+        </Button>
+        {action.kind === 'details' && (
+          <Button variant="subtle" onClick={() => setDialog('details')}>
+            {action.label}
+          </Button>
+        )}
+        {action.kind === 'rebook' && (
+          <Button colorPalette="green" onClick={onRebook} loading={rebook.isPending} loadingText="Rebooking...">
+            {action.label}
+          </Button>
+        )}
+        {action.kind === 'explanation' && (
+          <HStack gap="2" align="flex-start" flex="1" minW="12rem" fontSize="sm" color="fg.muted">
+            <Icon as={LuCircleAlert} color="orange.fg" mt="0.5" aria-hidden />
+            <Text>{action.text}</Text>
+          </HStack>
+        )}
+        {action.kind === 'none' && (
+          <Button variant="subtle" disabled>
+            {action.label}
+          </Button>
+        )}
+      </Card.Footer>
+
+      {dialog === 'details' && <RebookingDetailsDialog flight={flight} onClose={() => setDialog(null)} />}
+      {dialog === 'assisted' && <AssistedRebookingDialog flight={flight} onClose={() => setDialog(null)} />}
+    </Card.Root>
+  );
+}
+
+function ExternalLink({ href, children }: { href: string; children: string }) {
+  return (
+    <Link href={href} target="_blank" rel="noopener noreferrer" color="brand.fg" fontWeight="medium">
+      {children}
+      <Icon as={LuExternalLink} boxSize="3.5" aria-hidden />
+      <Text as="span" srOnly>
+        (opens in a new tab)
+      </Text>
+    </Link>
+  );
+}
