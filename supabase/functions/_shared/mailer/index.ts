@@ -1,7 +1,11 @@
-// Picks the mailer the configuration names. (Implementations land with issue 4.)
+// Picks the mailer the configuration names: SMTP (the local mail catcher by default, or a
+// provider on port 465 with SMTP_SECURE=true) or Resend's HTTP API.
+import { createResendMailer } from './resend.ts';
+import { createSmtpMailer } from './smtp.ts';
 import type { Mailer } from './types.ts';
 
 export type { Mailer, OutgoingEmail } from './types.ts';
+export { MailerError } from './types.ts';
 
 export interface MailerOptions {
   kind: 'smtp' | 'resend';
@@ -14,10 +18,17 @@ export interface MailerOptions {
   resendApiKey: string | null;
 }
 
-export function createMailer(_options: MailerOptions): Mailer {
-  return {
-    send() {
-      return Promise.reject(new Error('The mailer is not built yet'));
-    },
-  };
+export function createMailer(options: MailerOptions): Mailer {
+  if (options.kind === 'resend') {
+    if (!options.resendApiKey) throw new Error('RESEND_API_KEY is required when MAILER is resend');
+    return createResendMailer({ apiKey: options.resendApiKey, from: options.from });
+  }
+  return createSmtpMailer({
+    host: options.smtpHost,
+    port: options.smtpPort,
+    secure: options.smtpSecure,
+    user: options.smtpUser,
+    pass: options.smtpPass,
+    from: options.from,
+  });
 }

@@ -1,0 +1,87 @@
+// Contact messages (public.contact_messages) and the contact form's rate limit
+// (private.contact_submissions, migration 20261122001300_contact_rate_limit.sql).
+//
+// Limits: CONTACT_MAX_PER_ADDRESS messages per sender address and CONTACT_MAX_PER_IP per client
+// address within CONTACT_WINDOW_MINUTES. The per-address limit stops one inbox being flooded in
+// someone's name; the per-IP limit stops one client cycling through made-up addresses. Only
+// accepted messages count, so a visitor fixing a validation error is not penalised.
+import type { ContactInput } from '../../_shared/schemas/contact.ts';
+import type { AuthClaims, Tx } from '../db.ts';
+
+export const CONTACT_MAX_PER_ADDRESS = 3;
+export const CONTACT_MAX_PER_IP = 10;
+export const CONTACT_WINDOW_MINUTES = 10;
+
+export interface ContactSender {
+  /** Lower-cased sender address. */
+  email: string;
+  /** Client address, or null when the request carries none (then only the address limit applies). */
+  ip: string | null;
+}
+
+/**
+ * Serialises submissions for one sender address, so two simultaneous requests cannot both see
+ * room under the limit. Held until the transaction ends.
+ */
+export async function lockSender(tx: Tx, { email }: ContactSender): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtext(${`contact:${email}`}))`;
+}
+
+/** Seconds until this sender may send another message, or 0 when they may send now. */
+export async function contactRetryAfterSeconds(tx: Tx, { email, ip }: ContactSender): Promise<number> {
+  const window = `${CONTACT_WINDOW_MINUTES} minutes`;
+  const [row] = await tx<{ email_until: Date | null; ip_until: Date | null; now: Date }[]>`
+    select
+      (select s.submitted_at + ${window}::interval
+         from private.contact_submissions s
+        where s.email = ${email} and s.submitted_at > now() - ${window}::interval
+        order by s.submitted_at desc
+        offset ${CONTACT_MAX_PER_ADDRESS - 1} limit 1) as email_until,
+      ${
+        ip === null
+          ? tx`null::timestamptz`
+          : tx`(select s.submitted_at + ${window}::interval
+                  from private.contact_submissions s
+                 where s.ip = ${ip} and s.submitted_at > now() - ${window}::interval
+                 order by s.submitted_at desc
+                 offset ${CONTACT_MAX_PER_IP - 1} limit 1)`
+      } as ip_until,
+      now() as now
+  `;
+  if (!row) return 0;
+  const until = Math.max(row.email_until?.getTime() ?? 0, row.ip_until?.getTime() ?? 0);
+  return Math.max(0, Math.ceil((until - row.now.getTime()) / 1000));
+}
+
+/** Counts this submission against the limits, and forgets submissions older than a day. */
+export async function recordContactSubmission(tx: Tx, { email, ip }: ContactSender): Promise<void> {
+  await tx`insert into private.contact_submissions (email, ip) values (${email}, ${ip})`;
+  await tx`delete from private.contact_submissions where submitted_at < now() - interval '1 day'`;
+}
+
+/**
+ * Stores the message as the sender: role anon for visitors, role authenticated with their claims
+ * for signed-in users, so the table's insert policies decide (a user can only attach their own
+ * id). Switches the transaction's role for the rest of the transaction, so call it last. Senders
+ * cannot read their row back, hence no RETURNING.
+ */
+export async function insertContactMessage(tx: Tx, input: ContactInput, claims: AuthClaims | null): Promise<void> {
+  if (claims) {
+    await tx`
+      select set_config('role', 'authenticated', true),
+             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+             set_config('request.jwt.claim.sub', ${claims.sub}, true),
+             set_config('request.jwt.claim.role', 'authenticated', true)
+    `;
+    await tx`
+      insert into public.contact_messages (user_id, name, email, subject, message)
+      values (${claims.sub}, ${input.name}, ${input.email}, ${input.subject}, ${input.message})
+    `;
+  } else {
+    await tx`select set_config('role', 'anon', true)`;
+    await tx`
+      insert into public.contact_messages (name, email, subject, message)
+      values (${input.name}, ${input.email}, ${input.subject}, ${input.message})
+    `;
+  }
+}
