@@ -3,6 +3,7 @@
 // the local auth server, the `api` function under Deno, and the gateway in front of them.
 // `npm start`, the HTTP API tests and the browser tests all start it through startStack().
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
@@ -15,6 +16,7 @@ import { connect, migrate } from './db/migrate.ts';
 import { startPgliteServer } from './db/pglite-server.ts';
 import { startGateway } from './gateway.ts';
 import { startMailCatcher } from './mail.ts';
+import { schedulerTasks, startTicker } from './ticker.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -57,6 +59,8 @@ export interface StackOptions {
   webDist?: string;
   /** Extra environment for the api function (feature flags of later issues, test knobs). */
   apiEnv?: Record<string, string>;
+  /** Call the scheduler endpoints as pg_cron would (dev/ticker.ts); default true. Tests pass false. */
+  ticker?: boolean;
 }
 
 export interface Stack {
@@ -68,6 +72,8 @@ export interface Stack {
   singleSession: boolean;
   anonKey: string;
   serviceRoleKey: string;
+  /** The api's CRON_SECRET for /api/internal/* (also written to <stateDir>/cron-secret). */
+  cronSecret: string;
   logDir: string;
   stop(): Promise<void>;
 }
@@ -238,7 +244,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     stops.push(() => auth.stop());
 
-    // The api function under Deno
+    // The api function under Deno; a fresh scheduler secret each start, kept in the state
+    // directory (like the signing key) for whoever needs to call /api/internal by hand
+    const cronSecret = options.apiEnv?.CRON_SECRET ?? randomBytes(32).toString('hex');
+    writeFileSync(path.join(stateDir, 'cron-secret'), cronSecret, { mode: 0o600 });
     const apiPort = await resolvePort(ports.api);
     const apiLog = path.join(logDir, 'api.log');
     const logStream = createWriteStream(apiLog, { flags: 'a' });
@@ -268,6 +277,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           SITE_URL: publicUrl,
           SMTP_HOST: '127.0.0.1',
           SMTP_PORT: String(mailSmtp),
+          CRON_SECRET: cronSecret,
           ...options.apiEnv,
         },
       },
@@ -302,6 +312,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     if (options.demoAccounts) await ensureDemoAccounts(gateway.url, serviceRoleKey, databaseUrl, singleSession);
 
+    // The scheduler: pg_cron is not available here, so the stack calls the endpoints itself
+    if (options.ticker !== false) {
+      const ticker = startTicker({
+        apiUrl: `${gateway.url}/api`,
+        cronSecret,
+        tasks: schedulerTasks(),
+        logFile: path.join(logDir, 'ticker.log'),
+      });
+      stops.push(() => ticker.stop());
+    }
+
     return {
       url: gateway.url,
       apiUrl: `${gateway.url}/api`,
@@ -311,6 +332,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       singleSession,
       anonKey,
       serviceRoleKey,
+      cronSecret,
       logDir,
       stop,
     };
