@@ -1,0 +1,261 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { buildFlight } from '@shared/flights/test-flight.ts';
+import type { Flight } from '@shared/types/flights.ts';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AppProvider } from '@/app/provider';
+import { createQueryClient } from '@/lib/query-client';
+import { mockApi, type MockRoute } from '@/testing/mock-api';
+import { FlightCard } from './flight-card';
+
+function renderCard(flight: Flight, routes: Record<string, MockRoute> = {}, offerUpgrade = true) {
+  const api = mockApi(routes);
+  render(
+    <AppProvider queryClient={createQueryClient()}>
+      <MemoryRouter>
+        <FlightCard flight={flight} offerUpgrade={offerUpgrade} />
+      </MemoryRouter>
+    </AppProvider>,
+  );
+  return api;
+}
+
+const card = () => screen.getByRole('article');
+
+describe('FlightCard', () => {
+  it('shows a monitored flight: fields, badges, links and a disabled No Price Drop', () => {
+    renderCard(
+      buildFlight({
+        airline: 'Delta Air Lines',
+        flightNumber: 'DL1234',
+        bookingCode: 'ABC123',
+        passengerLastName: 'Smith',
+        originalPrice: 40000,
+        currentPrice: 41250,
+        lowestPrice: 39999,
+        highestPrice: 41250,
+        lastChecked: new Date(Date.now() - 5 * 60_000).toISOString(),
+        seatNumber: '14C',
+        cabinClass: 'Economy',
+      }),
+    );
+    const article = card();
+    expect(article).toHaveAccessibleName('Delta Air Lines DL1234');
+    expect(article).toHaveAttribute('data-border-tone', 'primary');
+    expect(within(article).getByText('Booking ABC123 · Passenger Smith')).toBeInTheDocument();
+    expect(within(article).getByText('Monitoring')).toBeInTheDocument();
+    expect(within(article).getByText('Eligible for rebooking')).toBeInTheDocument();
+    expect(within(article).getByText('One Way')).toBeInTheDocument();
+    expect(within(article).getByText('Mar 14, 2027')).toBeInTheDocument();
+    expect(within(article).getByText('$400.00')).toBeInTheDocument();
+    expect(within(article).getAllByText('$412.50')).toHaveLength(2);
+    expect(within(article).getByText('$399.99')).toBeInTheDocument();
+    expect(within(article).getByText('5 minutes ago')).toBeInTheDocument();
+    expect(within(article).getByText('$0.00 (0.0%)')).toBeInTheDocument();
+    expect(within(article).getByText('14C')).toBeInTheDocument();
+    expect(within(article).getByText('FareBack rebooks this for you')).toBeInTheDocument();
+    expect(within(article).getByText(/No price checks yet/)).toBeInTheDocument();
+    expect(within(article).getByRole('link', { name: /Flight status/ })).toHaveAttribute(
+      'href',
+      expect.stringContaining('delta.com/flightstatus'),
+    );
+    expect(within(article).getByRole('link', { name: /Manage booking/ })).toHaveAttribute('target', '_blank');
+    expect(within(article).getByRole('button', { name: 'No Price Drop' })).toBeDisabled();
+    expect(within(article).getByRole('button', { name: 'Check Now' })).toBeEnabled();
+  });
+
+  it('reads never before the first check and offers a search link for other airlines', () => {
+    renderCard(
+      buildFlight({ airline: 'Spirit Airlines', flightNumber: 'NK201', lastChecked: null, currentPrice: null }),
+    );
+    expect(screen.getByText('never')).toBeInTheDocument();
+    expect(screen.getByText('Not checked')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Search flight status/ })).toHaveAttribute(
+      'href',
+      expect.stringContaining('google.com/search'),
+    );
+    expect(screen.queryByRole('link', { name: /Manage booking/ })).not.toBeInTheDocument();
+  });
+
+  it('shows a round trip with its return flight', () => {
+    renderCard(buildFlight({ isRoundTrip: true, returnDate: '2027-03-21', returnFlightNumber: 'DL1235' }));
+    expect(screen.getByText('Round Trip')).toBeInTheDocument();
+    expect(screen.getByText('Return flight DL1235')).toBeInTheDocument();
+  });
+
+  it('rebooks a price drop on an eligible fare and toasts the savings', async () => {
+    const flight = buildFlight({ status: 'price_drop', originalPrice: 40000, currentPrice: 35000 });
+    const api = renderCard(flight, {
+      [`POST /api/flights/${flight.id}/rebook`]: {
+        body: { flight, savings: 5000, percentSaved: 12.5, commission: 0, message: 'Rebooked' },
+      },
+    });
+    expect(card()).toHaveAttribute('data-border-tone', 'green');
+    expect(screen.getByText('12.5% Price Drop Found')).toBeInTheDocument();
+    expect(screen.getByText('$50.00 (12.5%)')).toBeInTheDocument();
+    expect(screen.queryByText('Missed Opportunity')).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rebook at Lower Price' }));
+    expect(await screen.findByText('Flight rebooked successfully')).toBeInTheDocument();
+    expect(screen.getByText('You saved $50.00 (12.5%) as airline credit.')).toBeInTheDocument();
+    expect(api.calls(`POST /api/flights/${flight.id}/rebook`)).toHaveLength(1);
+  });
+
+  it("toasts 'Rebooking failed' with the server's reason", async () => {
+    const flight = buildFlight({ status: 'price_drop', currentPrice: 35000 });
+    renderCard(flight, {
+      [`POST /api/flights/${flight.id}/rebook`]: { status: 409, body: { message: 'This flight is already rebooked.' } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Rebook at Lower Price' }));
+    expect(await screen.findByText('Rebooking failed')).toBeInTheDocument();
+    expect(screen.getByText('This flight is already rebooked.')).toBeInTheDocument();
+  });
+
+  it('explains a price drop on a non-eligible fare, with the Missed Opportunity notice', () => {
+    renderCard(
+      buildFlight({
+        status: 'price_drop',
+        fareType: 'Basic Economy',
+        isEligibleForRebooking: false,
+        originalPrice: 20000,
+        currentPrice: 17000,
+      }),
+    );
+    expect(card()).toHaveAttribute('data-border-tone', 'green');
+    expect(screen.getByText('15.0% Price Drop Found')).toBeInTheDocument();
+    expect(screen.getByText('Not eligible for rebooking')).toBeInTheDocument();
+    expect(screen.getByText(/tickets cannot be changed automatically/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rebook at Lower Price' })).not.toBeInTheDocument();
+    expect(screen.getByText('Missed Opportunity')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/account');
+  });
+
+  it('leaves the upgrade link out for premium members', () => {
+    renderCard(buildFlight({ status: 'price_drop', isEligibleForRebooking: false, currentPrice: 30000 }), {}, false);
+    expect(screen.getByText('Missed Opportunity')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Upgrade to Premium' })).not.toBeInTheDocument();
+  });
+
+  it('shows a limited fare in orange as Limited Monitoring', () => {
+    renderCard(buildFlight({ status: 'limited', fareType: 'Basic Economy', isEligibleForRebooking: false }));
+    expect(card()).toHaveAttribute('data-border-tone', 'orange');
+    expect(screen.getByText('Limited Monitoring')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'No Price Drop' })).toBeDisabled();
+    expect(screen.queryByText('FareBack rebooks this for you')).not.toBeInTheDocument();
+  });
+
+  it('checks the price: Checking... while busy, then the toast', async () => {
+    const flight = buildFlight();
+    let answer: (value: { body: unknown }) => void = () => undefined;
+    renderCard(flight, {
+      [`POST /api/flights/${flight.id}/check-price`]: () => new Promise((resolve) => (answer = resolve)),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Check Now' }));
+    expect(await screen.findByText('Checking...')).toBeInTheDocument();
+    answer({ body: { flight, priceDropped: false, message: 'Checked' } });
+    expect(await screen.findByText('Price check complete')).toBeInTheDocument();
+    expect(screen.getByText('Flight price has been updated.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Checking...')).not.toBeInTheDocument());
+  });
+
+  it("toasts 'Failed to check price' when the check fails", async () => {
+    const flight = buildFlight();
+    renderCard(flight, {
+      [`POST /api/flights/${flight.id}/check-price`]: {
+        status: 503,
+        body: { message: 'The fare source is unavailable. Please try again later.' },
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Check Now' }));
+    expect(await screen.findByText('Failed to check price')).toBeInTheDocument();
+    expect(screen.getByText('The fare source is unavailable. Please try again later.')).toBeInTheDocument();
+  });
+
+  it('shows a rebooked flight and its Rebooking Details dialog with five sections', async () => {
+    renderCard(
+      buildFlight({
+        airline: 'United Airlines',
+        flightNumber: 'UA900',
+        status: 'rebooked',
+        hasBeenRebooked: true,
+        originalPrice: 50000,
+        currentPrice: 44000,
+        rebookingPrice: 44000,
+        rebookingDate: '2027-02-01',
+        airlineCredit: 6000,
+        creditReferenceNumber: null,
+        creditExpiryDate: '2028-02-01',
+        commissionAmount: 1500,
+      }),
+    );
+    expect(card()).toHaveAttribute('data-border-tone', 'green');
+    expect(screen.getByText('Successfully Rebooked')).toBeInTheDocument();
+    expect(screen.getByText('New booking price')).toBeInTheDocument();
+    expect(screen.getByText('Total savings')).toBeInTheDocument();
+    expect(screen.getByText('$60.00 (12.0%)')).toBeInTheDocument();
+    expect(screen.getByText('Feb 1, 2028')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'View Rebooking Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rebooking Details' });
+    for (const section of [
+      'Flight Information',
+      'Price & Savings',
+      'Airline Credit Information',
+      'Seat Information',
+      'Commission Information',
+    ]) {
+      expect(within(dialog).getByRole('heading', { name: section })).toBeInTheDocument();
+    }
+    expect(within(dialog).getByText('Not available')).toBeInTheDocument();
+    expect(within(dialog).getByText(/A commission of \$15\.00 \(25% of the airline credit\)/)).toBeInTheDocument();
+    const checkCredit = within(dialog).getByRole('link', { name: /Check Credit on the airline/ });
+    expect(checkCredit).toHaveAttribute('href', 'https://www.united.com/');
+    expect(checkCredit).toHaveAttribute('target', '_blank');
+  });
+
+  it('sends an assisted booking through the guided dialog, validated, in cents', async () => {
+    const flight = buildFlight({
+      status: 'price_drop',
+      rebookingMethod: 'assisted',
+      airline: 'Alaska Airlines',
+      originalPrice: 30000,
+      currentPrice: 25000,
+    });
+    const api = renderCard(flight, {
+      [`POST /api/flights/${flight.id}/confirm-rebooking`]: {
+        body: { flight, savings: 4000, percentSaved: 13.3, commission: 0, message: 'Recorded' },
+      },
+    });
+    expect(screen.getByText('You change it with the airline; we guide you')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Rebook at Lower Price' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rebook at Lower Price' });
+    expect(api.calls(`POST /api/flights/${flight.id}/rebook`)).toHaveLength(0);
+    expect(within(dialog).getByRole('link', { name: /manage booking page/ })).toHaveAttribute(
+      'href',
+      expect.stringContaining('alaskaair.com'),
+    );
+    expect(within(dialog).getByText(/Ask for the fare difference as airline credit/)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/New price/)).toHaveValue('250.00');
+    expect(within(dialog).getByLabelText(/Airline credit/)).toHaveValue('50.00');
+
+    fireEvent.change(within(dialog).getByLabelText(/Airline credit/), { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm Rebooking' }));
+    expect(await within(dialog).findByText('Airline credit must be more than $0')).toBeInTheDocument();
+    expect(api.calls(`POST /api/flights/${flight.id}/confirm-rebooking`)).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText(/Airline credit/), { target: { value: '40' } });
+    fireEvent.change(within(dialog).getByLabelText(/Credit reference/), { target: { value: 'ECR-123' } });
+    fireEvent.change(within(dialog).getByLabelText(/Credit expiry date/), { target: { value: '2028-01-31' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm Rebooking' }));
+
+    expect(await screen.findByText('Flight rebooked successfully')).toBeInTheDocument();
+    expect(screen.getByText('You saved $40.00 (13.3%) as airline credit.')).toBeInTheDocument();
+    const [request] = api.calls(`POST /api/flights/${flight.id}/confirm-rebooking`);
+    expect(await request?.json()).toEqual({
+      newPrice: 25000,
+      airlineCredit: 4000,
+      creditReferenceNumber: 'ECR-123',
+      creditExpiryDate: '2028-01-31',
+    });
+  });
+});

@@ -1,0 +1,107 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { buildFlight } from '@shared/flights/test-flight.ts';
+import { describe, expect, it } from 'vitest';
+import { buildUser } from '@/testing/factories';
+import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+const stats = { monitoredFlights: 0, priceDropsFound: 0, potentialSavings: 0, actualSavings: 0 };
+
+function openManualEntry(addRoute: MockRoute) {
+  const api = mockApi({
+    'GET /api/auth/me': meRoute(buildUser()),
+    'GET /api/flights': { body: { flights: [] } },
+    'GET /api/dashboard/stats': { body: stats },
+    'POST /api/flights/manual': addRoute,
+  });
+  const app = renderApp('/dashboard?tab=add');
+  return { api, ...app };
+}
+
+describe('Manual Flight Entry', () => {
+  it("shows spec section 5's messages and sends nothing until the form is complete", async () => {
+    const { api } = openManualEntry({ status: 201, body: {} });
+    expect(await screen.findByRole('heading', { name: 'Manual Flight Entry' })).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('e.g. Smith')).toBeInTheDocument();
+    expect(screen.getByText('Last name as it appears on your booking')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('e.g. ABC123')).toBeInTheDocument();
+    expect(screen.getByText("We'll use this to retrieve flight details")).toBeInTheDocument();
+    expect(screen.getByText(/Only refundable or changeable tickets can be automatically rebooked/)).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
+    expect(await screen.findByText('Airline is required')).toBeInTheDocument();
+    expect(screen.getByText('Last name is required')).toBeInTheDocument();
+    expect(screen.getByText('Booking confirmation code is required')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Airline/)).toHaveFocus();
+    expect(api.calls('POST /api/flights/manual')).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText(/Airline/), { target: { value: 'JetBlue Airways' } });
+    await waitFor(() => expect(screen.queryByText('Airline is required')).not.toBeInTheDocument());
+    expect(screen.getByText('Last name is required')).toBeInTheDocument();
+  });
+
+  it('offers the ten airlines of the manual entry list', async () => {
+    openManualEntry({ status: 201, body: {} });
+    const select = await screen.findByLabelText(/Airline/);
+    const options = [...select.querySelectorAll('option')].map((o) => o.textContent);
+    expect(options).toEqual([
+      'Select an airline',
+      'United Airlines',
+      'American Airlines',
+      'Delta Air Lines',
+      'Southwest Airlines',
+      'JetBlue Airways',
+      'Alaska Airlines',
+      'Spirit Airlines',
+      'Frontier Airlines',
+      'Hawaiian Airlines',
+      'Allegiant Air',
+    ]);
+  });
+
+  it('adds the flight with the code upper-cased, toasts, and shows the Flights tab', async () => {
+    const { api, router } = openManualEntry({
+      status: 201,
+      body: { flight: buildFlight(), message: 'Flight added' },
+    });
+    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'Delta Air Lines' } });
+    fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: ' Smith ' } });
+    fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'drop42' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
+
+    expect(await screen.findByText('Flight Added')).toBeInTheDocument();
+    expect(screen.getByText('Your flight has been added successfully and will now be monitored.')).toBeInTheDocument();
+    const [request] = api.calls('POST /api/flights/manual');
+    expect(await request?.json()).toEqual({
+      airline: 'Delta Air Lines',
+      bookingCode: 'DROP42',
+      passengerLastName: 'Smith',
+    });
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.getByRole('tab', { name: 'Flights' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it("shows 'Adding Flight...' while busy and the server's message on failure", async () => {
+    let answer: (value: { status: number; body: unknown }) => void = () => undefined;
+    openManualEntry(() => new Promise((resolve) => (answer = resolve)));
+    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
+    fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: 'Smith' } });
+    fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
+    expect(await screen.findByText('Adding Flight...')).toBeInTheDocument();
+
+    answer({ status: 409, body: { message: 'The free plan monitors up to 5 flights. Upgrade to Premium.' } });
+    expect(await screen.findByText('Error Adding Flight')).toBeInTheDocument();
+    expect(screen.getByText('The free plan monitors up to 5 flights. Upgrade to Premium.')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Manual Entry' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('falls back to the generic message when the server gives none', async () => {
+    openManualEntry({ status: 500 });
+    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
+    fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: 'Smith' } });
+    fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
+    expect(await screen.findByText('There was an error adding your flight. Please try again.')).toBeInTheDocument();
+  });
+});
