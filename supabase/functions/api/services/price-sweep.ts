@@ -226,7 +226,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
     const outcome = quotePool(async (): Promise<QuoteOutcome> => {
       if (signal?.aborted) return { ok: false, error: 'aborted' };
       try {
-        return { ok: true, quote: await fareSource.quote(itinerary) };
+        return { ok: true, quote: await fareSource.quote(itinerary, { signal }) };
       } catch (error) {
         // any failure, typed or not, must leave the flights as they were: count it and move on
         return { ok: false, error: error instanceof Error ? error.message : String(error) };

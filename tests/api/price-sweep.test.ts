@@ -1,0 +1,198 @@
+// Price sweeps over HTTP: POST /api/admin/run-price-check (admins only) and the scheduler's
+// /api/internal endpoints (CRON_SECRET), with the simulated fare source.
+//
+// A sweep checks every due flight in the database, so this file runs its own stack on its own
+// database: on the shared one it would re-price the flights other test files are asserting on.
+// Flights are inserted with SQL; their price paid is set far above or below any simulated fare so
+// the outcome (drop or not) does not depend on the simulated clock. Booking codes use the
+// simulated source's controls: OUTAGE... quotes fail.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunPriceCheckResponse } from '../../supabase/functions/_shared/types/flights.ts';
+import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
+import { anyFreePorts, startStack, type Stack } from '../../dev/stack.ts';
+import { apiClient, type ApiClient } from './client.ts';
+import { registerUser, type RegisteredUser } from './factories.ts';
+
+let stack: Stack;
+let database: TestDatabase | undefined;
+let stateDir: string;
+let api: ApiClient;
+let sql: postgres.Sql;
+let admin: RegisteredUser;
+let traveller: RegisteredUser;
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-sweep-tests-'));
+  if (process.env.TEST_DATABASE_URL) database = await createTestDatabase({ seed: true });
+  stack = await startStack({
+    ...(database ? { databaseUrl: database.url } : {}),
+    stateDir,
+    ports: anyFreePorts,
+    seed: true,
+    ticker: false,
+  });
+  api = apiClient({ ...inject('stack'), apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl });
+  sql = postgres(stack.databaseUrl, {
+    max: 1,
+    prepare: !stack.singleSession,
+    onnotice: () => {},
+  });
+  admin = await registerUser(api);
+  traveller = await registerUser(api);
+  await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
+  await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${traveller.id}`;
+});
+
+afterAll(async () => {
+  await sql?.end({ timeout: 5 });
+  await stack?.stop();
+  await database?.close();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+const bearer = (user: RegisteredUser) => ({ token: user.session.access_token });
+
+let flightNumber = 100;
+
+/** A flight due for a check. `outcome` picks the price paid: far above any fare, or far below. */
+async function insertFlight(outcome: 'drop' | 'no-drop', bookingPrefix = 'K'): Promise<number> {
+  const code = `${bookingPrefix}${randomBytes(3).toString('hex').toUpperCase()}`;
+  const number = bookingPrefix === 'OUTAGE' ? 9960 + (flightNumber++ % 28) : flightNumber++;
+  const [row] = await sql<{ id: string }[]>`
+    insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
+                                departure_airport, arrival_airport, departure_date, original_price,
+                                current_price, fare_type, is_eligible_for_rebooking, rebooking_method)
+    values (${traveller.id}, 'United Airlines', ${`UA${number}`}, ${code}, 'Smith', 'ORD', 'SFO',
+            current_date + 45, ${outcome === 'drop' ? 5_000_000 : 100}, null, 'Flexible Economy', true, 'source')
+    returning id`;
+  return Number(row?.id);
+}
+
+async function historyRows(flightId: number): Promise<number> {
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from public.flight_prices where flight_id = ${flightId}`;
+  return row?.n ?? 0;
+}
+
+describe('POST /api/admin/run-price-check', () => {
+  it('refuses anonymous callers (401) and travellers (403)', async () => {
+    const anonymous = await api.post('/admin/run-price-check');
+    expect(anonymous.status).toBe(401);
+    const asTraveller = await api.post('/admin/run-price-check', {}, bearer(traveller));
+    expect(asTraveller.status).toBe(403);
+    expect(asTraveller.body).toEqual({ message: 'Admin access required' });
+    const [logs] = await sql<{ n: number }[]>`select count(*)::int as n from public.price_check_logs`;
+    expect(logs?.n).toBe(0);
+  });
+
+  it('checks every due flight, reports the counts and logs the run', async () => {
+    const drops = [await insertFlight('drop'), await insertFlight('drop')];
+    const steady = [await insertFlight('no-drop'), await insertFlight('no-drop'), await insertFlight('no-drop')];
+
+    const res = await api.post<RunPriceCheckResponse>('/admin/run-price-check', {}, bearer(admin));
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({
+      checkedCount: 5,
+      priceDropsFound: 2,
+      message: 'Checked 5 flights and found 2 price drops.',
+    });
+    for (const id of [...drops, ...steady]) expect(await historyRows(id)).toBe(1);
+    const statuses = await sql<{ id: string; status: string; current_price: number | null }[]>`
+      select id, status, current_price from public.flights where id = any(${[...drops, ...steady]}) order by id`;
+    expect(statuses.map((f) => f.status)).toEqual([
+      'price_drop',
+      'price_drop',
+      'monitoring',
+      'monitoring',
+      'monitoring',
+    ]);
+    for (const f of statuses) expect(f.current_price).toBeGreaterThan(100);
+
+    const [log] = await sql<
+      {
+        total_flights_checked: number;
+        total_price_drops_found: number;
+        initiated_by: string;
+        success: boolean;
+        status: string;
+        error_message: string | null;
+      }[]
+    >`select * from public.price_check_logs order by id desc limit 1`;
+    expect(log).toMatchObject({
+      total_flights_checked: 5,
+      total_price_drops_found: 2,
+      initiated_by: admin.id,
+      success: true,
+      status: 'completed',
+      error_message: null,
+    });
+  });
+
+  it('does not re-check flights checked within the interval', async () => {
+    const res = await api.post<RunPriceCheckResponse>('/admin/run-price-check', {}, bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ checkedCount: 0, priceDropsFound: 0 });
+    const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from public.flight_prices`;
+    expect(rows?.n).toBe(5);
+  });
+});
+
+describe('the scheduler endpoints', () => {
+  it('refuse a missing or wrong secret with 401', async () => {
+    for (const path of ['/internal/price-sweep', '/internal/maintenance']) {
+      expect((await api.post(path)).status).toBe(401);
+      const wrong = await api.post(path, {}, { headers: { Authorization: `Bearer ${stack.cronSecret}x` } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toEqual({ message: 'A valid scheduler secret is required' });
+      // a user's token is not the scheduler's secret either
+      expect((await api.post(path, {}, bearer(admin))).status).toBe(401);
+    }
+  });
+
+  it('run a sweep with the secret; a failing quote leaves its flight untouched and is reported', async () => {
+    const ok = await insertFlight('drop');
+    const failing = await insertFlight('drop', 'OUTAGE');
+    const res = await api.post<{
+      checkedCount: number;
+      priceDropsFound: number;
+      success: boolean;
+      finished: boolean;
+      errorMessage: string | null;
+    }>('/internal/price-sweep', {}, { headers: { Authorization: `Bearer ${stack.cronSecret}` } });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ checkedCount: 1, priceDropsFound: 1, success: false, finished: true });
+    expect(res.body.errorMessage).toContain('1 flight(s) could not be quoted');
+    expect(await historyRows(ok)).toBe(1);
+    expect(await historyRows(failing)).toBe(0);
+    const [untouched] = await sql<{ status: string; current_price: number | null; last_checked: Date | null }[]>`
+      select status, current_price, last_checked from public.flights where id = ${failing}`;
+    expect(untouched).toEqual({ status: 'monitoring', current_price: null, last_checked: null });
+    const [log] = await sql<{ initiated_by: string | null; success: boolean; status: string }[]>`
+      select initiated_by, success, status from public.price_check_logs order by id desc limit 1`;
+    expect(log).toEqual({ initiated_by: null, success: false, status: 'failed' });
+  });
+
+  it('run maintenance with the secret: old login attempts are pruned', async () => {
+    await sql`insert into private.login_attempts (ip, account, succeeded, attempted_at)
+              values ('198.18.0.9', 'old@example.com', false, now() - interval '2 days'),
+                     ('198.18.0.9', 'new@example.com', false, now())`;
+    const res = await api.post<{ loginAttemptsDeleted: number; priceCheckJobsDeleted: number }>(
+      '/internal/maintenance',
+      {},
+      { headers: { Authorization: `Bearer ${stack.cronSecret}` } },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.loginAttemptsDeleted).toBe(1);
+    const left = await sql<{ account: string }[]>`
+      select account from private.login_attempts where account in ('old@example.com', 'new@example.com')`;
+    expect(left).toEqual([{ account: 'new@example.com' }]);
+  });
+});
