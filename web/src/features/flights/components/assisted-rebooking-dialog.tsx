@@ -1,4 +1,4 @@
-import { Button, CloseButton, Dialog, Icon, Link, List, Portal, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, CloseButton, Dialog, Icon, Link, Portal, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { airlineManageUrl, savingsSummary } from '@shared/flights/display.ts';
 import { creditExpiryDate } from '@shared/flights/rules.ts';
 import { confirmRebookingInputSchema } from '@shared/schemas/flights.ts';
@@ -105,8 +105,8 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
                     guide you. The fare is now {formatMoney(flight.currentPrice)}, {formatMoney(savings)} less than the{' '}
                     {formatMoney(flight.originalPrice)} you paid.
                   </Text>
-                  <List.Root as="ol" gap="2" ps="5">
-                    <List.Item>
+                  <Box as="ol" listStyleType="decimal" ps="5" display="flex" flexDirection="column" gap="2">
+                    <Box as="li">
                       Open your booking on{' '}
                       <Link
                         href={manageUrl}
@@ -120,17 +120,17 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
                       </Link>{' '}
                       with booking code <strong>{flight.bookingCode}</strong> and last name{' '}
                       <strong>{flight.passengerLastName}</strong>.
-                    </List.Item>
-                    <List.Item>
+                    </Box>
+                    <Box as="li">
                       Choose to change the flight, and pick the very same flights, dates and cabin, keeping your seat
                       {flight.seatNumber ? ` (${flight.seatNumber})` : ''}. Only the fare should change.
-                    </List.Item>
-                    <List.Item>
+                    </Box>
+                    <Box as="li">
                       Ask for the fare difference as airline credit (a travel credit or eCredit), not a cash refund, and
                       note its amount, reference number and expiry date.
-                    </List.Item>
-                    <List.Item>Enter what the airline gave you below to record the rebooking.</List.Item>
-                  </List.Root>
+                    </Box>
+                    <Box as="li">Enter what the airline gave you below to record the rebooking.</Box>
+                  </Box>
                   <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
                     <TextField
                       label="New price ($)"
