@@ -1,6 +1,7 @@
 // Picks the fare source the configuration names and wraps it with timeouts, retries and the
 // per-source rate limit (resilient.ts). Model, test codes and settings: docs/architecture.md,
 // "Fare source".
+import { createDuffelFareSource } from './duffel.ts';
 import { withResilience } from './resilient.ts';
 import { createSimulatedFareSource } from './simulated.ts';
 import type { FareSource } from './types.ts';
@@ -21,7 +22,7 @@ export function createFareSource(options: FareSourceOptions): FareSource {
   let source: FareSource;
   if (options.kind === 'duffel') {
     if (!options.duffelAccessToken) throw new Error('DUFFEL_ACCESS_TOKEN is required when FARE_SOURCE is duffel');
-    throw new Error('The Duffel fare source is not built yet');
+    source = createDuffelFareSource({ accessToken: options.duffelAccessToken, apiUrl: options.duffelApiUrl });
   } else {
     source = createSimulatedFareSource({ latencyMs: options.simulatedLatencyMs });
   }

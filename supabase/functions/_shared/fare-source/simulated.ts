@@ -42,6 +42,7 @@
 // Failure: only through the controls above; `latencyMs` delays every call, as a real API would.
 import { localToUtcMillis, formatAtAirport } from '../extraction/airports.ts';
 import { creditExpiryDate, isEligibleFareType } from '../flights/rules.ts';
+import { normalizeAirlineName } from './airline-names.ts';
 import {
   BookingNotChangeableError,
   BookingNotFoundError,
@@ -321,19 +322,12 @@ const AIRLINES: SimulatedAirline[] = [
 ];
 
 const BY_CODE = new Map(AIRLINES.map((airline) => [airline.code, airline]));
-const BY_NAME = new Map(AIRLINES.map((airline) => [normalizeName(airline.name), airline]));
-
-function normalizeName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/\b(airlines?|airways|air lines|air)\b/g, '')
-    .replace(/[^a-z]/g, '');
-}
+const BY_NAME = new Map(AIRLINES.map((airline) => [normalizeAirlineName(airline.name), airline]));
 
 /** The airline by display name ('United Airlines', 'United') or IATA code ('UA'). */
 export function simulatedAirline(nameOrCode: string): SimulatedAirline | null {
   const trimmed = nameOrCode.trim();
-  return BY_CODE.get(trimmed.toUpperCase()) ?? BY_NAME.get(normalizeName(trimmed)) ?? null;
+  return BY_CODE.get(trimmed.toUpperCase()) ?? BY_NAME.get(normalizeAirlineName(trimmed)) ?? null;
 }
 
 // ---- fares ----
