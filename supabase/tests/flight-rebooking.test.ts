@@ -33,7 +33,7 @@ async function insertAsTraveller(row: Record<string, unknown>): Promise<Record<s
     user(traveller.id),
     async (tx) => {
       const [inserted] = await tx<Record<string, unknown>[]>`
-        insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...row } as Record<string, string>)}
+        insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...row } as unknown as Record<string, string>)}
         returning id`;
       return inserted ?? {};
     },
@@ -66,7 +66,7 @@ describe('a traveller adding a flight', () => {
         db.sql,
         user(traveller.id),
         (tx) =>
-          tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...column } as Record<string, string>)}`,
+          tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...column } as unknown as Record<string, string>)}`,
       );
       expect(outcome, JSON.stringify(column)).toMatchObject({ error: DENIED });
     }
@@ -101,7 +101,7 @@ describe('the system', () => {
         db.sql,
         serviceRole,
         (tx) =>
-          tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...column } as Record<string, string>)}`,
+          tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput(), ...column } as unknown as Record<string, string>)}`,
       );
       expect(outcome, JSON.stringify(column)).toMatchObject({ error: '23514' });
     }
