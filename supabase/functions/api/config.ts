@@ -37,7 +37,11 @@ export interface FareSourceConfig {
   timeoutMs: number;
   /** FARE_SOURCE_MAX_RETRIES: retries after the first attempt on 429/5xx/timeouts (default 3). */
   maxRetries: number;
-  /** FARE_SOURCE_RATE_PER_SECOND: calls per second this process makes to the source (default 50). */
+  /**
+   * FARE_SOURCE_RATE_PER_SECOND: calls per second this process makes to the source. Default 50
+   * for Duffel (its search endpoints are rate limited per token) and 10,000 for the simulated
+   * source, which costs nothing and must not be what limits a benchmark.
+   */
   ratePerSecond: number;
   /** SIMULATED_FARE_LATENCY_MS: added latency of the simulated source (default 0). */
   simulatedLatencyMs: number;
@@ -153,7 +157,7 @@ function loadFareSourceConfig(env: Env): FareSourceConfig {
     duffelApiUrl: trimSlash(nonEmpty(env.DUFFEL_API_URL) ?? 'https://api.duffel.com'),
     timeoutMs: positiveInt(env, 'FARE_SOURCE_TIMEOUT_MS', 10_000),
     maxRetries: positiveInt(env, 'FARE_SOURCE_MAX_RETRIES', 3, 0),
-    ratePerSecond: positiveInt(env, 'FARE_SOURCE_RATE_PER_SECOND', 50),
+    ratePerSecond: positiveInt(env, 'FARE_SOURCE_RATE_PER_SECOND', kind === 'duffel' ? 50 : 10_000),
     simulatedLatencyMs: positiveInt(env, 'SIMULATED_FARE_LATENCY_MS', 0, 0),
   };
 }
