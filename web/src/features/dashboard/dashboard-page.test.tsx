@@ -151,4 +151,21 @@ describe('dashboard', () => {
     const credits = await screen.findByRole('list', { name: 'Airline credits' });
     await waitFor(() => expect(credits).toHaveTextContent('Not available'));
   });
+
+  it('toasts the rebooking even though the card leaves the Flights tab when the list refetches', async () => {
+    const flight = buildFlight({ flightNumber: 'DL700', status: 'price_drop', currentPrice: 30000 });
+    let current = flight;
+    openDashboard('/dashboard', {
+      'GET /api/flights': () => ({ body: { flights: [current] } }),
+      [`POST /api/flights/${flight.id}/rebook`]: () => {
+        current = { ...flight, hasBeenRebooked: true, status: 'rebooked', airlineCredit: 10000 };
+        return { body: { flight: current, savings: 10000, percentSaved: 25, commission: 0, message: 'Rebooked' } };
+      },
+    });
+    const card = await screen.findByRole('article', { name: 'Delta Air Lines DL700' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Rebook at Lower Price' }));
+    expect(await screen.findByText('Flight rebooked successfully')).toBeInTheDocument();
+    expect(screen.getByText('You saved $100.00 (25.0%) as airline credit.')).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'Delta Air Lines DL700' })).not.toBeInTheDocument();
+  });
 });

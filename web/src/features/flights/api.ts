@@ -7,14 +7,18 @@ import type {
   FlightsResponse,
   RebookResponse,
 } from '@shared/types/flights.ts';
+import { notify } from '@/components/ui/toaster';
 import { apiRequest } from '@/lib/api-client';
+import { formatMoney, formatPercent } from '@/lib/format';
 
 /*
  * Flight calls (spec section 7). The dashboard stats are derived from the flights, so they share
  * the 'flights' key prefix: every mutation here invalidates the list and the stats through the
  * MutationCache (`meta.invalidates`), never in its own callbacks. Error toasts come from
- * `meta.errorTitle` with the server's message; success toasts stay with the components, which
- * know the wording and the flight.
+ * `meta.errorTitle` with the server's message. Success toasts are in the hooks' own `onSuccess`,
+ * not in `mutate` callbacks: a rebooked flight moves from the Flights tab to History when the
+ * list refetches, which unmounts its card, and TanStack Query skips the `mutate` callbacks of an
+ * unmounted component.
  */
 export const flightKeys = {
   all: ['flights'] as const,
@@ -62,6 +66,15 @@ export function confirmRebooking(flightId: number, input: ConfirmRebookingInput)
   return apiRequest<RebookResponse>('POST', `/flights/${flightId}/confirm-rebooking`, input);
 }
 
+/** Spec section 8: the rebooking toast shows the savings and the percent saved. */
+function notifyRebooked(result: RebookResponse): void {
+  notify({
+    title: 'Flight rebooked successfully',
+    description: `You saved ${formatMoney(result.savings)} (${formatPercent(result.percentSaved)}) as airline credit.`,
+    status: 'success',
+  });
+}
+
 export function useAddFlight() {
   return useMutation({
     mutationFn: addFlight,
@@ -70,6 +83,12 @@ export function useAddFlight() {
       errorTitle: 'Error Adding Flight',
       errorFallback: 'There was an error adding your flight. Please try again.',
     },
+    onSuccess: () =>
+      notify({
+        title: 'Flight Added',
+        description: 'Your flight has been added successfully and will now be monitored.',
+        status: 'success',
+      }),
   });
 }
 
@@ -81,6 +100,8 @@ export function useCheckPrice() {
       errorTitle: 'Failed to check price',
       errorFallback: 'The price could not be checked. Please try again.',
     },
+    onSuccess: () =>
+      notify({ title: 'Price check complete', description: 'Flight price has been updated.', status: 'success' }),
   });
 }
 
@@ -92,6 +113,7 @@ export function useRebookFlight() {
       errorTitle: 'Rebooking failed',
       errorFallback: 'The flight could not be rebooked. Please try again.',
     },
+    onSuccess: notifyRebooked,
   });
 }
 
@@ -104,5 +126,6 @@ export function useConfirmRebooking() {
       errorTitle: 'Rebooking failed',
       errorFallback: 'The rebooking could not be recorded. Please try again.',
     },
+    onSuccess: notifyRebooked,
   });
 }

@@ -6,9 +6,8 @@ import type { Flight } from '@shared/types/flights.ts';
 import { useState, type FormEvent } from 'react';
 import { LuExternalLink } from 'react-icons/lu';
 import { TextField } from '@/components/form/text-field';
-import { notify } from '@/components/ui/toaster';
 import { fieldErrors, type FieldErrors } from '@/hooks/use-zod-form';
-import { formatMoney, formatPercent } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { useConfirmRebooking } from '../api';
 
 type FormValues = Record<'newPrice' | 'airlineCredit' | 'creditReferenceNumber' | 'creditExpiryDate', string>;
@@ -63,19 +62,8 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
       return;
     }
     setErrors({});
-    confirm.mutate(
-      { flightId: flight.id, input: result.data },
-      {
-        onSuccess: (response) => {
-          notify({
-            title: 'Flight rebooked successfully',
-            description: `You saved ${formatMoney(response.savings)} (${formatPercent(response.percentSaved)}) as airline credit.`,
-            status: 'success',
-          });
-          onClose();
-        },
-      },
-    );
+    // The toast comes from the hook; once the list refetches, this card (and dialog) moves to History.
+    confirm.mutate({ flightId: flight.id, input: result.data }, { onSuccess: onClose });
   };
 
   return (

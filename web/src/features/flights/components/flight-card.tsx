@@ -30,7 +30,6 @@ import type { Flight } from '@shared/types/flights.ts';
 import { lazy, Suspense, useState } from 'react';
 import { LuArrowRight, LuCircleAlert, LuExternalLink, LuHandshake, LuZap } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
-import { notify } from '@/components/ui/toaster';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useCheckPrice, useRebookFlight } from '../api';
 import { AssistedRebookingDialog } from './assisted-rebooking-dialog';
@@ -68,11 +67,7 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
   const action = rebookAction(flight);
   const title = `${flight.airline} ${flight.flightNumber}`;
 
-  const onCheckNow = () =>
-    checkPrice.mutate(flight.id, {
-      onSuccess: () =>
-        notify({ title: 'Price check complete', description: 'Flight price has been updated.', status: 'success' }),
-    });
+  const onCheckNow = () => checkPrice.mutate(flight.id);
 
   const onRebook = () => {
     if (action.kind !== 'rebook') return;
@@ -81,14 +76,7 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
       setDialog('assisted');
       return;
     }
-    rebook.mutate(flight.id, {
-      onSuccess: (result) =>
-        notify({
-          title: 'Flight rebooked successfully',
-          description: `You saved ${formatMoney(result.savings)} (${formatPercent(result.percentSaved)}) as airline credit.`,
-          status: 'success',
-        }),
-    });
+    rebook.mutate(flight.id);
   };
 
   return (

@@ -3,7 +3,6 @@ import { MANUAL_ENTRY_AIRLINES } from '@shared/constants.ts';
 import { manualFlightInputSchema, type ManualFlightInput } from '@shared/schemas/flights.ts';
 import { useState, type FormEvent } from 'react';
 import { TextField } from '@/components/form/text-field';
-import { notify } from '@/components/ui/toaster';
 import { fieldErrors, type FieldErrors } from '@/hooks/use-zod-form';
 import { useAddFlight } from '../api';
 
@@ -51,11 +50,6 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
     }
     addFlight.mutate(result.data, {
       onSuccess: () => {
-        notify({
-          title: 'Flight Added',
-          description: 'Your flight has been added successfully and will now be monitored.',
-          status: 'success',
-        });
         setValues(EMPTY);
         setSubmitted(false);
         onAdded?.();

@@ -1,0 +1,156 @@
+import { expect, test, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { newTraveller, signUp } from './support.ts';
+
+// The flight journey of issue 3 against the simulated fare source, whose booking-code prefixes
+// steer it: DROP... quotes 20% below the price paid (and can be rebooked), BASICDROP... is a Basic
+// Economy fare that drops too (a missed opportunity). Then the dashboard's tabs, with flights in
+// them, at desktop and phone width: screenshots in e2e/screenshots/ and no sideways scrolling.
+
+const code = (prefix: string) => `${prefix}${randomBytes(3).toString('hex').toUpperCase()}`;
+
+async function addFlight(page: Page, airline: string, lastName: string, bookingCode: string) {
+  await page.getByRole('tab', { name: 'Manual Entry' }).click();
+  await expect(page.getByRole('heading', { name: 'Manual Flight Entry' })).toBeVisible();
+  await page.getByLabel('Airline', { exact: true }).selectOption(airline);
+  await page.getByLabel('Passenger Last Name').fill(lastName);
+  await page.getByLabel('Booking Confirmation Code').fill(bookingCode);
+  await page.getByRole('button', { name: 'Add Flight' }).click();
+  await expect(page.getByText('Flight Added', { exact: true })).toBeVisible();
+  // After adding, the dashboard shows the Flights tab.
+  await expect(page.getByRole('tab', { name: 'Flights' })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The card of the flight booked under `bookingCode`. */
+function cardOf(page: Page, bookingCode: string) {
+  return page.getByRole('article').filter({ hasText: `Booking ${bookingCode}` });
+}
+
+async function capture(page: Page, name: string) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({
+    path: `e2e/screenshots/${name}-${width >= 1000 ? 'desktop' : 'mobile'}.png`,
+    fullPage: true,
+  });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);
+}
+
+test('add a flight, check it, see the drop, rebook, find it in History and Credits, open its details', async ({
+  page,
+}) => {
+  test.slow();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUp(page, newTraveller());
+  await expect(
+    page.getByText('No monitored flights found. Connect your email to start monitoring flight confirmations.'),
+  ).toBeVisible();
+
+  const dropCode = code('DROP');
+  await addFlight(page, 'Delta Air Lines', 'Traveller', dropCode);
+  const card = cardOf(page, dropCode);
+  await expect(card).toBeVisible();
+  await expect(card.getByText('Monitoring', { exact: true })).toBeVisible();
+  await expect(card.getByText('never', { exact: true })).toBeVisible();
+  await expect(card.getByText('FareBack rebooks this for you')).toBeVisible();
+
+  await card.getByRole('button', { name: 'Check Now' }).click();
+  await expect(page.getByText('Price check complete')).toBeVisible();
+  await expect(card.getByText(/^\d+\.\d% Price Drop Found$/)).toBeVisible();
+  await expect(card.getByText('0 minutes ago')).toBeVisible();
+  await expect(card.getByRole('img', { name: /^Price history: 1 check/ })).toBeVisible();
+
+  // A Basic Economy fare whose price drops: explained, never rebookable.
+  const basicCode = code('BASICDROP');
+  await addFlight(page, 'United Airlines', 'Traveller', basicCode);
+  const basicCard = cardOf(page, basicCode);
+  await basicCard.getByRole('button', { name: 'Check Now' }).click();
+  await expect(basicCard.getByText('Missed Opportunity')).toBeVisible();
+  await expect(basicCard.getByText(/tickets cannot be changed automatically/)).toBeVisible();
+  await expect(basicCard.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/account');
+  await expect(basicCard.getByRole('button', { name: 'Rebook at Lower Price' })).toHaveCount(0);
+
+  // A third flight that stays as it is, so the Flights tab has two cards after the rebooking.
+  await addFlight(page, 'Spirit Airlines', 'Traveller', code('RISE'));
+  await capture(page, 'dashboard-flights');
+
+  await card.getByRole('button', { name: 'Rebook at Lower Price' }).click();
+  await expect(page.getByText('Flight rebooked successfully')).toBeVisible();
+  await expect(page.getByText(/^You saved \$[\d,]+\.\d\d \(\d+\.\d%\) as airline credit\.$/)).toBeVisible();
+  // Rebooked flights leave the Flights tab.
+  await expect(card).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Rebooking History' }).click();
+  await expect(page).toHaveURL(/\?tab=history$/);
+  const rebooked = cardOf(page, dropCode);
+  await expect(rebooked.getByText('Successfully Rebooked')).toBeVisible();
+  await expect(page.getByLabel('Total savings')).toContainText(/of \$[\d,]+ in original fares/);
+  await capture(page, 'dashboard-history');
+
+  await rebooked.getByRole('button', { name: 'View Rebooking Details' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rebooking Details' });
+  for (const section of [
+    'Flight Information',
+    'Price & Savings',
+    'Airline Credit Information',
+    'Seat Information',
+    'Commission Information',
+  ]) {
+    await expect(dialog.getByRole('heading', { name: section })).toBeVisible();
+  }
+  await expect(dialog.getByRole('link', { name: /Check Credit on the airline/ })).toHaveAttribute('target', '_blank');
+  await capture(page, 'dashboard-rebooking-details');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Airline Credits' }).click();
+  const credits = page.getByRole('list', { name: 'Airline credits' });
+  await expect(credits.getByRole('listitem')).toHaveCount(1);
+  await expect(credits.getByRole('listitem').first()).toContainText('Delta Air Lines');
+  await expect(credits.getByRole('listitem').first()).toContainText(/Reference:\s*\S+/);
+  await capture(page, 'dashboard-credits');
+
+  for (const tab of ['Settings', 'Manual Entry', 'Subscription'] as const) {
+    await page.getByRole('tab', { name: tab }).click();
+    await capture(page, `dashboard-${tab.toLowerCase().replace(' ', '-')}`);
+  }
+
+  // The same dashboard on a phone: short tab labels, one column, nothing wider than the screen.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('tab', { name: 'History' })).toBeVisible();
+  await expect(cardOf(page, basicCode)).toBeVisible();
+  await capture(page, 'dashboard-flights');
+  for (const [tab, name] of [
+    ['History', 'history'],
+    ['Credits', 'credits'],
+    ['Settings', 'settings'],
+    ['Add', 'manual-entry'],
+    ['Plan', 'subscription'],
+  ] as const) {
+    await page.getByRole('tab', { name: tab, exact: true }).click();
+    await expect(page.getByRole('tab', { name: tab, exact: true })).toHaveAttribute('aria-selected', 'true');
+    await capture(page, `dashboard-${name}`);
+  }
+  await page.getByRole('tab', { name: 'History', exact: true }).click();
+  await cardOf(page, dropCode).getByRole('button', { name: 'View Rebooking Details' }).click();
+  await expect(page.getByRole('dialog', { name: 'Rebooking Details' })).toBeVisible();
+  await capture(page, 'dashboard-rebooking-details');
+});
+
+test('a booking the fare source cannot find is refused with its message and nothing is added', async ({ page }) => {
+  await signUp(page, newTraveller());
+  await page.getByRole('tab', { name: 'Manual Entry' }).click();
+  await page.getByLabel('Airline', { exact: true }).selectOption('JetBlue Airways');
+  await page.getByLabel('Passenger Last Name').fill('Nobody');
+  await page.getByLabel('Booking Confirmation Code').fill(code('NOTFOUND'));
+  await page.getByRole('button', { name: 'Add Flight' }).click();
+  await expect(page.getByText('Error Adding Flight')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Manual Entry' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'Flights' }).click();
+  await expect(
+    page.getByText('No monitored flights found. Connect your email to start monitoring flight confirmations.'),
+  ).toBeVisible();
+});
