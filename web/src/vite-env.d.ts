@@ -6,6 +6,8 @@ interface ImportMetaEnv {
   /** Supabase project URL; defaults to the page's origin (the local gateway). */
   readonly VITE_SUPABASE_URL?: string;
   readonly VITE_SUPABASE_ANON_KEY?: string;
+  /** Support address shown on the contact, help and legal pages; default support@fareback.app. */
+  readonly VITE_SUPPORT_EMAIL?: string;
 }
 
 interface ImportMeta {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildUser } from '@/testing/factories';
 import { meRoute, mockApi } from '@/testing/mock-api';
@@ -111,7 +111,7 @@ describe('routes and guards', () => {
     const footer = screen.getByRole('contentinfo');
     expect(footer).toHaveTextContent(/© \d{4} FareBack/);
     for (const name of ['Privacy Policy', 'Terms of Service', 'Help Center']) {
-      expect(screen.getByRole('link', { name })).toBeInTheDocument();
+      expect(within(footer).getByRole('link', { name })).toBeInTheDocument();
     }
   });
 });

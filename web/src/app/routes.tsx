@@ -2,7 +2,12 @@ import { Navigate, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { RootLayout, RootLayoutFallback } from './layout/root-layout';
 import { NotFoundPage } from './routes/not-found';
+import type { SiteNavHandle } from './layout/site-nav';
 import { RouteError } from './routes/route-error';
+
+/** Public pages show the site navigation and footer (./layout/site-nav.tsx). */
+const landingNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'faq', 'contact'] };
+const contactNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'contact'] };
 
 /*
  * Every route of spec section 2. Pages load lazily, so the landing route ships without the
@@ -22,6 +27,7 @@ export const routes: RouteObject[] = [
             children: [
               {
                 index: true,
+                handle: landingNav,
                 lazy: async () => ({
                   Component: (await import('@/features/landing/landing-page')).LandingPage,
                 }),
@@ -60,24 +66,28 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'contact',
+            handle: contactNav,
             lazy: async () => ({
               Component: (await import('@/features/contact/contact-page')).ContactPage,
             }),
           },
           {
             path: 'privacy',
+            handle: landingNav,
             lazy: async () => ({
               Component: (await import('@/features/landing/info-pages')).PrivacyPage,
             }),
           },
           {
             path: 'terms',
+            handle: landingNav,
             lazy: async () => ({
               Component: (await import('@/features/landing/info-pages')).TermsPage,
             }),
           },
           {
             path: 'help',
+            handle: landingNav,
             lazy: async () => ({
               Component: (await import('@/features/landing/info-pages')).HelpPage,
             }),

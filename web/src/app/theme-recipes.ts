@@ -18,6 +18,7 @@ import {
   skeletonRecipe,
   skipNavLinkRecipe,
   spinnerRecipe,
+  textareaRecipe,
   tabsSlotRecipe,
   toastSlotRecipe,
 } from '@chakra-ui/react/theme';
@@ -39,6 +40,7 @@ export const recipes = {
   skeleton: skeletonRecipe,
   skipNavLink: skipNavLinkRecipe,
   spinner: spinnerRecipe,
+  textarea: textareaRecipe,
 };
 
 export const slotRecipes = {

@@ -40,7 +40,7 @@ export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, init
   const field = (name: keyof V & string) => ({
     name,
     value: values[name] ?? '',
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
       const next = { ...values, [name]: event.target.value } as V;
       setValues(next);
       if (submitted) setErrors(validate(next).errors);

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { LuPlane } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '@/lib/auth';
+import { SiteMobileMenu, SiteNavLinks, useSiteNav } from './site-nav';
 
 const SignedInNav = lazy(() => import('./signed-in-nav'));
 
@@ -37,6 +38,7 @@ export function Brand() {
 
 export function Header() {
   const { data: user } = useCurrentUser();
+  const siteLinks = useSiteNav();
 
   return (
     <Box
@@ -51,18 +53,22 @@ export function Header() {
       <Container maxW="6xl">
         <Flex as="nav" aria-label="Main" align="center" justify="space-between" h="16" gap="4">
           <Brand />
+          {siteLinks && <SiteNavLinks links={siteLinks} dashboard={Boolean(user)} />}
           {user ? (
             <Suspense fallback={<SkeletonCircle size="8" />}>
               <SignedInNav user={user} />
             </Suspense>
           ) : (
             <HStack gap={{ base: '2', md: '3' }}>
-              <Button asChild variant="ghost" size={{ base: 'sm', md: 'md' }}>
-                <RouterLink to="/login">Log In</RouterLink>
-              </Button>
-              <Button asChild size={{ base: 'sm', md: 'md' }}>
-                <RouterLink to="/sign-up">Sign Up</RouterLink>
-              </Button>
+              <HStack gap={{ base: '2', md: '3' }} hideBelow={siteLinks ? 'md' : undefined}>
+                <Button asChild variant="ghost" size={{ base: 'sm', md: 'md' }}>
+                  <RouterLink to="/login">Log In</RouterLink>
+                </Button>
+                <Button asChild size={{ base: 'sm', md: 'md' }}>
+                  <RouterLink to="/sign-up">Sign Up</RouterLink>
+                </Button>
+              </HStack>
+              {siteLinks && <SiteMobileMenu links={siteLinks} />}
             </HStack>
           )}
         </Flex>

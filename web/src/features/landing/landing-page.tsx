@@ -1,103 +1,54 @@
-import { Box, Button, Container, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import type { IconType } from 'react-icons';
-import { LuInbox, LuPiggyBank, LuTrendingDown } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router';
+import { Box, Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
+import { useEffect } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { Faq } from './components/faq';
+import { Hero } from './components/hero';
+import { HowItWorks, SupportedAirlines, ThreeSteps } from './components/how-it-works';
+import { Pricing } from './components/pricing';
+import { Testimonials } from './components/testimonials';
 
-const steps: { icon: IconType; title: string; text: string }[] = [
-  {
-    icon: LuInbox,
-    title: 'Connect your inbox',
-    text: 'We find your flight confirmations, or you add a booking by hand.',
-  },
-  {
-    icon: LuTrendingDown,
-    title: 'We watch the price',
-    text: 'FareBack checks your itinerary around the clock for price drops.',
-  },
-  {
-    icon: LuPiggyBank,
-    title: 'You keep the difference',
-    text: 'Rebook at the lower fare and the savings come back as airline credit.',
-  },
-];
+/**
+ * Arriving at /#pricing or /#faq from another page: the router's scroll restoration may run
+ * before this lazily loaded page has painted, so scroll to the section once it exists.
+ */
+function useScrollToHash() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    const section = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!section) return;
+    section.scrollIntoView({ block: 'start' });
+    section.focus({ preventScroll: true });
+  }, [hash]);
+}
 
 export function LandingPage() {
+  useScrollToHash();
   return (
     <>
       <title>FareBack · Airlines Owe You Money</title>
-      <Box
-        as="section"
-        aria-labelledby="hero-title"
-        bgGradient="to-br"
-        gradientFrom="brand.800"
-        gradientTo="brand.600"
-        color="white"
-      >
-        <Container maxW="6xl" py={{ base: '16', md: '28' }}>
-          <Stack gap="6" maxW="3xl">
-            <Text textTransform="uppercase" letterSpacing="wider" fontWeight="semibold" fontSize="sm" color="brand.100">
-              Flight price-drop monitoring
-            </Text>
-            <Heading
-              as="h1"
-              id="hero-title"
-              fontSize={{ base: '4xl', md: '6xl' }}
-              lineHeight="1.05"
-              letterSpacing="tight"
-            >
-              Airlines Owe You Money
+      <Hero />
+      <HowItWorks />
+      <SupportedAirlines />
+      <ThreeSteps />
+      <Pricing />
+      <Testimonials />
+      <Faq />
+      <Box as="section" aria-labelledby="cta-title" bg="brand.800" color="white">
+        <Container maxW="4xl" py={{ base: '14', md: '20' }}>
+          <Stack gap="5" align="center" textAlign="center">
+            <Heading as="h2" id="cta-title" fontSize={{ base: '3xl', md: '4xl' }} letterSpacing="tight">
+              Your next flight could pay you back
             </Heading>
-            <Text fontSize={{ base: 'lg', md: 'xl' }} color="brand.50">
-              Fares drop after you book. FareBack watches the flights you&apos;ve already booked and rebooks at the
-              lower price, so you keep the difference as airline credit.
+            <Text fontSize="lg" color="brand.50" maxW="2xl">
+              Add a booking in under a minute. We&apos;ll tell you the moment the price drops.
             </Text>
-            <Stack direction={{ base: 'column', sm: 'row' }} gap="3" pt="2">
-              <Button asChild size="xl" bg="white" color="brand.700" _hover={{ bg: 'brand.50' }}>
-                <RouterLink to="/sign-up">Sign up</RouterLink>
-              </Button>
-              <Button
-                asChild
-                size="xl"
-                variant="outline"
-                color="white"
-                borderColor="whiteAlpha.700"
-                _hover={{ bg: 'whiteAlpha.200' }}
-              >
-                <RouterLink to="/login">Log in</RouterLink>
-              </Button>
-            </Stack>
+            <Button asChild size="xl" bg="white" color="brand.800" _hover={{ bg: 'brand.50' }}>
+              <RouterLink to="/sign-up">Create your free account</RouterLink>
+            </Button>
           </Stack>
         </Container>
       </Box>
-
-      <Container as="section" aria-labelledby="how-title" maxW="6xl" py={{ base: '12', md: '20' }}>
-        <Heading as="h2" id="how-title" size="2xl" mb="8" letterSpacing="tight">
-          How it works
-        </Heading>
-        <SimpleGrid as="ol" columns={{ base: 1, md: 3 }} gap="6" listStyleType="none">
-          {steps.map(({ icon: Icon, title, text }) => (
-            <Stack as="li" key={title} gap="3" p="6" borderWidth="1px" borderRadius="xl" bg="bg">
-              <Box
-                display="inline-flex"
-                alignItems="center"
-                justifyContent="center"
-                boxSize="12"
-                borderRadius="lg"
-                bg="brand.subtle"
-                color="brand.fg"
-                fontSize="2xl"
-                aria-hidden="true"
-              >
-                <Icon />
-              </Box>
-              <Heading as="h3" size="md">
-                {title}
-              </Heading>
-              <Text color="fg.muted">{text}</Text>
-            </Stack>
-          ))}
-        </SimpleGrid>
-      </Container>
     </>
   );
 }
