@@ -26,13 +26,19 @@ function cardOf(page: Page, bookingCode: string) {
   return page.getByRole('article').filter({ hasText: `Booking ${bookingCode}` });
 }
 
-async function capture(page: Page, name: string) {
+/** A screenshot (whole page, or only the viewport for an open dialog) and the no-sideways-scroll check. */
+async function capture(page: Page, name: string, fullPage = true) {
+  // Toasts sit over the cards; the checks above have read them already.
+  for (const dismiss of await page.getByRole('button', { name: 'Dismiss notification' }).all()) {
+    await dismiss.click();
+  }
+  await expect(page.getByRole('button', { name: 'Dismiss notification' })).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({
     path: `e2e/screenshots/${name}-${width >= 1000 ? 'desktop' : 'mobile'}.png`,
-    fullPage: true,
+    fullPage,
   });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);
@@ -101,7 +107,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
     await expect(dialog.getByRole('heading', { name: section })).toBeVisible();
   }
   await expect(dialog.getByRole('link', { name: /Check Credit on the airline/ })).toHaveAttribute('target', '_blank');
-  await capture(page, 'dashboard-rebooking-details');
+  await capture(page, 'dashboard-rebooking-details', false);
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toHaveCount(0);
 
@@ -137,7 +143,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await page.getByRole('tab', { name: 'History', exact: true }).click();
   await cardOf(page, dropCode).getByRole('button', { name: 'View Rebooking Details' }).click();
   await expect(page.getByRole('dialog', { name: 'Rebooking Details' })).toBeVisible();
-  await capture(page, 'dashboard-rebooking-details');
+  await capture(page, 'dashboard-rebooking-details', false);
 });
 
 test('a booking the fare source cannot find is refused with its message and nothing is added', async ({ page }) => {

@@ -56,7 +56,7 @@ export function DashboardPage({ stats, panels }: DashboardPageProps) {
           <Text fontSize="sm" color="fg.muted">
             Email
           </Text>
-          <Badge colorPalette={connected ? 'green' : 'gray'} variant="solid" size="md">
+          <Badge colorPalette={connected ? 'green' : 'orange'} variant={connected ? 'solid' : 'subtle'} size="md">
             {connected ? 'Connected' : 'Not Connected'}
           </Badge>
         </HStack>

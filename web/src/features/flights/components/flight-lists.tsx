@@ -186,7 +186,7 @@ export function CreditsPanel() {
                       </Text>
                     </Box>
                     <Text fontSize="xl" fontWeight="bold" color="green.fg">
-                      {formatMoney(flight.airlineCredit, 0)}
+                      {formatMoney(flight.airlineCredit)}
                     </Text>
                   </Flex>
                   <SimpleGrid as="dl" columns={{ base: 1, sm: 3 }} gap="2" mt="3" fontSize="sm">

@@ -21,8 +21,6 @@ export default function PriceHistoryChart({ points, originalPrice }: PriceHistor
     dollars: point.price / 100,
   }));
   const prices = points.map((p) => p.price);
-  const low = Math.min(...prices, originalPrice);
-  const high = Math.max(...prices, originalPrice);
   const last = points[points.length - 1];
   const label = `Price history: ${points.length} ${points.length === 1 ? 'check' : 'checks'}, paid ${formatMoney(originalPrice)}, lowest ${formatMoney(
     Math.min(...prices),
@@ -44,8 +42,11 @@ export default function PriceHistoryChart({ points, originalPrice }: PriceHistor
             minTickGap={24}
           />
           <YAxis
-            width={48}
-            domain={[Math.floor((low * 0.95) / 100), Math.ceil((high * 1.05) / 100)]}
+            width={52}
+            // Recharts picks round ticks around the prices; the paid line widens the range to fit.
+            domain={['auto', 'auto']}
+            tickCount={4}
+            allowDecimals={false}
             tickFormatter={(dollars: number) => `$${dollars}`}
             tick={{ fill: 'var(--chakra-colors-fg-muted)' }}
             tickLine={false}
@@ -60,6 +61,7 @@ export default function PriceHistoryChart({ points, originalPrice }: PriceHistor
             y={originalPrice / 100}
             stroke="var(--chakra-colors-fg-subtle)"
             strokeDasharray="4 4"
+            ifOverflow="extendDomain"
             label={{ value: 'Paid', position: 'insideTopLeft', fill: 'var(--chakra-colors-fg-muted)' }}
           />
           <Line
