@@ -1,22 +1,14 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { buildFlight } from '@shared/flights/test-flight.ts';
 import type { Flight } from '@shared/types/flights.ts';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { AppProvider } from '@/app/provider';
-import { createQueryClient } from '@/lib/query-client';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
+import { renderWithProviders } from '@/testing/render-with-providers';
 import { FlightCard } from './flight-card';
 
 function renderCard(flight: Flight, routes: Record<string, MockRoute> = {}, offerUpgrade = true) {
   const api = mockApi(routes);
-  render(
-    <AppProvider queryClient={createQueryClient()}>
-      <MemoryRouter>
-        <FlightCard flight={flight} offerUpgrade={offerUpgrade} />
-      </MemoryRouter>
-    </AppProvider>,
-  );
+  renderWithProviders(<FlightCard flight={flight} offerUpgrade={offerUpgrade} />);
   return api;
 }
 
