@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { newTraveller, signUp } from './support.ts';
@@ -44,6 +45,15 @@ async function capture(page: Page, name: string, fullPage = true) {
   expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);
 }
 
+/** No serious or critical WCAG 2.1 AA violations on what the page shows now. */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(blocking).toEqual([]);
+}
+
 test('add a flight, check it, see the drop, rebook, find it in History and Credits, open its details', async ({
   page,
 }) => {
@@ -81,6 +91,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   // A third flight that stays as it is, so the Flights tab has two cards after the rebooking.
   await addFlight(page, 'Spirit Airlines', 'Traveller', code('RISE'));
   await capture(page, 'dashboard-flights');
+  await expectAccessible(page);
 
   await card.getByRole('button', { name: 'Rebook at Lower Price' }).click();
   await expect(page.getByText('Flight rebooked successfully')).toBeVisible();
@@ -108,6 +119,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   }
   await expect(dialog.getByRole('link', { name: /Check Credit on the airline/ })).toHaveAttribute('target', '_blank');
   await capture(page, 'dashboard-rebooking-details', false);
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toHaveCount(0);
 
@@ -121,6 +133,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   for (const tab of ['Settings', 'Manual Entry', 'Subscription'] as const) {
     await page.getByRole('tab', { name: tab }).click();
     await capture(page, `dashboard-${tab.toLowerCase().replace(' ', '-')}`);
+    await expectAccessible(page);
   }
 
   // The same dashboard on a phone: short tab labels, one column, nothing wider than the screen.

@@ -200,12 +200,12 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
               <Detail label="Credit expires">{formatDate(flight.creditExpiryDate)}</Detail>
             </>
           ) : (
-            <Box gridColumn="1 / -1">
-              <Detail label="Fare type">{flight.fareType ?? 'Unknown'}</Detail>
-              <Text fontSize="sm" color="fg.muted" mt="1">
+            <Detail label="Fare type" fullRow>
+              {flight.fareType ?? 'Unknown'}
+              <Text fontSize="sm" fontWeight="normal" color="fg.muted" mt="1">
                 {eligibilityExplanation(flight)}
               </Text>
-            </Box>
+            </Detail>
           )}
         </DetailList>
 

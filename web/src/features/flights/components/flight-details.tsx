@@ -1,16 +1,26 @@
 import { Box, SimpleGrid, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 
-/** A label over its value, inside a <dl> (DetailList); the card and the dialogs lay facts out with these. */
-export function Detail({ label, children }: { label: string; children: ReactNode }) {
+interface DetailProps {
+  label: string;
+  children: ReactNode;
+  /** Take the whole row of the list. */
+  fullRow?: boolean;
+}
+
+/**
+ * A label over its value, inside a <dl> (DetailList); the card and the dialogs lay facts out with
+ * these. Each is one div holding exactly a dt and a dd, as a <dl> allows.
+ */
+export function Detail({ label, children, fullRow = false }: DetailProps) {
   return (
-    <Box minW="0">
+    <Box minW="0" gridColumn={fullRow ? '1 / -1' : undefined}>
       <Text as="dt" fontSize="xs" color="fg.muted" textTransform="uppercase" letterSpacing="wide">
         {label}
       </Text>
-      <Text as="dd" fontWeight="medium" overflowWrap="anywhere">
+      <Box as="dd" fontWeight="medium" overflowWrap="anywhere">
         {children}
-      </Text>
+      </Box>
     </Box>
   );
 }
