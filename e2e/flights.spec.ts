@@ -105,6 +105,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await expect(rebooked.getByText('Successfully Rebooked')).toBeVisible();
   await expect(page.getByLabel('Total savings')).toContainText(/of \$[\d,]+ in original fares/);
   await capture(page, 'dashboard-history');
+  await expectAccessible(page);
 
   await rebooked.getByRole('button', { name: 'View Rebooking Details' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rebooking Details' });
@@ -129,6 +130,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await expect(credits.getByRole('listitem').first()).toContainText('Delta Air Lines');
   await expect(credits.getByRole('listitem').first()).toContainText(/Reference:\s*\S+/);
   await capture(page, 'dashboard-credits');
+  await expectAccessible(page);
 
   for (const tab of ['Settings', 'Manual Entry', 'Subscription'] as const) {
     await page.getByRole('tab', { name: tab }).click();
