@@ -12,6 +12,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ports: anyFreePorts,
     seed: true,
     demoAccounts: true,
+    // the tests click Check Now themselves; a scheduled sweep would change prices under them
+    ticker: false,
   });
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_MAIL_URL = stack.mailUrl;

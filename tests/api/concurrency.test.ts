@@ -66,7 +66,7 @@ describe('concurrent requests of two users', () => {
     beforeAll(async () => {
       if (shared.singleSession) return; // the shared stack is already PGlite
       stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-pglite-stack-'));
-      own = await startStack({ stateDir, ports: anyFreePorts, seed: true });
+      own = await startStack({ stateDir, ports: anyFreePorts, seed: true, ticker: false });
       target = {
         ...shared,
         url: own.url,

@@ -39,6 +39,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stateDir,
     ports: anyFreePorts,
     seed: true,
+    // a scheduled sweep would re-price other test files' flights mid-test
+    ticker: false,
   }).catch(async (error: unknown) => {
     await database?.close();
     throw error;
