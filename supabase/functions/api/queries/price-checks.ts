@@ -29,6 +29,8 @@ export interface RecordedPriceCheck {
   status: FlightStatus;
   /** The flight is (still or newly) in price_drop after this check. */
   priceDropped: boolean;
+  /** This check found a new drop that passed the owner's alert thresholds: an email is queued. */
+  alertQueued: boolean;
 }
 
 /** Statuses a price check never changes (statusAfterCheck keeps them). */
@@ -48,13 +50,16 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
   const currencies = results.map((r) => r.currency);
   const checkedAts = results.map((r) => r.checkedAt.toISOString());
   const sources = results.map((r) => r.source);
-  const rows = await tx<{ flight_id: string | number; status: FlightStatus }[]>`
+  const rows = await tx<{ flight_id: string | number; status: FlightStatus | null; alert: boolean }[]>`
     with checks as (
-      select *
+      -- previous_status: every CTE reads the statement's snapshot, i.e. the flights as they
+      -- were before the update below, which is how a drop is known to be new
+      select c.*, f.status as previous_status
         from unnest(
           ${ids}::bigint[], ${userIds}::uuid[], ${prices}::integer[],
           ${currencies}::text[], ${checkedAts}::timestamptz[], ${sources}::text[]
         ) as c(flight_id, user_id, price, currency, checked_at, source)
+        join public.flights f on f.id = c.flight_id
     ),
     updated as (
       update public.flights f
@@ -72,17 +77,49 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
          and f.user_id = c.user_id
          and not f.has_been_rebooked
          and f.status not in ('rebooking', 'rebooked', 'departed', 'cancelled')
-      returning f.id, f.user_id, f.status, c.price, c.currency, c.checked_at, c.source
+      returning f.id, f.user_id, f.status, f.original_price, f.airline, f.flight_number,
+                f.departure_airport, f.arrival_airport, c.price, c.currency, c.checked_at, c.source,
+                c.previous_status
     ),
     history as (
       insert into public.flight_prices (flight_id, user_id, price, currency, checked_at, source)
       select u.id, u.user_id, u.price, u.currency, u.checked_at, u.source from updated u
+    ),
+    -- Price-drop alerts (spec: email alerts on every plan). Queued, not sent: the outbox row
+    -- commits with the price, and deliverPendingEmails sends it after the transaction. Only a
+    -- flight newly entering price_drop alerts, and only when the owner wants price-drop emails
+    -- and the drop meets either of their thresholds (minPriceDrop cents or minPriceDropPercent).
+    alerts as (
+      insert into public.notification_history
+        (user_id, flight_id, type, title, message, status, channel, additional_data)
+      select u.user_id, u.id, 'price_drop',
+             'Price drop on ' || u.airline || ' ' || u.flight_number,
+             'The fare for ' || u.airline || ' ' || u.flight_number || ' (' || u.departure_airport || ' to '
+               || u.arrival_airport || ') dropped from ' || to_char(u.original_price / 100.0, 'FM$999,999,990.00')
+               || ' to ' || to_char(u.price / 100.0, 'FM$999,999,990.00') || '.',
+             'pending', 'email',
+             jsonb_build_object('originalPrice', u.original_price, 'currentPrice', u.price, 'currency', u.currency)
+        from updated u
+        join public.profiles p on p.id = u.user_id
+       where u.status = 'price_drop' and u.previous_status <> 'price_drop'
+         and p.notify_price_drops and p.notify_email and p.email is not null
+         and (u.original_price - u.price >= p.min_price_drop
+              or (u.original_price - u.price) * 100 >= p.min_price_drop_percent * u.original_price)
+      returning flight_id
     )
-    select u.id as flight_id, u.status from updated u
+    -- one row per flight, then one per queued alert (a join here would be planned as a nested
+    -- loop over both CTEs, quadratic in the batch size)
+    select u.id as flight_id, u.status, false as alert from updated u
+    union all
+    select a.flight_id, null, true from alerts a
   `;
-  return rows.map((row) => ({
-    flightId: Number(row.flight_id),
-    status: row.status,
-    priceDropped: row.status === 'price_drop',
-  }));
+  const alerted = new Set(rows.filter((row) => row.alert).map((row) => Number(row.flight_id)));
+  return rows
+    .filter((row) => !row.alert && row.status !== null)
+    .map((row) => ({
+      flightId: Number(row.flight_id),
+      status: row.status as FlightStatus,
+      priceDropped: row.status === 'price_drop',
+      alertQueued: alerted.has(Number(row.flight_id)),
+    }));
 }

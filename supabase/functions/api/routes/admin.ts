@@ -6,6 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import type { RunPriceCheckResponse } from '../../_shared/types/flights.ts';
 import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { deliverPendingEmails } from '../services/notifications.ts';
 import { priceSweepMessage, runPriceSweep, SWEEP_REQUEST_BUDGET_MS } from '../services/price-sweep.ts';
 
 export const ADMIN_REQUIRED = 'Admin access required';
@@ -19,6 +20,8 @@ const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+const ALERTS_PER_REQUEST = 200;
+
 export const adminRouter = new Hono<AppEnv>();
 
 adminRouter.use('*', requireAdmin);
@@ -30,6 +33,8 @@ adminRouter.post('/run-price-check', async (c) => {
     { db, fareSource, config, log },
     { initiatedBy: c.var.claims.sub, budgetMs: SWEEP_REQUEST_BUDGET_MS },
   );
+  // the alerts this sweep queued; what is left goes out with the next scheduled run
+  await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
   const body: RunPriceCheckResponse = {
     checkedCount: result.checkedCount,
     priceDropsFound: result.priceDropsFound,

@@ -36,14 +36,16 @@ Deno.test('internal: a missing, malformed or wrong secret is 401 and nothing run
   assert.equal(db.touched, false);
 });
 
-Deno.test('internal: maintenance with the secret prunes and reports the counts', async () => {
-  const db = new ScriptedDb([[{ login_attempts: 3, price_check_jobs: 12 }]]);
+Deno.test('internal: maintenance with the secret prunes, sends queued alerts and reports the counts', async () => {
+  // the prune counts, then the notifier's claim of pending alert emails (none)
+  const db = new ScriptedDb([[{ login_attempts: 3, price_check_jobs: 12 }], []]);
   const { request } = testApp({ db, config: { ...testConfig, cronSecret: SECRET } });
   const res = await request('/api/internal/maintenance', {
     method: 'POST',
     headers: { Authorization: `Bearer ${SECRET}` },
   });
   assert.equal(res.status, 200);
-  assert.deepEqual(await res.json(), { loginAttemptsDeleted: 3, priceCheckJobsDeleted: 12 });
+  assert.deepEqual(await res.json(), { loginAttemptsDeleted: 3, priceCheckJobsDeleted: 12, alertsSent: 0 });
   assert.match(db.queries[0] ?? '', /private\.prune_login_attempts\(\)/);
+  assert.match(db.queries[1] ?? '', /status = 'pending' and channel = 'email'/);
 });

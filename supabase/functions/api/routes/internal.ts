@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { deliverPendingEmails } from '../services/notifications.ts';
 import { priceSweepMessage, runPriceSweep, SWEEP_REQUEST_BUDGET_MS } from '../services/price-sweep.ts';
 
 const encoder = new TextEncoder();
@@ -36,6 +37,9 @@ const requireCronSecret = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** Alert emails sent per scheduler call; a backlog drains over the following calls. */
+const ALERTS_PER_REQUEST = 200;
+
 export const internalRouter = new Hono<AppEnv>();
 
 internalRouter.use('*', requireCronSecret);
@@ -47,7 +51,8 @@ internalRouter.post('/price-sweep', async (c) => {
     { db, fareSource, config, log },
     { initiatedBy: null, budgetMs: SWEEP_REQUEST_BUDGET_MS },
   );
-  return c.json({ ...result, message: priceSweepMessage(result) });
+  const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
+  return c.json({ ...result, alertsSent: alerts.sent, message: priceSweepMessage(result) });
 });
 
 /** Hourly housekeeping: old login attempts and finished sweeps' jobs. */
@@ -58,8 +63,10 @@ internalRouter.post('/maintenance', async (c) => {
              private.prune_price_check_jobs() as price_check_jobs
     `,
   );
+  const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
   return c.json({
     loginAttemptsDeleted: row?.login_attempts ?? 0,
     priceCheckJobsDeleted: row?.price_check_jobs ?? 0,
+    alertsSent: alerts.sent,
   });
 });

@@ -31,6 +31,7 @@ import {
   releaseRebooking,
 } from '../queries/flights.ts';
 import { recordPriceChecks } from '../queries/price-checks.ts';
+import { deliverPendingEmails } from './notifications.ts';
 
 export const FLIGHT_MESSAGES = {
   added: 'Your flight has been added successfully and will now be monitored.',
@@ -156,6 +157,12 @@ export async function checkFlightPrice(
       },
     ]),
   );
+  if (result?.alertQueued) {
+    // the traveller hears of the drop by email too; a mail failure must not fail the check
+    await deliverPendingEmails(deps, 10).catch((error: unknown) =>
+      deps.log({ level: 'error', msg: 'price alert delivery failed', error: String(error) }),
+    );
+  }
   const updated = await ownFlight(deps, claims, flightId);
   return { flight: updated, priceDropped: result?.priceDropped ?? false, message: FLIGHT_MESSAGES.priceUpdated };
 }

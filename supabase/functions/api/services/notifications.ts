@@ -1,0 +1,62 @@
+// Delivers queued email notifications (the outbox rows price checks write; see migration
+// 20261122001400_price_alerts.sql). Claiming marks the rows sent in one UPDATE ... SKIP LOCKED,
+// before sending and outside any open transaction: two workers never take the same row, and an
+// alert goes out at most once. A send that fails turns its row to 'failed' and is logged; the
+// traveller still sees the drop on the dashboard.
+import type { Mailer } from '../../_shared/mailer/types.ts';
+import type { Logger } from '../context.ts';
+import type { Db } from '../db.ts';
+
+export interface NotifierDeps {
+  db: Pick<Db, 'withService'>;
+  mailer: Mailer;
+  config: { siteUrl: string };
+  log?: Logger;
+}
+
+interface ClaimedEmail {
+  id: number;
+  email: string;
+  username: string;
+  title: string;
+  message: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+
+/** Sends up to `limit` pending email notifications; answers how many went out and how many failed. */
+export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Promise<{ sent: number; failed: number }> {
+  const claimed = await deps.db.withService(
+    (tx) => tx<ClaimedEmail[]>`
+      update public.notification_history n
+         set status = 'sent', sent_at = now()
+        from public.profiles p
+       where n.id in (
+               select id from public.notification_history
+                where status = 'pending' and channel = 'email'
+                order by id
+                limit ${limit}
+                for update skip locked
+             )
+         and p.id = n.user_id
+      returning n.id, p.email, p.username, n.title, n.message
+    `,
+  );
+  let failed = 0;
+  const dashboard = `${deps.config.siteUrl}/dashboard`;
+  for (const note of claimed) {
+    const text = `Hi ${note.username},\n\n${note.message}\n\nOpen your dashboard to see the new fare and rebook: ${dashboard}\n\nYou get these emails because price-drop alerts are on in your notification preferences.\n\nFareBack`;
+    const html = `<p>Hi ${escapeHtml(note.username)},</p><p>${escapeHtml(note.message)}</p><p><a href="${escapeHtml(dashboard)}">Open your dashboard</a> to see the new fare and rebook.</p><p style="color:#666;font-size:12px">You get these emails because price-drop alerts are on in your notification preferences.</p>`;
+    try {
+      await deps.mailer.send({ to: note.email, subject: note.title, text, html });
+    } catch (error) {
+      failed += 1;
+      deps.log?.({ level: 'error', msg: 'notification email failed', notificationId: note.id, error: String(error) });
+      await deps.db.withService(
+        (tx) => tx`update public.notification_history set status = 'failed' where id = ${note.id}`,
+      );
+    }
+  }
+  return { sent: claimed.length - failed, failed };
+}
