@@ -235,6 +235,16 @@ describe('simulated fare source: test controls', () => {
     await expect(sourceAt(T0).rebook(rebookRequestOf(d, q.price))).rejects.toBeInstanceOf(BookingNotChangeableError);
   });
 
+  it('DIRECT: bought from the airline, so the traveller changes it (assisted); DIRECTDROP also drops', async () => {
+    const plain = await retrieve('ABC123');
+    expect(plain.rebookingMethod).toBe('source');
+    const d = await retrieve('DIRECTDROP3');
+    expect(d.rebookingMethod).toBe('assisted');
+    const q = await sourceAt(T0).quote(itineraryOf(d));
+    expect(q.price).toBeLessThan(d.pricePaid);
+    await expect(sourceAt(T0).rebook(rebookRequestOf(d, q.price))).rejects.toBeInstanceOf(BookingNotChangeableError);
+  });
+
   it('FAIL and DOWN: every call on the booking is unavailable', async () => {
     for (const code of ['FAIL1', 'DOWN2']) {
       await expect(retrieve(code)).rejects.toBeInstanceOf(FareSourceUnavailableError);

@@ -29,6 +29,9 @@
 //
 // Test controls, by booking-code prefix (codes are upper-case letters and digits, up to 20), so a
 // test that drives a running server over HTTP can steer it:
+//   DIRECT...    a ticket bought directly from the airline: retrieval answers rebookingMethod
+//                'assisted' and rebook refuses (BookingNotChangeableError); the traveller changes
+//                it with the airline. Combines with the others: DIRECTDROP1, DIRECTBASIC1.
 //   BASIC...     Basic Economy fare (not changeable); may be combined: BASICDROP1, BASICRISE1.
 //   DROP...      the price paid is the base fare and every quote is 20% below it.
 //   RISE...      the price paid is the base fare and every quote is 15-20% above it.
@@ -391,6 +394,8 @@ function driftFactor(key: string, bucket: number, bucketsPerDay: number): number
 
 type PriceControl = 'drop' | 'rise' | 'outage' | null;
 interface Controls {
+  /** Bought directly from the airline: the source cannot change it (the assisted path). */
+  direct: boolean;
   basic: boolean;
   price: PriceControl;
   failAll: boolean;
@@ -398,10 +403,11 @@ interface Controls {
 }
 
 function controlsOf(bookingCode: string | undefined): Controls {
-  const match = /^(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE)?/.exec((bookingCode ?? '').toUpperCase());
-  const word = match?.[2];
+  const match = /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE)?/.exec((bookingCode ?? '').toUpperCase());
+  const word = match?.[3];
   return {
-    basic: match?.[1] === 'BASIC',
+    direct: match?.[1] === 'DIRECT',
+    basic: match?.[2] === 'BASIC',
     price: word === 'DROP' ? 'drop' : word === 'RISE' ? 'rise' : word === 'OUTAGE' ? 'outage' : null,
     failAll: word === 'FAIL' || word === 'DOWN',
     notFound: word === 'NOTFOUND' || word === 'NONE',
@@ -577,7 +583,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
         fareChangeable,
         pricePaid,
         currency: 'USD',
-        rebookingMethod: 'source',
+        rebookingMethod: controls.direct ? 'assisted' : 'source',
         sourceReference: null,
       };
     },
@@ -592,6 +598,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       const booking = request.booking;
       const controls = controlsOf(booking.bookingCode);
       if (controls.failAll || controls.price === 'outage') throw new FareSourceUnavailableError();
+      if (controls.direct) throw new BookingNotChangeableError();
       // The airline refuses changes only on no-change fare brands; the route has already checked
       // the flight's eligibility by the rules in flights/rules.ts.
       if (!isEligibleFareType(booking.fareType, true)) throw new BookingNotChangeableError();
