@@ -9,6 +9,12 @@ export const alias = {
   // Schemas and constants shared with the api function (Deno); they import bare `zod`,
   // which resolves to the root workspace's copy.
   '@shared': fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url)),
+  // TanStack Query's context module on its own, so the app shell can provide the client without
+  // the library (src/lib/query-runtime-loader.ts). The library's index imports this same file,
+  // so there is still one context.
+  '@tanstack/react-query/client-context': fileURLToPath(
+    new URL('../node_modules/@tanstack/react-query/build/modern/QueryClientProvider.js', import.meta.url),
+  ),
 };
 
 export default defineConfig({
@@ -24,6 +30,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // Every browser the app supports has <link rel="modulepreload">; the polyfill would ride in
+    // the entry chunk of every page.
+    modulePreload: { polyfill: false },
     // Read by scripts/route-size.mjs to report what each route loads.
     manifest: true,
     rolldownOptions: {

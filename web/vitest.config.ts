@@ -12,6 +12,12 @@ export default defineProject({
         find: /^@shared\//,
         replacement: `${fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url))}/`,
       },
+      {
+        find: /^@tanstack\/react-query\/client-context$/,
+        replacement: fileURLToPath(
+          new URL('../node_modules/@tanstack/react-query/build/modern/QueryClientProvider.js', import.meta.url),
+        ),
+      },
       // Under Node, `react-router` resolves to its CommonJS build and `react-router/dom` to its
       // ES build, which then hold separate router contexts; pin both to the ES build.
       { find: /^react-router$/, replacement: reactRouter('index.mjs') },

@@ -1,9 +1,23 @@
+import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { RootLayout, RootLayoutFallback } from './layout/root-layout';
 import { NotFoundPage } from './routes/not-found';
 import type { SiteNavHandle } from './layout/site-nav';
 import { RouteError } from './routes/route-error';
+import { loadQueryRuntime } from '@/lib/query-runtime-loader';
+import { loadSlotRecipes } from './theme';
+
+/**
+ * A lazy route whose page may use TanStack Query and Chakra's slot recipes, which the landing
+ * page does without (lib/query-runtime-loader.ts, theme.ts): both load with the page's code.
+ */
+function withAppRuntime(load: () => Promise<{ Component: ComponentType }>) {
+  return async () => {
+    const [route] = await Promise.all([load(), loadSlotRecipes(), loadQueryRuntime()]);
+    return route;
+  };
+}
 
 /** Public pages show the site navigation and footer (./layout/site-nav.tsx). */
 const landingNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'faq', 'contact'] };
@@ -28,21 +42,22 @@ export const routes: RouteObject[] = [
               {
                 index: true,
                 handle: landingNav,
+                // The landing page uses no slot recipes: its first visit loads none.
                 lazy: async () => ({
                   Component: (await import('@/features/landing/landing-page')).LandingPage,
                 }),
               },
               {
                 path: 'login',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/auth/pages/login-page')).LoginPage,
-                }),
+                })),
               },
               {
                 path: 'sign-up',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/auth/pages/sign-up-page')).SignUpPage,
-                }),
+                })),
               },
             ],
           },
@@ -51,46 +66,46 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: 'forgot-password',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/auth/pages/forgot-password-page')).ForgotPasswordPage,
-                }),
+                })),
               },
             ],
           },
           {
             // Sends a signed-in user to /dashboard itself, after its missing-token check.
             path: 'reset-password',
-            lazy: async () => ({
+            lazy: withAppRuntime(async () => ({
               Component: (await import('@/features/auth/pages/reset-password-page')).ResetPasswordPage,
-            }),
+            })),
           },
           {
             path: 'contact',
             handle: contactNav,
-            lazy: async () => ({
+            lazy: withAppRuntime(async () => ({
               Component: (await import('@/features/contact/contact-page')).ContactPage,
-            }),
+            })),
           },
           {
             path: 'privacy',
             handle: landingNav,
-            lazy: async () => ({
+            lazy: withAppRuntime(async () => ({
               Component: (await import('@/features/landing/info-pages')).PrivacyPage,
-            }),
+            })),
           },
           {
             path: 'terms',
             handle: landingNav,
-            lazy: async () => ({
+            lazy: withAppRuntime(async () => ({
               Component: (await import('@/features/landing/info-pages')).TermsPage,
-            }),
+            })),
           },
           {
             path: 'help',
             handle: landingNav,
-            lazy: async () => ({
+            lazy: withAppRuntime(async () => ({
               Component: (await import('@/features/landing/info-pages')).HelpPage,
-            }),
+            })),
           },
           { path: 'auth', element: <Navigate to="/login" replace /> },
           {
@@ -98,42 +113,42 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: 'dashboard',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('./routes/dashboard')).DashboardRoute,
-                }),
+                })),
               },
               {
                 path: 'account',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/account/account-page')).AccountPage,
-                }),
+                })),
               },
               {
                 path: 'connect-email',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/email/connect-email-page')).ConnectEmailPage,
-                }),
+                })),
               },
               {
                 path: 'premium-checkout',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/subscription/premium-checkout-page')).PremiumCheckoutPage,
-                }),
+                })),
               },
               {
                 path: 'onboarding',
-                lazy: async () => ({
+                lazy: withAppRuntime(async () => ({
                   Component: (await import('@/features/onboarding/onboarding-page')).OnboardingPage,
-                }),
+                })),
               },
               {
                 element: <RequireAdmin />,
                 children: [
                   {
                     path: 'admin',
-                    lazy: async () => ({
+                    lazy: withAppRuntime(async () => ({
                       Component: (await import('@/features/admin/admin-page')).AdminPage,
-                    }),
+                    })),
                   },
                 ],
               },

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recipes, slotRecipes } from './theme-recipes';
-import { system } from './theme';
+import { recipes } from './theme-recipes';
+import { slotRecipes } from './theme-slot-recipes';
+import { loadSlotRecipes, system } from './theme';
 
 /*
  * The lean system registers only some recipes (./theme.ts), and Chakra renders a component
@@ -134,7 +135,7 @@ describe('the lean Chakra system', () => {
         }
       }
     }
-    expect(missing, 'add these to src/app/theme-recipes.ts').toEqual([]);
+    expect(missing, 'add these to src/app/theme-recipes.ts (slot recipes: theme-slot-recipes.ts)').toEqual([]);
   });
 
   it('has the brand palette and resolves its tokens', () => {
@@ -142,8 +143,10 @@ describe('the lean Chakra system', () => {
     expect(system.isValidProperty('colorPalette')).toBe(true);
   });
 
-  it('holds only the registered recipes, not the default set', () => {
+  it('holds only the registered recipes, not the default set; slot recipes once loaded', async () => {
+    await loadSlotRecipes();
     const theme = system._config.theme ?? {};
+    expect(system.getSlotRecipe('card')).toBe(slotRecipes.card);
     expect(Object.keys(theme.recipes ?? {}).sort()).toEqual(Object.keys(recipes).sort());
     expect(Object.keys(theme.slotRecipes ?? {}).sort()).toEqual(Object.keys(slotRecipes).sort());
   });

@@ -11,7 +11,7 @@ import {
   textStyles,
   tokens,
 } from '@chakra-ui/react/theme';
-import { recipes, slotRecipes } from './theme-recipes';
+import { recipes } from './theme-recipes';
 
 /*
  * A lean Chakra system. `defaultSystem` registers every component recipe (about 80), which
@@ -85,7 +85,8 @@ export const system = createSystem(
         tokens,
         semanticTokens,
         recipes,
-        slotRecipes,
+        // filled by loadSlotRecipes() below
+        slotRecipes: {},
         textStyles,
         layerStyles,
         animationStyles,
@@ -94,3 +95,22 @@ export const system = createSystem(
     brandConfig,
   ),
 );
+
+/*
+ * Slot recipes (./theme-slot-recipes.ts) are registered after the first paint: the landing page
+ * uses none, and they are some 5 KB of gzipped JavaScript. Chakra reads `theme.slotRecipes[key]`
+ * when a component first asks for its recipe (and caches the compiled result), so they must be
+ * registered before any component that uses one renders: routes.tsx awaits this in every lazy
+ * route but the landing page's, the header before the signed-in menu, the toaster before its
+ * first toast.
+ */
+let slotRecipesLoaded: Promise<void> | null = null;
+
+export function loadSlotRecipes(): Promise<void> {
+  slotRecipesLoaded ??= import('./theme-slot-recipes').then(({ slotRecipes }) => {
+    const theme = system._config.theme;
+    if (!theme) throw new Error('the Chakra system has no theme');
+    theme.slotRecipes = { ...theme.slotRecipes, ...slotRecipes };
+  });
+  return slotRecipesLoaded;
+}

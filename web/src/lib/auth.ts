@@ -1,7 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
+import { useContext, useMemo, useSyncExternalStore } from 'react';
 import type { CurrentUser, CurrentUserResponse } from '@shared/types/user.ts';
 import { CURRENT_USER_POLL_MS } from '@shared/constants.ts';
 import { ApiError, apiRequest } from './api-client';
+import { QueryRuntimeContext } from './query-runtime-loader';
 
 /*
  * The signed-in user is read by the header, the route guards and most features, so its query
@@ -36,8 +38,25 @@ export const currentUserQueryOptions = () =>
     refetchOnWindowFocus: 'always',
   });
 
-export function useCurrentUser() {
-  return useQuery(currentUserQueryOptions());
+export interface CurrentUserState {
+  /** The user, null when nobody is signed in, undefined while unknown. */
+  data: CurrentUser | null | undefined;
+  isPending: boolean;
+}
+
+/** Until the query runtime has loaded the user is unknown (see ./query-runtime-loader.ts). */
+const UNKNOWN: CurrentUserState = { data: undefined, isPending: true };
+const unknownStore = { subscribe: () => () => undefined, getSnapshot: () => UNKNOWN };
+
+/**
+ * The signed-in user, as `useQuery(currentUserQueryOptions())` would give it (same cache entry,
+ * polling and focus refetch), but callable before TanStack Query has loaded: the header and the
+ * guards render on the landing page, which does not load it.
+ */
+export function useCurrentUser(): CurrentUserState {
+  const runtime = useContext(QueryRuntimeContext);
+  const store = useMemo(() => runtime?.observe(currentUserQueryOptions()) ?? unknownStore, [runtime]);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot);
 }
 
 export function isPremium(user: Pick<CurrentUser, 'subscriptionTier'> | null | undefined): boolean {

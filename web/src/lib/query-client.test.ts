@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toaster } from '@/components/ui/toaster';
+import { loadToasterStore } from '@/components/ui/toaster';
+import { toaster } from '@/components/ui/toaster-store';
 import { ApiError } from './api-client';
 import { createQueryClient } from './query-client';
 
@@ -51,6 +52,8 @@ describe('createQueryClient', () => {
       fail: new ApiError(409, 'Conflict', '{"message":"Flight limit reached"}'),
       meta: { errorTitle: 'Error Adding Flight', errorFallback: 'Please try again.' },
     });
+    // notify() shows the toast once the toast store has loaded; earlier calls go first.
+    await loadToasterStore();
     expect(toaster.getVisibleToasts()).toEqual([
       expect.objectContaining({
         title: 'Error Adding Flight',
@@ -63,6 +66,7 @@ describe('createQueryClient', () => {
       fail: new ApiError(500, 'Internal Server Error', ''),
       meta: { errorTitle: 'Rebooking failed', errorFallback: 'Please try again.' },
     });
+    await loadToasterStore();
     // One toast at a time: the newest replaces the last.
     expect(toaster.getVisibleToasts()).toEqual([
       expect.objectContaining({ title: 'Rebooking failed', description: 'Please try again.' }),
@@ -71,6 +75,7 @@ describe('createQueryClient', () => {
 
   it('leaves errors of mutations without errorTitle to their caller', async () => {
     await runMutation(createQueryClient(), { fail: new Error('boom') });
+    await loadToasterStore();
     expect(toaster.getVisibleToasts()).toEqual([]);
   });
 });

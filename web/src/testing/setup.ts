@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { toaster } from '@/components/ui/toaster';
+import { toaster } from '@/components/ui/toaster-store';
+import { loadQueryRuntime } from '@/lib/query-runtime-loader';
+
+// The app loads TanStack Query after the landing page; tests have it from the start, as before.
+await loadQueryRuntime();
 
 // jsdom's CSS parser does not know `@layer`, which Chakra's styles use; its complaint is noise.
 // Vitest exposes the JSDOM instance as the global `jsdom`.

@@ -1,7 +1,7 @@
 import { Box, Container, Flex, Heading, HStack, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import type { IconType } from 'react-icons';
-import { LuFacebook, LuInstagram, LuLinkedin, LuTwitter } from 'react-icons/lu';
+import type { ComponentType, SVGProps } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { IconFacebook, IconInstagram, IconLinkedin, IconTwitter } from '@/components/ui/icons';
 import { Brand } from './header';
 import { useSiteNav } from './site-nav';
 
@@ -45,11 +45,13 @@ const columns: { title: string; links: { to: string; label: string }[] }[] = [
   },
 ];
 
+type IconType = ComponentType<SVGProps<SVGSVGElement>>;
+
 const socials: { href: string; label: string; icon: IconType }[] = [
-  { href: 'https://x.com/fareback', label: 'FareBack on X (Twitter)', icon: LuTwitter },
-  { href: 'https://www.facebook.com/fareback', label: 'FareBack on Facebook', icon: LuFacebook },
-  { href: 'https://www.instagram.com/fareback', label: 'FareBack on Instagram', icon: LuInstagram },
-  { href: 'https://www.linkedin.com/company/fareback', label: 'FareBack on LinkedIn', icon: LuLinkedin },
+  { href: 'https://x.com/fareback', label: 'FareBack on X (Twitter)', icon: IconTwitter },
+  { href: 'https://www.facebook.com/fareback', label: 'FareBack on Facebook', icon: IconFacebook },
+  { href: 'https://www.instagram.com/fareback', label: 'FareBack on Instagram', icon: IconInstagram },
+  { href: 'https://www.linkedin.com/company/fareback', label: 'FareBack on LinkedIn', icon: IconLinkedin },
 ];
 
 function Copyright() {

@@ -1,11 +1,17 @@
 import { Box, Button, Container, Flex, HStack, Link, SkeletonCircle, Text } from '@chakra-ui/react';
 import { lazy, Suspense } from 'react';
-import { LuPlane } from 'react-icons/lu';
+import { IconPlane } from '@/components/ui/icons';
 import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '@/lib/auth';
+import { loadQueryRuntime } from '@/lib/query-runtime-loader';
+import { loadSlotRecipes } from '../theme';
 import { SiteMobileMenu, SiteNavLinks, useSiteNav } from './site-nav';
 
-const SignedInNav = lazy(() => import('./signed-in-nav'));
+// The avatar menu and drawer use slot recipes and a mutation (sign-out): both load first.
+const SignedInNav = lazy(async () => {
+  const [nav] = await Promise.all([import('./signed-in-nav'), loadSlotRecipes(), loadQueryRuntime()]);
+  return nav;
+});
 
 export function Brand() {
   return (
@@ -28,7 +34,7 @@ export function Brand() {
           color="brand.contrast"
           aria-hidden="true"
         >
-          <LuPlane />
+          <IconPlane />
         </Flex>
         <Text as="span">FareBack</Text>
       </RouterLink>

@@ -1,6 +1,6 @@
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
 import { useEffect, useId, useState, type MouseEvent } from 'react';
-import { LuMenu, LuX } from 'react-icons/lu';
+import { IconMenu, IconX } from '@/components/ui/icons';
 import { Link as RouterLink, useLocation, useMatches } from 'react-router';
 
 /*
@@ -159,7 +159,7 @@ export function SiteMobileMenu({ links }: { links: SiteLink[] }) {
         aria-controls={panelId}
         onClick={() => setOpen((value) => !value)}
       >
-        {open ? <LuX /> : <LuMenu />}
+        {open ? <IconX /> : <IconMenu />}
       </IconButton>
       <Box
         id={panelId}

@@ -1,6 +1,6 @@
 import { Toaster, Portal, Spinner, Stack, Toast } from '@chakra-ui/react';
 import { TOAST_MAX_WIDTH_PX } from '@shared/constants.ts';
-import { toaster } from './toaster';
+import { toaster } from './toaster-store';
 
 /** The toast region; width capped at 420 px from md up (spec section 9). */
 export default function ToasterView() {

@@ -1,21 +1,9 @@
-import { createToaster } from '@chakra-ui/react';
-import { TOAST_DURATION_MS, TOAST_LIMIT } from '@shared/constants.ts';
-
 /*
- * Spec section 9: one toast at a time, 5000 ms by default, F8 moves focus to the toasts (the
- * 420 px width cap is in ./toaster-view.tsx). Chakra queues toasts beyond `max` until the
- * current one has gone (its exit transition included); to show the newest at once, as the spec's
- * one-toast limit does, `notify` removes the current toast first. Dismissed toasts are removed
- * after Chakra's exit transition: the spec's 1,000,000 ms removal delay kept dismissed toasts in
- * memory in the original and would only hold the queue here.
+ * `notify` is how the app shows a toast (spec sections 8 and 9; see ./toaster-store.ts for the
+ * rules). The toast store (zag-js's toast machine, some 7 KB of gzipped JavaScript) loads on the
+ * first call, so pages that never toast, the landing page first, do not download it. A toast
+ * therefore appears a moment after the call; calls keep their order.
  */
-export const toaster = createToaster({
-  placement: 'bottom-end',
-  max: TOAST_LIMIT,
-  duration: TOAST_DURATION_MS,
-  hotkey: ['F8'],
-  pauseOnPageIdle: true,
-});
 
 export type ToastStatus = 'success' | 'error' | 'info' | 'warning' | 'loading';
 
@@ -27,7 +15,31 @@ export interface NotifyOptions {
   duration?: number;
 }
 
-export function notify({ title, description, status = 'info', duration }: NotifyOptions): void {
-  toaster.remove();
-  toaster.create({ title, description, type: status, duration, closable: true });
+type ToasterStore = typeof import('./toaster-store');
+
+let store: Promise<ToasterStore> | null = null;
+const firstToastListeners = new Set<() => void>();
+let toasted = false;
+
+export function loadToasterStore(): Promise<ToasterStore> {
+  store ??= import('./toaster-store');
+  return store;
+}
+
+export function notify(options: NotifyOptions): void {
+  if (!toasted) {
+    toasted = true;
+    for (const listener of firstToastListeners) listener();
+  }
+  void loadToasterStore().then(({ showToast }) => showToast(options));
+}
+
+/** Whether a toast was ever requested; the toast region mounts from then on. */
+export function hasToasted(): boolean {
+  return toasted;
+}
+
+export function onFirstToast(listener: () => void): () => void {
+  firstToastListeners.add(listener);
+  return () => firstToastListeners.delete(listener);
 }

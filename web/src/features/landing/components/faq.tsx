@@ -1,5 +1,5 @@
 import { Box, Link, Stack, Text } from '@chakra-ui/react';
-import { LuChevronDown } from 'react-icons/lu';
+import { IconChevronDown } from '@/components/ui/icons';
 import { Link as RouterLink } from 'react-router';
 import { FAQ } from '../content';
 import { Section } from './section';
@@ -60,7 +60,7 @@ export function Faq() {
             >
               <span>{question}</span>
               <Box className="faq-chevron" flexShrink="0" transition="transform 0.2s" aria-hidden="true">
-                <LuChevronDown />
+                <IconChevronDown />
               </Box>
             </Box>
             <Stack gap="3" px={{ base: '4', md: '6' }} pb="5" color="fg.muted">

@@ -1,5 +1,5 @@
 import { Box, Button, Container, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuArrowDown, LuCheck, LuPlane, LuTrendingDown } from 'react-icons/lu';
+import { IconArrowDown, IconCheck, IconPlane, IconTrendingDown } from '@/components/ui/icons';
 import { Link as RouterLink } from 'react-router';
 
 /** An example alert, drawn in HTML so it stays sharp and readable at any width. */
@@ -19,7 +19,7 @@ function ExampleAlert() {
     >
       <HStack justify="space-between" mb="4">
         <HStack gap="2" color="fg.muted" fontSize="sm">
-          <LuPlane aria-hidden="true" />
+          <IconPlane aria-hidden="true" />
           <Text>Delta DL 1184 · Oct 14</Text>
         </HStack>
         <Text
@@ -57,7 +57,7 @@ function ExampleAlert() {
         </Box>
       </SimpleGrid>
       <Flex mt="5" p="3" borderRadius="lg" bg="green.50" color="green.800" align="center" gap="3" fontWeight="semibold">
-        <LuTrendingDown aria-hidden="true" />
+        <IconTrendingDown aria-hidden="true" />
         <Text>You get $94.00 back as airline credit</Text>
       </Flex>
       <Text as="figcaption" fontSize="xs" color="fg.muted" mt="3">
@@ -102,7 +102,7 @@ export function Hero() {
                 (point) => (
                   <HStack as="li" key={point} gap="2">
                     <Box color="green.300" aria-hidden="true">
-                      <LuCheck />
+                      <IconCheck />
                     </Box>
                     <Text>{point}</Text>
                   </HStack>
@@ -122,7 +122,7 @@ export function Hero() {
                 _hover={{ bg: 'whiteAlpha.200' }}
               >
                 <RouterLink to={{ pathname: '/', hash: '#how-it-works' }}>
-                  See how it works <LuArrowDown aria-hidden="true" />
+                  See how it works <IconArrowDown aria-hidden="true" />
                 </RouterLink>
               </Button>
             </Stack>

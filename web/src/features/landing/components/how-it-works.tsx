@@ -1,27 +1,36 @@
 import { Box, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { COMMISSION_RATE_PERCENT, LANDING_AIRLINES } from '@shared/constants.ts';
-import type { IconType } from 'react-icons';
-import { LuBellRing, LuInbox, LuPiggyBank, LuRefreshCw, LuShieldCheck, LuTrendingDown } from 'react-icons/lu';
+import type { ComponentType, SVGProps } from 'react';
+
+type IconType = ComponentType<SVGProps<SVGSVGElement>>;
+import {
+  IconBellRing,
+  IconInbox,
+  IconPiggyBank,
+  IconRefreshCw,
+  IconShieldCheck,
+  IconTrendingDown,
+} from '@/components/ui/icons';
 import { Section } from './section';
 
 const features: { icon: IconType; title: string; text: string }[] = [
   {
-    icon: LuTrendingDown,
+    icon: IconTrendingDown,
     title: 'We watch the fare for you',
     text: 'Airline prices move several times a day. FareBack re-checks the exact itinerary you booked, around the clock, until you fly.',
   },
   {
-    icon: LuBellRing,
+    icon: IconBellRing,
     title: 'You hear about every drop',
     text: 'When the price falls past your threshold you get an email with the old price, the new price and what you would get back.',
   },
   {
-    icon: LuRefreshCw,
+    icon: IconRefreshCw,
     title: 'Rebooked at the lower fare',
     text: 'Rebook in one click, or let Premium do it automatically. Same flight and seat; the airline returns the difference as credit.',
   },
   {
-    icon: LuShieldCheck,
+    icon: IconShieldCheck,
     title: 'Your inbox stays yours',
     text: 'Gmail access is read-only and limited to airline confirmations. Prefer not to connect it? Add a booking by hand.',
   },
@@ -105,17 +114,17 @@ export function SupportedAirlines() {
 
 const steps: { icon: IconType; title: string; text: string }[] = [
   {
-    icon: LuInbox,
+    icon: IconInbox,
     title: 'Add your flights',
     text: 'Connect Gmail and we find your airline confirmations, or type in the airline, confirmation code and last name.',
   },
   {
-    icon: LuTrendingDown,
+    icon: IconTrendingDown,
     title: 'We track every price change',
     text: 'Your dashboard shows the price you paid, today’s price, and the lowest and highest fares we have seen.',
   },
   {
-    icon: LuPiggyBank,
+    icon: IconPiggyBank,
     title: 'Keep the difference',
     text: `Rebook at the lower fare and the savings come back as airline credit. Premium pays ${COMMISSION_RATE_PERCENT}% only when you save.`,
   },

@@ -1,10 +1,15 @@
 import { Badge, Box, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuCheck } from 'react-icons/lu';
+import { IconCheck } from '@/components/ui/icons';
 import { Link as RouterLink } from 'react-router';
-import { formatMoney } from '@/lib/format';
 import { usePremiumPriceCents } from '../api';
 import { FREE_FEATURES, PREMIUM_FEATURES } from '../content';
 import { Section } from './section';
+
+/*
+ * Whole dollars and cents for the price tag. Not lib/format's formatMoney: that module shares a
+ * chunk with date-fns, which the landing page would then download for one number.
+ */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 interface PlanCardProps {
   name: string;
@@ -56,7 +61,7 @@ function PlanCard({ name, price, period, description, features, cta, highlighted
         {features.map((feature) => (
           <HStack as="li" key={feature} gap="3" align="flex-start">
             <Box color="green.600" mt="1" aria-hidden="true">
-              <LuCheck />
+              <IconCheck />
             </Box>
             <Text>{feature}</Text>
           </HStack>
@@ -90,7 +95,7 @@ export function Pricing() {
         />
         <PlanCard
           name="Premium"
-          price={formatMoney(premiumCents)}
+          price={usd.format(premiumCents / 100)}
           period="/year"
           description="For frequent flyers: we watch and rebook automatically."
           features={PREMIUM_FEATURES}

@@ -1,5 +1,5 @@
 import { Box, Flex, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuStar } from 'react-icons/lu';
+import { IconStar } from '@/components/ui/icons';
 import { TESTIMONIALS } from '../content';
 import { Section } from './section';
 
@@ -9,7 +9,7 @@ function Stars() {
   return (
     <HStack gap="0.5" color="orange.400" aria-hidden="true">
       {[0, 1, 2, 3, 4].map((i) => (
-        <LuStar key={i} fill="currentColor" />
+        <IconStar key={i} fill="currentColor" />
       ))}
     </HStack>
   );

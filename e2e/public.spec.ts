@@ -1,0 +1,301 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { demoTraveller, logIn, mailUrl } from './support.ts';
+
+// The public pages (issue 4): where every navigation link lands, the contact form end to end
+// (validation, success, rate limit, the email in the mail catcher), an automated accessibility
+// check, and screenshots of each page at desktop and phone width.
+
+const SUPPORT = 'support@fareback.app';
+
+function tag() {
+  return randomBytes(4).toString('hex');
+}
+
+const header = (page: Page) => page.getByRole('banner');
+
+test.describe('navigation (1280 px)', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('landing header: Pricing and FAQs scroll to their sections, the rest land on their pages', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveTitle('FareBack · Airlines Owe You Money');
+    await expect(page.getByRole('heading', { level: 1, name: 'Airlines Owe You Money' })).toBeVisible();
+    await expect(page.locator('#pricing')).not.toBeInViewport();
+
+    await header(page).getByRole('link', { name: 'Pricing', exact: true }).click();
+    await expect(page).toHaveURL(/\/#pricing$/);
+    await expect(page.locator('#pricing')).toBeInViewport();
+    await expect(page.getByRole('heading', { name: 'Simple pricing that pays for itself' })).toBeInViewport();
+
+    await header(page).getByRole('link', { name: 'FAQs', exact: true }).click();
+    await expect(page).toHaveURL(/\/#faq$/);
+    await expect(page.getByRole('heading', { name: 'Questions travellers ask us' })).toBeInViewport();
+
+    // Pricing again from the same URL still scrolls there
+    await header(page).getByRole('link', { name: 'Pricing', exact: true }).click();
+    await expect(page.locator('#pricing')).toBeInViewport();
+    await header(page).getByRole('link', { name: 'Pricing', exact: true }).click();
+    await page.mouse.wheel(0, 3000);
+    await header(page).getByRole('link', { name: 'Pricing', exact: true }).click();
+    await expect(page.locator('#pricing')).toBeInViewport();
+
+    await header(page).getByRole('link', { name: 'Contact Us', exact: true }).click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Contact Us' })).toBeVisible();
+
+    await header(page).getByRole('link', { name: 'Home', exact: true }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Airlines Owe You Money' })).toBeVisible();
+
+    await header(page).getByRole('link', { name: 'Log In', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back' })).toBeVisible();
+    await page.goBack();
+    await header(page).getByRole('link', { name: 'Sign Up', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Create an Account' })).toBeVisible();
+  });
+
+  test('contact header: Pricing goes to the landing page and scrolls to pricing', async ({ page }) => {
+    await page.goto('/contact');
+    const nav = header(page);
+    await expect(nav.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Contact Us', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Log In', exact: true })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Sign Up', exact: true })).toBeVisible();
+    await nav.getByRole('link', { name: 'Pricing', exact: true }).click();
+    await expect(page).toHaveURL(/\/#pricing$/);
+    await expect(page.getByRole('heading', { name: 'Simple pricing that pays for itself' })).toBeInViewport();
+    await expect(page.getByText('$24.99', { exact: true })).toBeVisible();
+  });
+
+  test('footer: Company, Support and Legal columns lead to real pages; social links open new tabs', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    const footer = page.getByRole('contentinfo');
+    for (const column of ['Company', 'Support', 'Legal']) {
+      await expect(footer.getByRole('heading', { name: column })).toBeVisible();
+    }
+    await expect(footer.getByRole('link', { name: 'FareBack on LinkedIn', exact: true })).toHaveAttribute(
+      'target',
+      '_blank',
+    );
+    for (const [name, heading] of [
+      ['Privacy Policy', 'Privacy Policy'],
+      ['Terms of Service', 'Terms of Service'],
+      ['Help Center', 'Help Center'],
+    ] as const) {
+      await page.getByRole('contentinfo').getByRole('link', { name, exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    }
+    await page.getByRole('contentinfo').getByRole('link', { name: 'FAQs', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Questions travellers ask us' })).toBeInViewport();
+  });
+
+  test('a signed-in traveller goes from / to /dashboard; the contact page offers Dashboard and is prefilled', async ({
+    page,
+  }) => {
+    await logIn(page, demoTraveller);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto('/contact');
+    await expect(header(page).getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+    await expect(header(page).getByRole('link', { name: 'Log In', exact: true })).toHaveCount(0);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(demoTraveller.username);
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue(/@/);
+    await header(page).getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
+
+test.describe('mobile menu (375 px)', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('opens with the site links, scrolls to pricing, closes with Escape', async ({ page }) => {
+    await page.goto('/');
+    // the page itself, not the frame shown while its code loads (a menu opened there closes)
+    await expect(page.getByRole('heading', { level: 1, name: 'Airlines Owe You Money' })).toBeVisible();
+    await expect(header(page).getByRole('link', { name: 'Pricing', exact: true })).toBeHidden();
+    const menuButton = header(page).getByRole('button', { name: 'Open menu', exact: true });
+    await menuButton.click();
+    await expect(header(page).getByRole('button', { name: 'Close menu', exact: true })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    for (const name of ['Home', 'Pricing', 'FAQs', 'Contact Us', 'Log In', 'Sign Up']) {
+      await expect(header(page).getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await header(page).getByRole('link', { name: 'Pricing', exact: true }).click();
+    await expect(page.locator('#pricing')).toBeInViewport();
+    await expect(header(page).getByRole('link', { name: 'FAQs', exact: true })).toBeHidden();
+
+    await header(page).getByRole('button', { name: 'Open menu', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await expect(header(page).getByRole('link', { name: 'FAQs', exact: true })).toBeHidden();
+    await expect(header(page).getByRole('button', { name: 'Open menu', exact: true })).toBeFocused();
+
+    await header(page).getByRole('button', { name: 'Open menu', exact: true }).click();
+    await header(page).getByRole('link', { name: 'Contact Us', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Contact Us' })).toBeVisible();
+  });
+});
+
+interface CaughtEmail {
+  subject: string;
+  text?: string;
+  to: Array<{ address: string }>;
+  headers: Record<string, string>;
+}
+
+async function supportEmailAbout(subject: string): Promise<CaughtEmail> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const emails = (await (await fetch(`${mailUrl()}/email`)).json()) as CaughtEmail[];
+    const mine = emails.find((e) => e.subject.includes(subject) && e.to.some((t) => t.address === SUPPORT));
+    if (mine) return mine;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no support email about '${subject}'`);
+}
+
+test.describe('contact form', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('shows each validation message, then sends, toasts and resets; support gets the email', async ({ page }) => {
+    await page.goto('/contact');
+    const send = page.getByRole('button', { name: 'Send Message', exact: true });
+    await send.click();
+    await expect(page.getByText('Name must be at least 2 characters')).toBeVisible();
+    await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+    await expect(page.getByText('Subject must be at least 5 characters')).toBeVisible();
+    await expect(page.getByText('Message must be at least 10 characters')).toBeVisible();
+    await expect(page.getByLabel('Name', { exact: true })).toBeFocused();
+
+    const id = tag();
+    const email = `visitor.${id}@example.com`;
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+    await expect(page.getByText('Name must be at least 2 characters')).toBeHidden();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Subject', { exact: true }).fill(`Credit expiry ${id}`);
+    await page.getByLabel('Message', { exact: true }).fill('When does the credit from my Delta rebooking expire?');
+    await send.click();
+
+    await expect(page.getByText('Message Sent')).toBeVisible();
+    await expect(page.getByText("We've received your message and will get back to you shortly.")).toBeVisible();
+    for (const label of ['Name', 'Email', 'Subject', 'Message'])
+      await expect(page.getByLabel(label, { exact: true })).toHaveValue('');
+
+    const mail = await supportEmailAbout(`Credit expiry ${id}`);
+    expect(mail.text).toContain('When does the credit from my Delta rebooking expire?');
+    expect(mail.headers['reply-to']).toContain(email);
+  });
+
+  test("shows 'Sending...' while the message goes", async ({ page }) => {
+    await page.goto('/contact');
+    await page.route('**/api/contact', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.fulfill({ status: 201, json: { message: 'ok' } });
+    });
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+    await page.getByLabel('Email', { exact: true }).fill(`visitor.${tag()}@example.com`);
+    await page.getByLabel('Subject', { exact: true }).fill('Sending state check');
+    await page.getByLabel('Message', { exact: true }).fill('Checking the button label while sending.');
+    await page.getByRole('button', { name: 'Send Message', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Sending...', exact: true })).toBeVisible();
+    await expect(page.getByText('Message Sent')).toBeVisible();
+  });
+
+  test('a fourth message from one address in ten minutes is refused with the rate-limit message', async ({ page }) => {
+    const email = `busy.${tag()}@example.com`;
+    for (let i = 1; i <= 3; i += 1) {
+      const res = await page.request.post('/api/contact', {
+        data: { name: 'Busy Traveller', email, subject: `Question number ${i}`, message: 'Another question.' },
+      });
+      expect(res.status()).toBe(201);
+    }
+    await page.goto('/contact');
+    await page.getByLabel('Name', { exact: true }).fill('Busy Traveller');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Subject', { exact: true }).fill('Question number 4');
+    await page.getByLabel('Message', { exact: true }).fill('One more question, please.');
+    await page.getByRole('button', { name: 'Send Message', exact: true }).click();
+    await expect(page.getByText('Error', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('You have sent several messages in a short time. Please wait 10 minutes before sending another.'),
+    ).toBeVisible();
+    // nothing is reset: the visitor can send it later
+    await expect(page.getByLabel('Subject', { exact: true })).toHaveValue('Question number 4');
+  });
+
+  test("a refusal without a message shows 'Failed to send message'; no answer shows the network text", async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+    await page.getByLabel('Email', { exact: true }).fill(`visitor.${tag()}@example.com`);
+    await page.getByLabel('Subject', { exact: true }).fill('Error path check');
+    await page.getByLabel('Message', { exact: true }).fill('Checking what the toast says on errors.');
+    await page.route('**/api/contact', (route) => route.fulfill({ status: 502, body: '' }));
+    await page.getByRole('button', { name: 'Send Message', exact: true }).click();
+    await expect(page.getByText('Failed to send message')).toBeVisible();
+    await page.unroute('**/api/contact');
+    await page.route('**/api/contact', (route) => route.abort('connectionreset'));
+    await page.getByRole('button', { name: 'Send Message', exact: true }).click();
+    await expect(page.getByText('An error occurred while sending your message')).toBeVisible();
+  });
+});
+
+test.describe('accessibility (axe-core)', () => {
+  for (const path of ['/', '/contact', '/login', '/sign-up', '/help', '/privacy', '/terms']) {
+    test(`${path} has no serious or critical violations`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const blocking = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(blocking).toEqual([]);
+    });
+  }
+
+  test('the contact form with its errors shown has no serious or critical violations', async ({ page }) => {
+    await page.goto('/contact');
+    await page.getByRole('button', { name: 'Send Message', exact: true }).click();
+    await expect(page.getByText('Name must be at least 2 characters')).toBeVisible();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  });
+});
+
+const viewports = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 375, height: 812 },
+] as const;
+
+for (const viewport of viewports) {
+  test(`public pages at ${viewport.width} px: screenshots, no sideways scroll`, async ({ page }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    for (const [path, name] of [
+      ['/', 'public-landing'],
+      ['/contact', 'public-contact'],
+      ['/help', 'public-help'],
+      ['/privacy', 'public-privacy'],
+      ['/terms', 'public-terms'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `e2e/screenshots/${name}-${viewport.name}.png`, fullPage: true });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} at ${viewport.width} px must not scroll sideways`).toBeLessThanOrEqual(0);
+    }
+    if (viewport.name === 'mobile') {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await header(page).getByRole('button', { name: 'Open menu', exact: true }).click();
+      await page.screenshot({ path: 'e2e/screenshots/public-landing-menu-mobile.png' });
+    }
+  });
+}
