@@ -383,15 +383,13 @@ describe('POST /api/flights/{id}/rebook', () => {
 });
 
 describe('the assisted path (tickets the source cannot change)', () => {
+  /** DIRECT...: a ticket bought from the airline (the source cannot change it); DROP: its fare fell. */
   async function assistedDrop(user: RegisteredUser): Promise<Flight> {
-    const flight = await addedFlight(user);
-    await sql`
-      update public.flights
-      set rebooking_method = 'assisted', is_eligible_for_rebooking = true, fare_type = 'Flexible Economy',
-          status = 'price_drop', current_price = original_price - 5000
-      where id = ${flight.id}
-    `;
-    return { ...flight, originalPrice: flight.originalPrice };
+    const flight = await addedFlight(user, code('DIRECTDROP'));
+    expect(flight.rebookingMethod).toBe('assisted');
+    const checked = await api.post<CheckPriceResponse>(`/flights/${flight.id}/check-price`, {}, token(user));
+    expect(checked.body.flight.status).toBe('price_drop');
+    return checked.body.flight;
   }
 
   it('refuses the automatic rebook and records what the traveller confirms', async () => {
@@ -401,20 +399,21 @@ describe('the assisted path (tickets the source cannot change)', () => {
     expect(auto.status).toBe(409);
     expect(auto.body.message).toMatch(/made with the airline/);
 
+    const credit = flight.originalPrice - (flight.currentPrice ?? 0);
     const body = {
-      newPrice: flight.originalPrice - 5000,
-      airlineCredit: 5000,
+      newPrice: flight.currentPrice,
+      airlineCredit: credit,
       creditReferenceNumber: 'ETC-4821',
       creditExpiryDate: '2027-11-30',
     };
     const res = await api.post<RebookResponse>(`/flights/${flight.id}/confirm-rebooking`, body, token(user));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.savings).toBe(5000);
+    expect(res.body.savings).toBe(credit);
     expect(res.body.flight).toMatchObject({
       hasBeenRebooked: true,
       status: 'rebooked',
       rebookingPrice: body.newPrice,
-      airlineCredit: 5000,
+      airlineCredit: credit,
       creditReferenceNumber: 'ETC-4821',
       creditExpiryDate: '2027-11-30',
     });
