@@ -186,6 +186,8 @@ describe('FlightCard', () => {
     expect(screen.getByText('Total savings')).toBeInTheDocument();
     expect(screen.getByText('$60.00 (12.0%)')).toBeInTheDocument();
     expect(screen.getByText('Feb 1, 2028')).toBeInTheDocument();
+    // its fare is settled: Check Now stays in place but cannot be pressed
+    expect(screen.getByRole('button', { name: 'Check Now' })).toBeDisabled();
 
     fireEvent.click(screen.getByRole('button', { name: 'View Rebooking Details' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rebooking Details' });

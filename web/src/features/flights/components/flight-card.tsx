@@ -230,7 +230,16 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
 
       <Separator />
       <Card.Footer pt="4" gap="3" flexWrap="wrap" alignItems="center">
-        <Button variant="outline" onClick={onCheckNow} loading={checkPrice.isPending} loadingText="Checking...">
+        {/* A rebooked flight's fare is settled: the api no longer checks it (409), so the button
+            stays where the spec puts it but cannot be pressed. */}
+        <Button
+          variant="outline"
+          onClick={onCheckNow}
+          loading={checkPrice.isPending}
+          loadingText="Checking..."
+          disabled={flight.hasBeenRebooked}
+          title={flight.hasBeenRebooked ? 'Rebooked flights are no longer price-checked' : undefined}
+        >
           Check Now
         </Button>
         {action.kind === 'details' && (
