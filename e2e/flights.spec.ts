@@ -175,3 +175,41 @@ test('a booking the fare source cannot find is refused with its message and noth
     page.getByText('No monitored flights found. Connect your email to start monitoring flight confirmations.'),
   ).toBeVisible();
 });
+
+test('a ticket bought from the airline is rebooked through the guided (assisted) path', async ({ page }) => {
+  await signUp(page, newTraveller());
+  // DIRECT...: the simulated source cannot change it; DROP: its fare falls below the price paid
+  const directCode = code('DIRECTDROP');
+  await addFlight(page, 'Alaska Airlines', 'Okafor', directCode);
+  const card = cardOf(page, directCode);
+  await expect(card.getByText('You change it with the airline; we guide you')).toBeVisible();
+  await card.getByRole('button', { name: 'Check Now' }).click();
+  await expect(card.getByText(/^\d+\.\d% Price Drop Found$/)).toBeVisible();
+
+  await card.getByRole('button', { name: 'Rebook at Lower Price' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rebook at Lower Price' });
+  await expect(dialog.getByRole('link', { name: /manage booking page/ })).toHaveAttribute('target', '_blank');
+  await expect(dialog.getByText(directCode)).toBeVisible();
+  // prefilled with the new fare and the difference; the traveller adds the airline's reference
+  await expect(dialog.getByLabel('New price ($)')).not.toHaveValue('');
+  const credit = await dialog.getByLabel('Airline credit ($)').inputValue();
+  expect(Number(credit)).toBeGreaterThan(0);
+  await dialog.getByLabel('Credit reference (optional)').fill('AS-TC-58213');
+  await capture(page, 'dashboard-assisted-rebooking', false);
+  await expectAccessible(page);
+
+  // a credit of $0 is refused with the schema's message, nothing recorded
+  await dialog.getByLabel('Airline credit ($)').fill('0');
+  await dialog.getByRole('button', { name: 'Confirm Rebooking' }).click();
+  await expect(dialog.getByText('Airline credit must be more than $0')).toBeVisible();
+  await dialog.getByLabel('Airline credit ($)').fill(credit);
+  await dialog.getByRole('button', { name: 'Confirm Rebooking' }).click();
+
+  await expect(page.getByText('Flight rebooked successfully')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Airline Credits' }).click();
+  const credits = page.getByRole('list', { name: 'Airline credits' });
+  await expect(credits.getByRole('listitem')).toHaveCount(1);
+  await expect(credits.getByRole('listitem').first()).toContainText('AS-TC-58213');
+});

@@ -78,7 +78,13 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
-          <Dialog.Content>
+          {/* Full screen on phones; from md up a centred panel. The 'full' size's height, margin and
+              square corners would otherwise carry over into the md 'lg' size. */}
+          <Dialog.Content
+            minH={{ base: '100dvh', md: 'auto' }}
+            my={{ base: '0', md: '12' }}
+            borderRadius={{ base: '0', md: 'l3' }}
+          >
             <Dialog.Header flexDirection="column" alignItems="flex-start" gap="1">
               <Dialog.Title>Rebook at Lower Price</Dialog.Title>
               <Text color="fg.muted" fontSize="sm">
