@@ -1,4 +1,4 @@
-import { Box, Button, CloseButton, Dialog, Icon, Link, Portal, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Dialog, Icon, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { airlineManageUrl, savingsSummary } from '@shared/flights/display.ts';
 import { creditExpiryDate } from '@shared/flights/rules.ts';
 import { confirmRebookingInputSchema } from '@shared/schemas/flights.ts';
@@ -9,6 +9,7 @@ import { TextField } from '@/components/form/text-field';
 import { fieldErrors, type FieldErrors } from '@/hooks/use-zod-form';
 import { formatMoney } from '@/lib/format';
 import { useConfirmRebooking } from '../api';
+import { FlightDialog } from './flight-dialog';
 
 type FormValues = Record<'newPrice' | 'airlineCredit' | 'creditReferenceNumber' | 'creditExpiryDate', string>;
 
@@ -67,122 +68,93 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
   };
 
   return (
-    <Dialog.Root
-      open
-      onOpenChange={(details) => {
-        if (!details.open) onClose();
-      }}
-      size={{ base: 'full', md: 'lg' }}
-      scrollBehavior="inside"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          {/* Full screen on phones; from md up a centred panel. The 'full' size's height, margin and
-              square corners would otherwise carry over into the md 'lg' size. */}
-          <Dialog.Content
-            minH={{ base: '100dvh', md: 'auto' }}
-            my={{ base: '0', md: '12' }}
-            borderRadius={{ base: '0', md: 'l3' }}
-          >
-            <Dialog.Header flexDirection="column" alignItems="flex-start" gap="1">
-              <Dialog.Title>Rebook at Lower Price</Dialog.Title>
-              <Text color="fg.muted" fontSize="sm">
-                {flight.airline} {flight.flightNumber} · {flight.departureAirport} → {flight.arrivalAirport}
-              </Text>
-            </Dialog.Header>
-            <form onSubmit={onSubmit} noValidate aria-label="Confirm your rebooking" style={{ display: 'contents' }}>
-              <Dialog.Body>
-                <Stack gap="5">
-                  <Text>
-                    This ticket was bought directly from {flight.airline}, so you change it with the airline and we
-                    guide you. The fare is now {formatMoney(flight.currentPrice)}, {formatMoney(savings)} less than the{' '}
-                    {formatMoney(flight.originalPrice)} you paid.
-                  </Text>
-                  <Box as="ol" listStyleType="decimal" ps="5" display="flex" flexDirection="column" gap="2">
-                    <Box as="li">
-                      Open your booking on{' '}
-                      <Link
-                        href={manageUrl}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        color="brand.fg"
-                        fontWeight="medium"
-                      >
-                        {flight.airline}&apos;s manage booking page
-                        <Icon as={LuExternalLink} boxSize="3.5" aria-hidden />
-                      </Link>{' '}
-                      with booking code <strong>{flight.bookingCode}</strong> and last name{' '}
-                      <strong>{flight.passengerLastName}</strong>.
-                    </Box>
-                    <Box as="li">
-                      Choose to change the flight, and pick the very same flights, dates and cabin, keeping your seat
-                      {flight.seatNumber ? ` (${flight.seatNumber})` : ''}. Only the fare should change.
-                    </Box>
-                    <Box as="li">
-                      Ask for the fare difference as airline credit (a travel credit or eCredit), not a cash refund, and
-                      note its amount, reference number and expiry date.
-                    </Box>
-                    <Box as="li">Enter what the airline gave you below to record the rebooking.</Box>
-                  </Box>
-                  <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
-                    <TextField
-                      label="New price ($)"
-                      name="newPrice"
-                      inputMode="decimal"
-                      required
-                      value={values.newPrice}
-                      onChange={change('newPrice')}
-                      error={errors.newPrice}
-                      hint="What the airline now charges for this booking"
-                    />
-                    <TextField
-                      label="Airline credit ($)"
-                      name="airlineCredit"
-                      inputMode="decimal"
-                      required
-                      value={values.airlineCredit}
-                      onChange={change('airlineCredit')}
-                      error={errors.airlineCredit}
-                      hint="The credit the airline issued you"
-                    />
-                    <TextField
-                      label="Credit reference (optional)"
-                      name="creditReferenceNumber"
-                      autoComplete="off"
-                      value={values.creditReferenceNumber}
-                      onChange={change('creditReferenceNumber')}
-                      error={errors.creditReferenceNumber}
-                    />
-                    <TextField
-                      label="Credit expiry date"
-                      name="creditExpiryDate"
-                      type="date"
-                      required
-                      value={values.creditExpiryDate}
-                      onChange={change('creditExpiryDate')}
-                      error={errors.creditExpiryDate}
-                    />
-                  </SimpleGrid>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Dialog.ActionTrigger asChild>
-                  <Button variant="outline" disabled={confirm.isPending}>
-                    Cancel
-                  </Button>
-                </Dialog.ActionTrigger>
-                <Button type="submit" colorPalette="green" loading={confirm.isPending} loadingText="Saving...">
-                  Confirm Rebooking
-                </Button>
-              </Dialog.Footer>
-            </form>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <FlightDialog closeLabel="Close" onClose={onClose}>
+      <Dialog.Header flexDirection="column" alignItems="flex-start" gap="1">
+        <Dialog.Title>Rebook at Lower Price</Dialog.Title>
+        <Text color="fg.muted" fontSize="sm">
+          {flight.airline} {flight.flightNumber} · {flight.departureAirport} → {flight.arrivalAirport}
+        </Text>
+      </Dialog.Header>
+      <form onSubmit={onSubmit} noValidate aria-label="Confirm your rebooking" style={{ display: 'contents' }}>
+        <Dialog.Body>
+          <Stack gap="5">
+            <Text>
+              This ticket was bought directly from {flight.airline}, so you change it with the airline and we guide you.
+              The fare is now {formatMoney(flight.currentPrice)}, {formatMoney(savings)} less than the{' '}
+              {formatMoney(flight.originalPrice)} you paid.
+            </Text>
+            <Box as="ol" listStyleType="decimal" ps="5" display="flex" flexDirection="column" gap="2">
+              <Box as="li">
+                Open your booking on{' '}
+                <Link href={manageUrl} target="_blank" rel="noopener noreferrer" color="brand.fg" fontWeight="medium">
+                  {flight.airline}&apos;s manage booking page
+                  <Icon as={LuExternalLink} boxSize="3.5" aria-hidden />
+                </Link>{' '}
+                with booking code <strong>{flight.bookingCode}</strong> and last name{' '}
+                <strong>{flight.passengerLastName}</strong>.
+              </Box>
+              <Box as="li">
+                Choose to change the flight, and pick the very same flights, dates and cabin, keeping your seat
+                {flight.seatNumber ? ` (${flight.seatNumber})` : ''}. Only the fare should change.
+              </Box>
+              <Box as="li">
+                Ask for the fare difference as airline credit (a travel credit or eCredit), not a cash refund, and note
+                its amount, reference number and expiry date.
+              </Box>
+              <Box as="li">Enter what the airline gave you below to record the rebooking.</Box>
+            </Box>
+            <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+              <TextField
+                label="New price ($)"
+                name="newPrice"
+                inputMode="decimal"
+                required
+                value={values.newPrice}
+                onChange={change('newPrice')}
+                error={errors.newPrice}
+                hint="What the airline now charges for this booking"
+              />
+              <TextField
+                label="Airline credit ($)"
+                name="airlineCredit"
+                inputMode="decimal"
+                required
+                value={values.airlineCredit}
+                onChange={change('airlineCredit')}
+                error={errors.airlineCredit}
+                hint="The credit the airline issued you"
+              />
+              <TextField
+                label="Credit reference (optional)"
+                name="creditReferenceNumber"
+                autoComplete="off"
+                value={values.creditReferenceNumber}
+                onChange={change('creditReferenceNumber')}
+                error={errors.creditReferenceNumber}
+              />
+              <TextField
+                label="Credit expiry date"
+                name="creditExpiryDate"
+                type="date"
+                required
+                value={values.creditExpiryDate}
+                onChange={change('creditExpiryDate')}
+                error={errors.creditExpiryDate}
+              />
+            </SimpleGrid>
+          </Stack>
+        </Dialog.Body>
+        <Dialog.Footer>
+          <Dialog.ActionTrigger asChild>
+            <Button variant="outline" disabled={confirm.isPending}>
+              Cancel
+            </Button>
+          </Dialog.ActionTrigger>
+          <Button type="submit" colorPalette="green" loading={confirm.isPending} loadingText="Saving...">
+            Confirm Rebooking
+          </Button>
+        </Dialog.Footer>
+      </form>
+    </FlightDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, CloseButton, Dialog, Heading, Icon, Portal, Stack, Text } from '@chakra-ui/react';
+import { Button, Dialog, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import { COMMISSION_RATE_PERCENT } from '@shared/constants.ts';
 import { airlineLinks, savingsSummary } from '@shared/flights/display.ts';
 import type { Flight } from '@shared/types/flights.ts';
@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { LuExternalLink } from 'react-icons/lu';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { Detail, DetailList } from './flight-details';
+import { FlightDialog } from './flight-dialog';
 
 interface RebookingDetailsDialogProps {
   flight: Flight;
@@ -24,107 +25,84 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
   const commission = flight.commissionAmount ?? 0;
 
   return (
-    <Dialog.Root
-      open
-      onOpenChange={(details) => {
-        if (!details.open) onClose();
-      }}
-      size={{ base: 'full', md: 'lg' }}
-      scrollBehavior="inside"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          {/* Full screen on phones; from md up a centred panel. The 'full' size's height, margin and
-              square corners would otherwise carry over into the md 'lg' size. */}
-          <Dialog.Content
-            minH={{ base: '100dvh', md: 'auto' }}
-            my={{ base: '0', md: '12' }}
-            borderRadius={{ base: '0', md: 'l3' }}
-          >
-            <Dialog.Header>
-              <Dialog.Title>Rebooking Details</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="6">
-                <Section title="Flight Information">
-                  <DetailList>
-                    <Detail label="Airline">{flight.airline}</Detail>
-                    <Detail label="Flight">{flight.flightNumber}</Detail>
-                    <Detail label="Route">
-                      {flight.departureAirport} → {flight.arrivalAirport}
-                    </Detail>
-                    <Detail label="Departure">{formatDate(flight.departureDate)}</Detail>
-                    {flight.isRoundTrip && (
-                      <Detail label="Return">
-                        {formatDate(flight.returnDate)}
-                        {flight.returnFlightNumber ? ` · ${flight.returnFlightNumber}` : ''}
-                      </Detail>
-                    )}
-                    <Detail label="Booking reference">{flight.bookingCode}</Detail>
-                    <Detail label="Passenger">{flight.passengerLastName}</Detail>
-                  </DetailList>
-                </Section>
-                <Section title="Price & Savings">
-                  <DetailList>
-                    <Detail label="Original price">{formatMoney(flight.originalPrice)}</Detail>
-                    <Detail label="New booking price">{formatMoney(flight.rebookingPrice)}</Detail>
-                    <Detail label="You saved">
-                      {formatMoney(savings)} ({formatPercent(percent)})
-                    </Detail>
-                    <Detail label="Rebooked on">{formatDate(flight.rebookingDate)}</Detail>
-                  </DetailList>
-                </Section>
-                <Section title="Airline Credit Information">
-                  <DetailList>
-                    <Detail label="Credit amount">{formatMoney(flight.airlineCredit)}</Detail>
-                    <Detail label="Reference number">{flight.creditReferenceNumber ?? 'Not available'}</Detail>
-                    <Detail label="Expires">{formatDate(flight.creditExpiryDate)}</Detail>
-                  </DetailList>
-                  <Text fontSize="sm" color="fg.muted">
-                    Airline credit is typically valid for one year. Use the reference number when you book your next
-                    trip with {flight.airline}.
-                  </Text>
-                  <Button asChild variant="outline" alignSelf="flex-start">
-                    <a href={airlineWebsite} target="_blank" rel="noopener noreferrer">
-                      Check Credit on the airline
-                      <Icon as={LuExternalLink} aria-hidden />
-                    </a>
-                  </Button>
-                </Section>
-                <Section title="Seat Information">
-                  <DetailList>
-                    <Detail label="Seat">{flight.seatNumber ?? 'Not assigned'}</Detail>
-                    <Detail label="Cabin class">{flight.cabinClass ?? 'N/A'}</Detail>
-                  </DetailList>
-                  <Text fontSize="sm" color="fg.muted">
-                    Your seat was kept when the booking was changed to the lower fare.
-                  </Text>
-                </Section>
-                <Section title="Commission Information">
-                  {commission > 0 ? (
-                    <Text>
-                      A commission of {formatMoney(commission)} ({COMMISSION_RATE_PERCENT}% of the airline credit) will
-                      appear on your next billing statement. It is charged only because this rebooking succeeded.
-                    </Text>
-                  ) : (
-                    <Text>No commission is charged on this rebooking.</Text>
-                  )}
-                </Section>
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline">Close</Button>
-              </Dialog.ActionTrigger>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close rebooking details" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <FlightDialog closeLabel="Close rebooking details" onClose={onClose}>
+      <Dialog.Header>
+        <Dialog.Title>Rebooking Details</Dialog.Title>
+      </Dialog.Header>
+      <Dialog.Body>
+        <Stack gap="6">
+          <Section title="Flight Information">
+            <DetailList>
+              <Detail label="Airline">{flight.airline}</Detail>
+              <Detail label="Flight">{flight.flightNumber}</Detail>
+              <Detail label="Route">
+                {flight.departureAirport} → {flight.arrivalAirport}
+              </Detail>
+              <Detail label="Departure">{formatDate(flight.departureDate)}</Detail>
+              {flight.isRoundTrip && (
+                <Detail label="Return">
+                  {formatDate(flight.returnDate)}
+                  {flight.returnFlightNumber ? ` · ${flight.returnFlightNumber}` : ''}
+                </Detail>
+              )}
+              <Detail label="Booking reference">{flight.bookingCode}</Detail>
+              <Detail label="Passenger">{flight.passengerLastName}</Detail>
+            </DetailList>
+          </Section>
+          <Section title="Price & Savings">
+            <DetailList>
+              <Detail label="Original price">{formatMoney(flight.originalPrice)}</Detail>
+              <Detail label="New booking price">{formatMoney(flight.rebookingPrice)}</Detail>
+              <Detail label="You saved">
+                {formatMoney(savings)} ({formatPercent(percent)})
+              </Detail>
+              <Detail label="Rebooked on">{formatDate(flight.rebookingDate)}</Detail>
+            </DetailList>
+          </Section>
+          <Section title="Airline Credit Information">
+            <DetailList>
+              <Detail label="Credit amount">{formatMoney(flight.airlineCredit)}</Detail>
+              <Detail label="Reference number">{flight.creditReferenceNumber ?? 'Not available'}</Detail>
+              <Detail label="Expires">{formatDate(flight.creditExpiryDate)}</Detail>
+            </DetailList>
+            <Text fontSize="sm" color="fg.muted">
+              Airline credit is typically valid for one year. Use the reference number when you book your next trip with{' '}
+              {flight.airline}.
+            </Text>
+            <Button asChild variant="outline" alignSelf="flex-start">
+              <a href={airlineWebsite} target="_blank" rel="noopener noreferrer">
+                Check Credit on the airline
+                <Icon as={LuExternalLink} aria-hidden />
+              </a>
+            </Button>
+          </Section>
+          <Section title="Seat Information">
+            <DetailList>
+              <Detail label="Seat">{flight.seatNumber ?? 'Not assigned'}</Detail>
+              <Detail label="Cabin class">{flight.cabinClass ?? 'N/A'}</Detail>
+            </DetailList>
+            <Text fontSize="sm" color="fg.muted">
+              Your seat was kept when the booking was changed to the lower fare.
+            </Text>
+          </Section>
+          <Section title="Commission Information">
+            {commission > 0 ? (
+              <Text>
+                A commission of {formatMoney(commission)} ({COMMISSION_RATE_PERCENT}% of the airline credit) will appear
+                on your next billing statement. It is charged only because this rebooking succeeded.
+              </Text>
+            ) : (
+              <Text>No commission is charged on this rebooking.</Text>
+            )}
+          </Section>
+        </Stack>
+      </Dialog.Body>
+      <Dialog.Footer>
+        <Dialog.ActionTrigger asChild>
+          <Button variant="outline">Close</Button>
+        </Dialog.ActionTrigger>
+      </Dialog.Footer>
+    </FlightDialog>
   );
 }
 
