@@ -10,7 +10,6 @@
 // server's; the last line is the summary. Target: p99 under 25 ms.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -18,7 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createTestDatabase, type TestDatabase } from '../dev/db/test-db.ts';
-import { anyFreePorts, repoRoot, startStack, type Stack } from '../dev/stack.ts';
+import { anyFreePorts, freePort, repoRoot, startStack, type Stack } from '../dev/stack.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,18 +39,6 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
