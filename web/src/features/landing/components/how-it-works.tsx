@@ -70,10 +70,25 @@ export function HowItWorks() {
   );
 }
 
-/** Initials stand in for airline logos, which we may not reproduce. */
-function initials(name: string): string {
-  const words = name.split(' ');
-  return words.length > 1 ? words.map((w) => w[0]).join('') : name.slice(0, 2).toUpperCase();
+/**
+ * The airline's IATA code stands in for its logo, which we may not reproduce: it is what travellers
+ * see on boarding passes and flight numbers (DL 1184), where made-up initials would read oddly.
+ */
+const IATA_CODES: Record<(typeof LANDING_AIRLINES)[number], string> = {
+  American: 'AA',
+  Delta: 'DL',
+  United: 'UA',
+  Southwest: 'WN',
+  JetBlue: 'B6',
+  'Japan Airlines': 'JL',
+  Lufthansa: 'LH',
+  'British Airways': 'BA',
+  'Air Canada': 'AC',
+  'Air France': 'AF',
+};
+
+function initials(name: (typeof LANDING_AIRLINES)[number]): string {
+  return IATA_CODES[name];
 }
 
 export function SupportedAirlines() {
