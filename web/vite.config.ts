@@ -17,9 +17,24 @@ export const alias = {
   ),
 };
 
-export default defineConfig({
+// react-router's package exports name only its development build (dev warnings on); the
+// production build is the same code with them off. Builds use it.
+const reactRouterProduction = (file: string) =>
+  fileURLToPath(new URL(`../node_modules/react-router/dist/production/${file}`, import.meta.url));
+
+export default defineConfig(({ command }) => ({
   plugins: [react()],
-  resolve: { alias },
+  resolve: {
+    alias: [
+      ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })),
+      ...(command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: reactRouterProduction('index.mjs') },
+            { find: /^react-router\/dom$/, replacement: reactRouterProduction('dom-export.mjs') },
+          ]
+        : []),
+    ],
+  },
   server: {
     proxy: {
       '/api': gateway,
@@ -43,4 +58,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

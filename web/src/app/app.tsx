@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from './provider';
-import { routes } from './routes';
+import { AppRouter, createAppBrowserHistory } from './router';
+import { AppRoutes } from './routes';
 
 export function App() {
-  const [router] = useState(() => createBrowserRouter(routes));
+  const [history] = useState(createAppBrowserHistory);
   return (
     <AppProvider>
-      <RouterProvider router={router} />
+      <AppRouter history={history}>
+        <AppRoutes />
+      </AppRouter>
     </AppProvider>
   );
 }

@@ -1,19 +1,16 @@
 import { Center, Text } from '@chakra-ui/react';
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSpinner } from '@/components/ui/page-spinner';
 import { useCurrentUser } from '@/lib/auth';
 import { sessionMayExist } from '@/lib/supabase';
+import { useIsNavigating } from './router';
 
 /*
  * Route guards (spec section 2). A redirect waits while another navigation is under way: on
  * logout the app sets "no user" and navigates to /, and a lazy route can take a moment to load;
  * redirecting to /login meanwhile would fight that navigation.
  */
-
-function useIsNavigating(): boolean {
-  return useNavigation().state !== 'idle';
-}
 
 /** Logged-in routes: a spinner while the user loads, /login without one. */
 export function RequireAuth() {

@@ -1,23 +1,54 @@
-import type { ComponentType } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { isValidElement, lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
+import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { RootLayout, RootLayoutFallback } from './layout/root-layout';
 import { NotFoundPage } from './routes/not-found';
-import type { SiteNavHandle } from './layout/site-nav';
-import { RouteError } from './routes/route-error';
+import { SiteNavContext, siteNavLinks, type SiteNavHandle } from './layout/site-nav';
+import { RouteErrorBoundary } from './routes/route-error';
 import { loadQueryRuntime } from '@/lib/query-runtime-loader';
 import { loadSlotRecipes } from './theme';
 
+/** A lazily loaded page whose code can be asked for before it renders. */
+type Page = ComponentType & { preload: () => Promise<unknown> };
+
 /**
- * A lazy route whose page may use TanStack Query and Chakra's slot recipes, which the landing
- * page does without (lib/query-runtime-loader.ts, theme.ts): both load with the page's code.
+ * A lazily loaded page: `name` of the module `load` imports. Unless `landing`, the page may use
+ * TanStack Query and Chakra's slot recipes, which the landing page does without
+ * (lib/query-runtime-loader.ts, theme.ts): both load with the page's code.
  */
-function withAppRuntime(load: () => Promise<{ Component: ComponentType }>) {
-  return async () => {
-    const [route] = await Promise.all([load(), loadSlotRecipes(), loadQueryRuntime()]);
-    return route;
-  };
+function page<M extends Record<K, ComponentType>, K extends keyof M & string>(
+  load: () => Promise<M>,
+  name: K,
+  { landing = false } = {},
+): Page {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const preload = () =>
+    (loading ??= Promise.all([load(), ...(landing ? [] : [loadSlotRecipes(), loadQueryRuntime()])]).then(
+      ([module]) => ({ default: module[name] }),
+    ));
+  return Object.assign(lazy(preload), { preload });
 }
+
+function isPage(type: unknown): type is Page {
+  return typeof (type as Partial<Page> | null)?.preload === 'function';
+}
+
+// The landing page uses no slot recipes: its first visit loads none.
+const LandingPage = page(() => import('@/features/landing/landing-page'), 'LandingPage', { landing: true });
+const LoginPage = page(() => import('@/features/auth/pages/login-page'), 'LoginPage');
+const SignUpPage = page(() => import('@/features/auth/pages/sign-up-page'), 'SignUpPage');
+const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
+const ContactPage = page(() => import('@/features/contact/contact-page'), 'ContactPage');
+const PrivacyPage = page(() => import('@/features/landing/info-pages'), 'PrivacyPage');
+const TermsPage = page(() => import('@/features/landing/info-pages'), 'TermsPage');
+const HelpPage = page(() => import('@/features/landing/info-pages'), 'HelpPage');
+const DashboardRoute = page(() => import('./routes/dashboard'), 'DashboardRoute');
+const AccountPage = page(() => import('@/features/account/account-page'), 'AccountPage');
+const ConnectEmailPage = page(() => import('@/features/email/connect-email-page'), 'ConnectEmailPage');
+const PremiumCheckoutPage = page(() => import('@/features/subscription/premium-checkout-page'), 'PremiumCheckoutPage');
+const OnboardingPage = page(() => import('@/features/onboarding/onboarding-page'), 'OnboardingPage');
+const AdminPage = page(() => import('@/features/admin/admin-page'), 'AdminPage');
 
 /** Public pages show the site navigation and footer (./layout/site-nav.tsx). */
 const landingNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'faq', 'contact'] };
@@ -25,138 +56,128 @@ const contactNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'contact'] };
 
 /*
  * Every route of spec section 2. Pages load lazily, so the landing route ships without the
- * dashboard's or admin's code; guards and the layout are in the main bundle.
+ * dashboard's or admin's code; guards and the layout are in the main bundle. A route's
+ * `handle` says which site links its page shows.
  */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
-    errorElement: <RouteError />,
-    HydrateFallback: RootLayoutFallback,
     children: [
       {
-        errorElement: <RouteError />,
+        element: <RedirectIfSignedIn to="/dashboard" />,
         children: [
           {
-            element: <RedirectIfSignedIn to="/dashboard" />,
-            children: [
-              {
-                index: true,
-                handle: landingNav,
-                // The landing page uses no slot recipes: its first visit loads none.
-                lazy: async () => ({
-                  Component: (await import('@/features/landing/landing-page')).LandingPage,
-                }),
-              },
-              {
-                path: 'login',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/auth/pages/login-page')).LoginPage,
-                })),
-              },
-              {
-                path: 'sign-up',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/auth/pages/sign-up-page')).SignUpPage,
-                })),
-              },
-            ],
-          },
-          {
-            element: <RedirectIfSignedIn to="/" />,
-            children: [
-              {
-                path: 'forgot-password',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/auth/pages/forgot-password-page')).ForgotPasswordPage,
-                })),
-              },
-            ],
-          },
-          {
-            // Sends a signed-in user to /dashboard itself, after its missing-token check.
-            path: 'reset-password',
-            lazy: withAppRuntime(async () => ({
-              Component: (await import('@/features/auth/pages/reset-password-page')).ResetPasswordPage,
-            })),
-          },
-          {
-            path: 'contact',
-            handle: contactNav,
-            lazy: withAppRuntime(async () => ({
-              Component: (await import('@/features/contact/contact-page')).ContactPage,
-            })),
-          },
-          {
-            path: 'privacy',
+            index: true,
             handle: landingNav,
-            lazy: withAppRuntime(async () => ({
-              Component: (await import('@/features/landing/info-pages')).PrivacyPage,
-            })),
+            element: <LandingPage />,
           },
           {
-            path: 'terms',
-            handle: landingNav,
-            lazy: withAppRuntime(async () => ({
-              Component: (await import('@/features/landing/info-pages')).TermsPage,
-            })),
+            path: 'login',
+            element: <LoginPage />,
           },
           {
-            path: 'help',
-            handle: landingNav,
-            lazy: withAppRuntime(async () => ({
-              Component: (await import('@/features/landing/info-pages')).HelpPage,
-            })),
+            path: 'sign-up',
+            element: <SignUpPage />,
           },
-          { path: 'auth', element: <Navigate to="/login" replace /> },
-          {
-            element: <RequireAuth />,
-            children: [
-              {
-                path: 'dashboard',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('./routes/dashboard')).DashboardRoute,
-                })),
-              },
-              {
-                path: 'account',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/account/account-page')).AccountPage,
-                })),
-              },
-              {
-                path: 'connect-email',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/email/connect-email-page')).ConnectEmailPage,
-                })),
-              },
-              {
-                path: 'premium-checkout',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/subscription/premium-checkout-page')).PremiumCheckoutPage,
-                })),
-              },
-              {
-                path: 'onboarding',
-                lazy: withAppRuntime(async () => ({
-                  Component: (await import('@/features/onboarding/onboarding-page')).OnboardingPage,
-                })),
-              },
-              {
-                element: <RequireAdmin />,
-                children: [
-                  {
-                    path: 'admin',
-                    lazy: withAppRuntime(async () => ({
-                      Component: (await import('@/features/admin/admin-page')).AdminPage,
-                    })),
-                  },
-                ],
-              },
-            ],
-          },
-          { path: '*', element: <NotFoundPage /> },
         ],
       },
+      {
+        element: <RedirectIfSignedIn to="/" />,
+        children: [
+          {
+            path: 'forgot-password',
+            element: <ForgotPasswordPage />,
+          },
+        ],
+      },
+      {
+        // Sends a signed-in user to /dashboard itself, after its missing-token check.
+        path: 'reset-password',
+        element: <ResetPasswordPage />,
+      },
+      {
+        path: 'contact',
+        handle: contactNav,
+        element: <ContactPage />,
+      },
+      {
+        path: 'privacy',
+        handle: landingNav,
+        element: <PrivacyPage />,
+      },
+      {
+        path: 'terms',
+        handle: landingNav,
+        element: <TermsPage />,
+      },
+      {
+        path: 'help',
+        handle: landingNav,
+        element: <HelpPage />,
+      },
+      { path: 'auth', element: <Navigate to="/login" replace /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            path: 'dashboard',
+            element: <DashboardRoute />,
+          },
+          {
+            path: 'account',
+            element: <AccountPage />,
+          },
+          {
+            path: 'connect-email',
+            element: <ConnectEmailPage />,
+          },
+          {
+            path: 'premium-checkout',
+            element: <PremiumCheckoutPage />,
+          },
+          {
+            path: 'onboarding',
+            element: <OnboardingPage />,
+          },
+          {
+            element: <RequireAdmin />,
+            children: [
+              {
+                path: 'admin',
+                element: <AdminPage />,
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];
+
+/**
+ * The routes at the current location. RootLayout shows the page inside a Suspense boundary and
+ * an error boundary of its own; these outer ones cover the layout itself.
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  const element = useRoutes(routes, location);
+  const matches = useMemo(() => matchRoutes(routes, location), [location]);
+  const siteNav = useMemo(() => siteNavLinks(matches), [matches]);
+  // The matched page's code (and the app runtime) starts loading at once, as the data router's
+  // `lazy` did, not when a guard lets the page render: RequireAuth waits for the current user,
+  // whom only the runtime can fetch.
+  useEffect(() => {
+    for (const match of matches ?? []) {
+      const type: unknown = isValidElement(match.route.element) ? match.route.element.type : null;
+      if (isPage(type)) type.preload().catch(() => undefined);
+    }
+  }, [matches]);
+  return (
+    <RouteErrorBoundary>
+      <SiteNavContext value={siteNav}>
+        <Suspense fallback={<RootLayoutFallback />}>{element}</Suspense>
+      </SiteNavContext>
+    </RouteErrorBoundary>
+  );
+}

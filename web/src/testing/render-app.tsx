@@ -1,18 +1,30 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from '@/app/provider';
-import { routes } from '@/app/routes';
+import { AppRouter, createAppMemoryHistory } from '@/app/router';
+import { AppRoutes } from '@/app/routes';
 import { createQueryClient } from '@/lib/query-client';
 
-/** The whole app (providers, router, guards, lazy pages) at `path`, against a mocked fetch. */
+/**
+ * The whole app (providers, router, guards, lazy pages) at `path`, against a mocked fetch.
+ * `router.state.location` is where the app's history is now.
+ */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const history = createAppMemoryHistory(path);
   const queryClient = createQueryClient();
   const utils = render(
     <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <AppRouter history={history}>
+        <AppRoutes />
+      </AppRouter>
     </AppProvider>,
   );
+  const router = {
+    history,
+    state: {
+      get location() {
+        return history.location;
+      },
+    },
+  };
   return { ...utils, router, queryClient };
 }

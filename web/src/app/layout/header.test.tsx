@@ -5,8 +5,8 @@ import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 /**
- * Until the first route's code has loaded, the router shows a fallback frame with its own
- * header; wait for the page itself so the menu we open is the one that stays.
+ * Until the first route's code has loaded, the page area shows a spinner; wait for the page
+ * itself, so the app has settled before the menu opens.
  */
 async function pageLoaded() {
   await screen.findByRole('heading', { level: 1 });

@@ -1,13 +1,16 @@
 import { Box, Flex, SkipNavLink } from '@chakra-ui/react';
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
 import { PageSpinner } from '@/components/ui/page-spinner';
+import { useIsNavigating } from '../router';
+import { RouteErrorBoundary } from '../routes/route-error';
 import { Footer } from './footer';
 import { Header } from './header';
+import { ScrollRestoration } from './scroll-restoration';
 
 /** A thin bar at the top while a route (or its lazy code) loads. */
 function NavigationProgress() {
-  const navigation = useNavigation();
-  if (navigation.state === 'idle') return null;
+  if (!useIsNavigating()) return null;
   return (
     <Box
       position="fixed"
@@ -30,7 +33,13 @@ export function RootLayout() {
       <NavigationProgress />
       <Header />
       <Flex as="main" id="main" tabIndex={-1} direction="column" flex="1" _focus={{ outline: 'none' }}>
-        <Outlet />
+        {/* A page that fails shows the error in the frame; one whose code is loading, a spinner
+            (on the first visit: later navigations keep the current page meanwhile). */}
+        <RouteErrorBoundary>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </Flex>
       <Footer />
       <ScrollRestoration />
@@ -38,7 +47,7 @@ export function RootLayout() {
   );
 }
 
-/** What the first load shows while the matched route's code arrives: the frame and a spinner. */
+/** The frame and a spinner, should the layout itself wait for code (AppRoutes' fallback). */
 export function RootLayoutFallback() {
   return (
     <Flex direction="column" minH="100dvh">

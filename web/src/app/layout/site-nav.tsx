@@ -1,13 +1,13 @@
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
-import { useEffect, useId, useState, type MouseEvent } from 'react';
+import { createContext, use, useEffect, useId, useState, type MouseEvent } from 'react';
 import { IconMenu, IconX } from '@/components/ui/icons';
-import { Link as RouterLink, useLocation, useMatches } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 
 /*
  * The public pages' navigation (spec section 2): the landing page has Home, Pricing (#pricing),
  * FAQs (#faq) and Contact Us; the contact page Home, Pricing and Contact Us. A route opts in
- * with `handle: { siteNav: [...] }` in routes.tsx; the header and footer read it from the
- * matched routes, so the app's other pages keep the plain header.
+ * with `handle: { siteNav: [...] }` in routes.tsx; AppRoutes provides the matched routes' links
+ * and the header and footer read them, so the app's other pages keep the plain header.
  */
 
 export type SiteLinkKey = 'home' | 'pricing' | 'faq' | 'contact';
@@ -34,13 +34,19 @@ function isSiteNavHandle(handle: unknown): handle is SiteNavHandle {
 }
 
 /** The site links of the deepest matched route that declares them, or null for app pages. */
-export function useSiteNav(): SiteLink[] | null {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i -= 1) {
-    const handle = matches[i]?.handle;
+export function siteNavLinks(matches: readonly { route: { handle?: unknown } }[] | null): SiteLink[] | null {
+  for (let i = (matches?.length ?? 0) - 1; i >= 0; i -= 1) {
+    const handle = matches?.[i]?.route.handle;
     if (isSiteNavHandle(handle)) return handle.siteNav.map((key) => SITE_LINKS[key]);
   }
   return null;
+}
+
+export const SiteNavContext = createContext<SiteLink[] | null>(null);
+
+/** The current page's site links, or null for app pages. */
+export function useSiteNav(): SiteLink[] | null {
+  return use(SiteNavContext);
 }
 
 function prefersReducedMotion(): boolean {
