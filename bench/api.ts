@@ -157,6 +157,8 @@ try {
              now() - make_interval(hours => 6 * h), 'simulated'
         from public.flights f cross join generate_series(1, 12) h
        where f.user_id = ${userId}`;
+    // the list reads each card's recent checks from the flight row, which price checks keep
+    await sql`select private.refresh_recent_prices(array(select id from public.flights where user_id = ${userId}))`;
   } finally {
     await sql.end();
   }

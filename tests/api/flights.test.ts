@@ -452,3 +452,22 @@ describe('the assisted path (tickets the source cannot change)', () => {
     expect(res.body.message).toMatch(/FareBack can change this booking for you/);
   });
 });
+
+describe('price history on the flight list', () => {
+  it('keeps the last 30 checks, oldest first, matching the recorded prices', async () => {
+    const user = await registerUser(api);
+    const flight = await addedFlight(user);
+    for (let i = 0; i < 31; i++) {
+      const res = await api.post(`/flights/${flight.id}/check-price`, {}, token(user));
+      expect(res.status).toBe(200);
+    }
+    const list = await api.get<FlightsResponse>('/flights', token(user));
+    const history = list.body.flights[0]?.priceHistory ?? [];
+    expect(history).toHaveLength(30);
+    const recorded = await sql<{ price: number; checked_at: Date }[]>`
+      select price, checked_at from public.flight_prices where flight_id = ${flight.id} order by checked_at desc limit 30
+    `;
+    expect(history).toEqual(recorded.reverse().map((p) => ({ price: p.price, checkedAt: p.checked_at.toISOString() })));
+    expect(history.at(-1)?.checkedAt).toBe(list.body.flights[0]?.lastChecked);
+  });
+});

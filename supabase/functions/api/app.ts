@@ -67,7 +67,7 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
         options.verifyAccessToken ??
         withSessionCheck(
           createTokenVerifier({ supabaseUrl: config.supabaseUrl, jwtSecret: config.jwtSecret }),
-          (id, userId) => db.withService((tx) => sessionIsActive(tx, id, userId)),
+          (id, userId) => db.serviceStatement((sql) => sessionIsActive(sql, id, userId)),
         ),
       log: options.log ?? jsonLogger,
       fareSource: options.fareSource ?? createFareSource(config.fareSource),

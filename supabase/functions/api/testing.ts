@@ -66,6 +66,10 @@ export class ScriptedDb implements Db {
     this.serviceTransactions += 1;
     return fn(this.tx());
   }
+  serviceStatement<T>(fn: (sql: Tx) => Promise<T>): Promise<T> {
+    this.serviceTransactions += 1;
+    return fn(this.tx());
+  }
   ping(): Promise<boolean> {
     return Promise.resolve(this.reachable);
   }

@@ -9,7 +9,10 @@ import type { Tx } from '../db.ts';
 
 type Row = Record<string, unknown>;
 
-/** How many price checks a flight carries in its history (the card's chart). */
+/**
+ * How many price checks a flight carries in its history (the card's chart); also in
+ * private.refresh_recent_prices (migration 20261122001500).
+ */
 export const PRICE_HISTORY_POINTS = 30;
 
 function iso(value: unknown): string | null {
@@ -37,9 +40,9 @@ function textOrNull(value: unknown): string | null {
 
 function history(value: unknown): FlightPricePoint[] {
   if (!Array.isArray(value)) return [];
-  return value.map((point: { price: unknown; checked_at: unknown }) => ({
+  return value.map((point: { price: unknown; checkedAt: unknown }) => ({
     price: Number(point.price),
-    checkedAt: iso(point.checked_at) ?? '',
+    checkedAt: iso(point.checkedAt) ?? '',
   }));
 }
 
@@ -83,7 +86,7 @@ export function toFlight(row: Row): Flight {
     cabinClass: textOrNull(row.cabin_class),
     notes: textOrNull(row.notes),
     createdAt: iso(row.created_at) ?? '',
-    priceHistory: history(row.price_history),
+    priceHistory: history(row.recent_prices),
   };
 }
 
@@ -94,8 +97,8 @@ const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * The caller's flights with their recent price history, soonest departure first, as the JSON
  * text of a Flight[] built by Postgres. The list is the dashboard's hottest read: building the
  * JSON in SQL spares the function parsing ~40 columns per flight into objects only to serialise
- * them again (it halved the CPU per request in bench/api.ts). The history is a lateral aggregate
- * over the (flight_id, user_id, checked_at) index.
+ * them again, and the history comes from the row's own recent_prices (migration
+ * 20261122001500_flight_recent_prices.sql) rather than a sorted scan of flight_prices per flight.
  */
 export async function flightsJson(tx: Tx, userId: string, flightId?: number): Promise<string> {
   const iso = tx.unsafe(ISO_UTC);
@@ -139,21 +142,9 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'cabinClass', f.cabin_class,
       'notes', f.notes,
       'createdAt', to_char(f.created_at at time zone 'UTC', ${iso}),
-      'priceHistory', coalesce(h.points, '[]'::json)
+      'priceHistory', f.recent_prices
     ) order by f.departure_date, f.id), '[]'::json)::text as flights
     from public.flights f
-    left join lateral (
-      select json_agg(json_build_object(
-        'price', p.price,
-        'checkedAt', to_char(p.checked_at at time zone 'UTC', ${iso})
-      ) order by p.checked_at) as points
-      from (
-        select price, checked_at from public.flight_prices fp
-        where fp.flight_id = f.id and fp.user_id = f.user_id
-        order by fp.checked_at desc
-        limit ${PRICE_HISTORY_POINTS}
-      ) p
-    ) h on true
     where f.user_id = ${userId} ${flightId === undefined ? tx`` : tx`and f.id = ${flightId}`}
   `;
   return row?.flights ?? '[]';
