@@ -23,7 +23,7 @@ import { createDb } from './db.ts';
 import { fieldErrors, HttpError, validationMessage } from './errors.ts';
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
-import { createTokenVerifier, requireAuth, withSessionCheck } from './middleware/auth.ts';
+import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCache } from './middleware/auth.ts';
 import { sessionIsActive } from './queries/sessions.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
 import { adminRouter } from './routes/admin.ts';
@@ -66,7 +66,7 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
       verifyAccessToken:
         options.verifyAccessToken ??
         withSessionCheck(
-          createTokenVerifier({ supabaseUrl: config.supabaseUrl, jwtSecret: config.jwtSecret }),
+          withVerifiedTokenCache(createTokenVerifier({ supabaseUrl: config.supabaseUrl, jwtSecret: config.jwtSecret })),
           (id, userId) => db.serviceStatement((sql) => sessionIsActive(sql, id, userId)),
         ),
       log: options.log ?? jsonLogger,

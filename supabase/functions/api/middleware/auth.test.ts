@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as jose from 'jose';
 import { HttpError } from '../errors.ts';
 import { testKeys } from '../testing.ts';
-import { bearerToken, createTokenVerifier, withSessionCheck } from './auth.ts';
+import { bearerToken, createTokenVerifier, withSessionCheck, withVerifiedTokenCache } from './auth.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<HttpError> {
   try {
@@ -73,4 +73,42 @@ Deno.test('withSessionCheck refuses a valid token whose session has ended, or th
     const error = await rejection(verify(await keys.sign({ sub, ...extra })));
     assert.equal(error.status, 401);
   }
+});
+
+Deno.test('withVerifiedTokenCache verifies a token once, until it expires or the cache age passes', async () => {
+  let clock = 1_000_000_000_000;
+  const verified: string[] = [];
+  const verify = (token: string) => {
+    verified.push(token);
+    if (token === 'bad') return Promise.reject(new HttpError(401, 'Not authenticated'));
+    // expires 30 minutes after the clock's start
+    return Promise.resolve({ sub: 'u1', role: 'authenticated', aud: 'authenticated', exp: 1_000_000_000 + 1800 });
+  };
+  const cached = withVerifiedTokenCache(verify, { maxEntries: 2, maxAgeMs: 10 * 60_000, now: () => clock });
+
+  assert.equal((await cached('a')).sub, 'u1');
+  await cached('a');
+  assert.deepEqual(verified, ['a']);
+
+  // refusals are never remembered
+  await assert.rejects(cached('bad'));
+  await assert.rejects(cached('bad'));
+  assert.deepEqual(verified, ['a', 'bad', 'bad']);
+
+  // the cache age (10 minutes) passes before the token's expiry (30 minutes)
+  clock += 11 * 60_000;
+  await cached('a');
+  assert.deepEqual(verified, ['a', 'bad', 'bad', 'a']);
+
+  // past the token's own expiry it is verified again (and the verifier refuses expired tokens)
+  clock += 25 * 60_000;
+  await cached('a');
+  assert.equal(verified.at(-1), 'a');
+  assert.equal(verified.length, 5);
+
+  // bounded: the oldest entry makes room
+  await cached('b');
+  await cached('c');
+  await cached('a');
+  assert.deepEqual(verified.slice(5), ['b', 'c', 'a']);
 });
