@@ -4,7 +4,7 @@
 // credits) run on the service connection and also name the owner in their WHERE clauses.
 import type { RetrievedBooking } from '../../_shared/fare-source/types.ts';
 import { commissionOn, type FlightStatus } from '../../_shared/flights/rules.ts';
-import type { DashboardStats, Flight, FlightPricePoint } from '../../_shared/types/flights.ts';
+import type { DashboardStats, Flight } from '../../_shared/types/flights.ts';
 import type { Tx } from '../db.ts';
 
 type Row = Record<string, unknown>;
@@ -15,83 +15,8 @@ type Row = Record<string, unknown>;
  */
 export const PRICE_HISTORY_POINTS = 30;
 
-function iso(value: unknown): string | null {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'string') return new Date(value).toISOString();
-  return null;
-}
-
-/** A `date` column as 'YYYY-MM-DD' (postgres.js parses 'YYYY-MM-DD' with Date, i.e. as UTC midnight). */
-function day(value: unknown): string | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
-  if (typeof value === 'string') return value.slice(0, 10);
-  return null;
-}
-
-function intOrNull(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : null;
-}
-
-function textOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function history(value: unknown): FlightPricePoint[] {
-  if (!Array.isArray(value)) return [];
-  return value.map((point: { price: unknown; checkedAt: unknown }) => ({
-    price: Number(point.price),
-    checkedAt: iso(point.checkedAt) ?? '',
-  }));
-}
-
-export function toFlight(row: Row): Flight {
-  return {
-    id: Number(row.id),
-    userId: String(row.user_id),
-    airline: String(row.airline),
-    flightNumber: String(row.flight_number),
-    bookingCode: String(row.booking_code),
-    passengerLastName: String(row.passenger_last_name),
-    departureAirport: String(row.departure_airport),
-    arrivalAirport: String(row.arrival_airport),
-    departureDate: day(row.departure_date) ?? '',
-    returnDate: day(row.return_date),
-    isRoundTrip: row.is_round_trip === true,
-    returnFlightNumber: textOrNull(row.return_flight_number),
-    currency: String(row.currency ?? 'USD'),
-    originalPrice: Number(row.original_price),
-    currentPrice: intOrNull(row.current_price),
-    lowestPrice: intOrNull(row.lowest_price),
-    highestPrice: intOrNull(row.highest_price),
-    lastChecked: iso(row.last_checked),
-    fareType: textOrNull(row.fare_type),
-    isEligibleForRebooking: row.is_eligible_for_rebooking === true,
-    hasBeenRebooked: row.has_been_rebooked === true,
-    rebookingDate: iso(row.rebooking_date),
-    rebookingPrice: intOrNull(row.rebooking_price),
-    airlineCredit: intOrNull(row.airline_credit),
-    creditExpiryDate: day(row.credit_expiry_date),
-    creditReferenceNumber: textOrNull(row.credit_reference_number),
-    commissionAmount: intOrNull(row.commission_amount),
-    status: String(row.status) as FlightStatus,
-    rebookingMethod: row.rebooking_method === 'source' ? 'source' : 'assisted',
-    sourceReference: textOrNull(row.source_reference),
-    emailSource: (row.email_source as Record<string, unknown> | null) ?? null,
-    isManualEntry: row.is_manual_entry === true,
-    canCancel: row.can_cancel === true,
-    cancellationFee: intOrNull(row.cancellation_fee),
-    seatNumber: textOrNull(row.seat_number),
-    cabinClass: textOrNull(row.cabin_class),
-    notes: textOrNull(row.notes),
-    createdAt: iso(row.created_at) ?? '',
-    priceHistory: history(row.recent_prices),
-  };
-}
-
 /** A timestamptz as toISOString() writes it, so SQL-built and TS-built JSON read the same. */
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * The caller's flights with their recent price history, soonest departure first, as the JSON
@@ -248,26 +173,26 @@ export async function insertFlight(
 export const REBOOKING_CLAIM_MINUTES = 5;
 
 /**
- * Moves a flight from price_drop to the short 'rebooking' claim, or answers null when another
- * request holds it or it no longer qualifies. One conditional UPDATE, so of two concurrent calls
- * exactly one gets the row.
+ * Moves a flight from price_drop to the short 'rebooking' claim; false when another request holds
+ * it or it no longer qualifies. One conditional UPDATE, so of two concurrent calls exactly one
+ * gets the row.
  */
 export async function claimRebooking(
   tx: Tx,
   userId: string,
   flightId: number,
   fromStatuses: readonly FlightStatus[],
-): Promise<Flight | null> {
-  const rows = await tx<Row[]>`
+): Promise<boolean> {
+  const rows = await tx`
     update public.flights
     set status = 'rebooking', rebooking_claimed_at = now()
     where id = ${flightId} and user_id = ${userId} and not has_been_rebooked
       and (status = any(${fromStatuses as FlightStatus[]}::text[])
            or (status = 'rebooking'
                and rebooking_claimed_at < now() - make_interval(mins => ${REBOOKING_CLAIM_MINUTES})))
-    returning *
+    returning id
   `;
-  return rows[0] ? toFlight(rows[0]) : null;
+  return rows.length > 0;
 }
 
 /** Gives a claim back after the rebooking failed, with the status the flight should now show. */

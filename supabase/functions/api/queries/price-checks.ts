@@ -12,7 +12,7 @@
 // the WHERE is a guard so a mismatched pair writes nothing rather than someone else's flight.
 import type { FlightStatus } from '../../_shared/flights/rules.ts';
 import type { Tx } from '../db.ts';
-import { PRICE_HISTORY_POINTS } from './flights.ts';
+import { ISO_UTC, PRICE_HISTORY_POINTS } from './flights.ts';
 
 export interface PriceCheckResult {
   flightId: number;
@@ -71,7 +71,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
                                    then f.recent_prices - 0 else f.recent_prices end)
                              || jsonb_build_array(jsonb_build_object(
                                   'price', c.price,
-                                  'checkedAt', to_char(c.checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+                                  'checkedAt', to_char(c.checked_at at time zone 'UTC', ${tx.unsafe(ISO_UTC)}))),
              highest_price = greatest(f.highest_price, c.price),
              last_checked = c.checked_at,
              status = case

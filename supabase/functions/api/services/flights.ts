@@ -197,6 +197,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
   refuseRebooking(flight);
   if (flight.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
 
+  // The source gets the flight as read above; the claim only succeeds while it is still a price drop.
   const claimed = await deps.db.withService((tx) => claimRebooking(tx, userId, flightId, ['price_drop']));
   if (!claimed) {
     const now = await ownFlight(deps, claims, flightId);
@@ -208,18 +209,18 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
   try {
     result = await deps.fareSource.rebook({
       booking: {
-        ...itineraryOf(claimed),
-        passengerLastName: claimed.passengerLastName,
-        seatNumber: claimed.seatNumber,
+        ...itineraryOf(flight),
+        passengerLastName: flight.passengerLastName,
+        seatNumber: flight.seatNumber,
       },
-      pricePaid: claimed.originalPrice,
-      maxPrice: claimed.currentPrice ?? claimed.originalPrice,
+      pricePaid: flight.originalPrice,
+      maxPrice: flight.currentPrice ?? flight.originalPrice,
     });
   } catch (error) {
     // The drop is gone: show the flight as monitored again until the next check finds one.
     const status =
       error instanceof FareNoLongerAvailableError || error instanceof BookingNotChangeableError
-        ? claimed.isEligibleForRebooking
+        ? flight.isEligibleForRebooking
           ? 'monitoring'
           : 'limited'
         : 'price_drop';
@@ -261,8 +262,7 @@ export async function confirmAssistedRebooking(
   if (input.airlineCredit > flight.originalPrice) throw new HttpError(400, FLIGHT_MESSAGES.creditTooLarge);
 
   const recorded = await deps.db.withService(async (tx) => {
-    const claimed = await claimRebooking(tx, userId, flightId, ['price_drop']);
-    if (!claimed) return null;
+    if (!(await claimRebooking(tx, userId, flightId, ['price_drop']))) return null;
     return await recordRebooking(tx, {
       userId,
       flightId,
