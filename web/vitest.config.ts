@@ -32,5 +32,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup.ts'],
     restoreMocks: true,
+    // generous for a loaded machine; a passing test never waits for it
+    testTimeout: 60_000,
   },
 });

@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { toaster } from '@/components/ui/toaster-store';
 import { loadQueryRuntime } from '@/lib/query-runtime-loader';
+
+// findBy*/waitFor wait for a condition, never for a time: on a loaded CI machine a lazy route can
+// take seconds to render, so the ceiling is generous (it only matters when a test fails).
+configure({ asyncUtilTimeout: 15_000 });
 
 // The app loads TanStack Query after the landing page; tests have it from the start, as before.
 await loadQueryRuntime();
