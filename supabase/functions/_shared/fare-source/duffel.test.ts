@@ -1,15 +1,23 @@
 import { describe, expect, it } from '../extraction/testing/harness.ts';
 import { creditExpiryDate } from '../flights/rules.ts';
 import { centsToMoney, createDuffelFareSource, DuffelApiError, moneyToCents, retryAfterMs } from './duffel.ts';
-import { withResilience } from './resilient.ts';
-import { type DuffelStub, startDuffelStub, type StubFlight } from './testing/duffel-stub.ts';
+import { type Clock, withResilience } from './resilient.ts';
 import {
+  type DuffelStub,
+  type DuffelStubOptions,
+  startDuffelStub,
+  type StubFlight,
+  type StubOrderInput,
+} from './testing/duffel-stub.ts';
+import {
+  BookingMismatchError,
   BookingNotChangeableError,
   BookingNotFoundError,
   FareNoLongerAvailableError,
   type FareSource,
   FareSourceUnavailableError,
   type Itinerary,
+  RebookOutcomeUnknownError,
   type RebookRequest,
   RetryableFareSourceError,
   type RetrievedBooking,
@@ -31,9 +39,18 @@ const BACK: StubFlight = {
   arrivingAt: '2027-03-02T09:31:00',
 };
 
+interface SetUp {
+  changeAllowed?: boolean;
+  fareBrand?: string | null;
+  /** The airline's change penalty, set before the order is made (so its conditions state it). */
+  penalty?: string;
+  stub?: DuffelStubOptions;
+}
+
 /** A stub with one two-traveller United order (824.60 in all, 412.30 each) and a fresh client. */
-async function setUp(order: { changeAllowed?: boolean; fareBrand?: string | null } = {}) {
-  const stub = await startDuffelStub();
+async function setUp(order: SetUp = {}) {
+  const stub = await startDuffelStub(order.stub);
+  if (order.penalty) stub.setChangePenalty(order.penalty);
   stub.addOrder({
     bookingReference: 'DFL123',
     owner: { iata_code: 'UA', name: 'United Airlines' },
@@ -79,6 +96,7 @@ function itineraryOf(b: RetrievedBooking): Itinerary {
   };
 }
 
+/** A rebooking as the api builds it: from the retrieval, order id included. */
 function rebookRequest(b: RetrievedBooking, maxPrice: number): RebookRequest {
   return {
     booking: {
@@ -86,9 +104,58 @@ function rebookRequest(b: RetrievedBooking, maxPrice: number): RebookRequest {
       bookingCode: b.bookingCode,
       passengerLastName: b.passengerLastName,
       seatNumber: b.seatNumber,
+      sourceReference: b.sourceReference,
     },
     pricePaid: b.pricePaid,
     maxPrice,
+  };
+}
+
+/** The same request with some booking fields replaced (what an attacker controls in a forged row). */
+function altered(
+  request: RebookRequest,
+  booking: Partial<RebookRequest['booking']>,
+  rest: Partial<RebookRequest> = {},
+) {
+  return { ...request, ...rest, booking: { ...request.booking, ...booking } };
+}
+
+/** Another customer's order: same flights, another booking reference and name. */
+function addOtherCustomer(stub: DuffelStub, input: Partial<StubOrderInput> = {}) {
+  return stub.addOrder({
+    bookingReference: 'VIC456',
+    owner: { iata_code: 'UA', name: 'United Airlines' },
+    passengers: [{ given_name: 'Vi', family_name: 'Jones', seat: '3A' }],
+    slices: [OUT, BACK],
+    fareBrand: 'Flexible Economy',
+    totalAmount: '600.00',
+    changeAllowed: true,
+    ...input,
+  });
+}
+
+/** Requests that start, look at or make an order change. */
+const changeCalls = (stub: DuffelStub) => stub.requests.filter((r) => r.path.startsWith('/air/order_change'));
+
+/**
+ * A clock for the resilience wrapper on which time passes only when the test says: the first
+ * attempt's timeout fires when `fire` resolves (e.g. when the stub has received a request), later
+ * attempts never time out, and backoff waits pass at once. Nothing depends on the machine's speed.
+ */
+function timeoutWhen(fire: Promise<unknown>): Clock {
+  let fired = false;
+  return {
+    now: () => 0,
+    sleep: (_ms, signal) => {
+      if (!signal) return Promise.resolve(); // a backoff
+      const first = !fired;
+      fired = true;
+      return new Promise<void>((resolve) => {
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+        if (first) void fire.then(() => resolve());
+      });
+    },
   };
 }
 
@@ -266,12 +333,13 @@ describe('Duffel client: rebook', () => {
       });
       const paths = stub.requests.slice(1).map((r) => `${r.method} ${r.path}`);
       expect(paths).toEqual([
-        `GET /air/orders/${booking.sourceReference}`,
+        'GET /air/orders', // the order found again by booking reference and name, as at retrieval
         'POST /air/order_change_requests',
         'GET /air/order_change_offers',
         'POST /air/order_changes',
         `POST /air/order_changes/${result.creditReference}/actions/confirm`,
       ]);
+      expect(stub.requests[1]!.query).toEqual({ booking_reference: 'DFL123' });
       const changeRequest = stub.requests[2]!.body as {
         data: { order_id: string; slices: { add: unknown[]; remove: unknown[] } };
       };
@@ -283,6 +351,7 @@ describe('Duffel client: rebook', () => {
       ]);
       expect(stub.requests.at(-1)!.body).toEqual({ data: {} }); // a refund needs no payment
       expect(stub.confirmedChanges).toHaveLength(1);
+      expect(stub.balancePayments).toEqual([]);
     });
   });
 
@@ -295,15 +364,12 @@ describe('Duffel client: rebook', () => {
     });
   });
 
-  it('pays from the balance when the change costs money', async () => {
+  it('keeps the fare brand: a cheaper Basic Economy change is not taken', async () => {
     await withStub(async ({ stub, source }) => {
       const booking = await retrieve(source);
-      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '450.00' });
-      const result = await source.rebook(rebookRequest(booking, 50000));
-      expect(result).toMatchObject({ newPrice: 45000, airlineCredit: 0 });
-      expect(stub.requests.at(-1)!.body).toEqual({
-        data: { payment: { type: 'balance', amount: '75.40', currency: 'USD' } },
-      });
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Basic Economy', amount: '200.00' });
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '390.00' });
+      expect((await source.rebook(rebookRequest(booking, 40000))).newPrice).toBe(39000);
     });
   });
 
@@ -328,6 +394,236 @@ describe('Duffel client: rebook', () => {
   });
 });
 
+describe('Duffel client: a rebooking cannot be steered by the request (issue 9)', () => {
+  it("refuses another customer's order id, and sends nothing that could change their order", async () => {
+    await withStub(async ({ stub, source }) => {
+      const theirs = addOtherCustomer(stub);
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '100.00' });
+      const mine = await retrieve(source);
+      const before = stub.order(theirs.id);
+      // The forged row: my booking code and name, their order id.
+      const forged = altered(rebookRequest(mine, 99999), { sourceReference: theirs.id });
+      await expect(source.rebook(forged)).rejects.toBeInstanceOf(BookingMismatchError);
+      // Their booking code with my name (I do not know theirs): no such booking.
+      const guessed = altered(rebookRequest(mine, 99999), { bookingCode: 'VIC456', sourceReference: theirs.id });
+      await expect(source.rebook(guessed)).rejects.toBeInstanceOf(BookingNotFoundError);
+      // Asking what happened does not report a change on their order either.
+      await expect(source.rebookingOutcome(forged)).rejects.toBeInstanceOf(BookingMismatchError);
+
+      expect(changeCalls(stub)).toEqual([]); // no order change request, offer, change or confirm
+      expect(stub.confirmedChanges).toEqual([]);
+      expect(stub.balancePayments).toEqual([]);
+      expect(stub.order(theirs.id)).toEqual(before);
+    });
+  });
+
+  it('refuses a request without the order id, or on other flights than the order, before any change call', async () => {
+    await withStub(async ({ stub, source }) => {
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '100.00' });
+      const mine = rebookRequest(await retrieve(source), 99999);
+      await expect(source.rebook(altered(mine, { sourceReference: null }))).rejects.toBeInstanceOf(
+        BookingMismatchError,
+      );
+      expect(stub.requests).toHaveLength(1); // the retrieval only: nothing was even looked up
+      await expect(source.rebook(altered(mine, { flightNumber: 'UA1200' }))).rejects.toBeInstanceOf(
+        BookingMismatchError,
+      );
+      await expect(source.rebook(altered(mine, { returnDate: '2027-03-09' }))).rejects.toBeInstanceOf(
+        BookingMismatchError,
+      );
+      await expect(source.rebook(altered(mine, { bookingCode: 'NOPE99' }))).rejects.toBeInstanceOf(
+        BookingNotFoundError,
+      );
+      expect(changeCalls(stub)).toEqual([]);
+      expect(stub.confirmedChanges).toEqual([]);
+    });
+  });
+
+  /** The attack: a $400 economy order, a forged row asking for business with a huge price paid. */
+  async function economyOrder(fares: { cabinClass: 'economy' | 'business'; amount: string }[]) {
+    const stub = await startDuffelStub();
+    stub.setOfferEveryCabin(true); // an airline that answers a change request with every cabin
+    const order = stub.addOrder({
+      bookingReference: 'ECO400',
+      owner: { iata_code: 'UA', name: 'United Airlines' },
+      passengers: [{ given_name: 'Kim', family_name: 'Lee', seat: '22A' }],
+      slices: [OUT],
+      cabinClass: 'economy',
+      fareBrand: 'Standard',
+      totalAmount: '400.00',
+      changeAllowed: true,
+    });
+    for (const fare of fares) stub.addFare({ slices: [OUT], fareBrand: 'Standard', ...fare });
+    const source = createDuffelFareSource({ accessToken: stub.token, apiUrl: stub.url, now: () => NOW });
+    const booking = await source.retrieveBooking({ airline: 'UA', bookingCode: 'ECO400', passengerLastName: 'Lee' });
+    const forged = altered(
+      rebookRequest(booking, 150_000),
+      { cabinClass: 'Business', fareType: 'Business' },
+      { pricePaid: 160_000 },
+    );
+    return { stub, source, order, forged };
+  }
+
+  it("uses the order's own cabin whatever the request names: only the cheaper economy change is made", async () => {
+    const { stub, source, order, forged } = await economyOrder([
+      { cabinClass: 'business', amount: '1500.00' },
+      { cabinClass: 'economy', amount: '380.00' },
+    ]);
+    try {
+      const result = await source.rebook(forged);
+      // The credit is Duffel's refund (20.00), not the forged price paid minus the new fare.
+      expect(result).toMatchObject({ newPrice: 38000, airlineCredit: 2000 });
+      const changeRequest = stub.requests.find((r) => r.path === '/air/order_change_requests')!;
+      expect((changeRequest.body as { data: { slices: { add: { cabin_class: string }[] } } }).data.slices.add).toEqual([
+        { origin: 'EWR', destination: 'BOS', departure_date: '2027-02-24', cabin_class: 'economy' },
+      ]);
+      const now = stub.order(order.id);
+      expect(now.total_amount).toBe('380.00');
+      expect(now.slices[0].segments[0].passengers[0].cabin_class).toBe('economy');
+      expect(stub.requests.at(-1)!.body).toEqual({ data: {} });
+      expect(stub.balancePayments).toEqual([]);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('never makes a change that costs money: business at $1,500 on a $400 order is refused, nothing paid', async () => {
+    const { stub, source, order, forged } = await economyOrder([{ cabinClass: 'business', amount: '1500.00' }]);
+    try {
+      const before = stub.order(order.id);
+      await expect(source.rebook(forged)).rejects.toBeInstanceOf(FareNoLongerAvailableError);
+      expect(stub.requests.some((r) => r.path.startsWith('/air/order_changes'))).toBe(false);
+      expect(stub.confirmedChanges).toEqual([]);
+      expect(stub.balancePayments).toEqual([]);
+      expect(stub.order(order.id)).toEqual(before);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('refuses a same-cabin change above what was paid, whatever price paid and maxPrice the request claims', async () => {
+    const { stub, source, order, forged } = await economyOrder([{ cabinClass: 'economy', amount: '450.00' }]);
+    try {
+      await expect(source.rebook(forged)).rejects.toBeInstanceOf(FareNoLongerAvailableError);
+      expect(stub.requests.some((r) => r.path.startsWith('/air/order_changes'))).toBe(false);
+      expect(stub.balancePayments).toEqual([]);
+      expect(stub.order(order.id).total_amount).toBe('400.00');
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('does not confirm a pending change that turns out to cost money', async () => {
+    await withStub(async ({ stub, source }) => {
+      const booking = await retrieve(source);
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+      stub.fault({
+        match: 'POST /air/order_changes',
+        status: 201,
+        body: {
+          data: {
+            id: 'oce_0000REPRICED',
+            order_id: booking.sourceReference,
+            new_total_amount: '700.00',
+            new_total_currency: 'USD',
+            change_total_amount: '10.00',
+            change_total_currency: 'USD',
+            penalty_total_amount: '134.60',
+            confirmed_at: null,
+            slices: { add: [], remove: [] },
+          },
+        },
+      });
+      await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(FareNoLongerAvailableError);
+      expect(stub.requests.some((r) => r.path.endsWith('/actions/confirm'))).toBe(false);
+      expect(stub.confirmedChanges).toEqual([]);
+    });
+  });
+});
+
+describe('Duffel client: rebookings whose answer is lost', () => {
+  it('a confirm answered with 500 is an unknown outcome, never retried', async () => {
+    await withStub(async ({ stub, source }) => {
+      const booking = await retrieve(source);
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+      stub.fault({ match: 'POST /air/order_changes/', status: 500 });
+      const error = await caught(source.rebook(rebookRequest(booking, 35000)));
+      expect(error).toBeInstanceOf(RebookOutcomeUnknownError);
+      expect(error).toBeInstanceOf(FareSourceUnavailableError); // 503 to callers
+      expect(error).not.toBeInstanceOf(RetryableFareSourceError);
+      expect(stub.requests.filter((r) => r.path.endsWith('/actions/confirm'))).toHaveLength(1);
+      // Nothing went through, and asking says so.
+      expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toBeNull();
+    });
+  });
+
+  it('a change made but its answer lost: rebookingOutcome finds it, credited as rebook would have', async () => {
+    await withStub(async ({ stub, source }) => {
+      const booking = await retrieve(source);
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+      stub.fault({ match: 'POST /air/order_changes/', status: 502, applyFirst: true });
+      await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
+      expect(stub.confirmedChanges).toHaveLength(1); // it did happen
+      expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toEqual({
+        newPrice: 35000,
+        currency: 'USD',
+        airlineCredit: 6230,
+        creditReference: booking.sourceReference, // the order id: this order does not list its changes
+        creditExpiryDate: creditExpiryDate(NOW),
+        seatNumber: '14D',
+        rebookedAt: NOW.toISOString(),
+      });
+    });
+  });
+
+  it('a confirmed change whose answer cannot be read is an unknown outcome too', async () => {
+    await withStub(async ({ stub, source }) => {
+      const booking = await retrieve(source);
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+      stub.fault({ match: 'POST /air/order_changes/', status: 200, body: '<html>OK</html>', applyFirst: true });
+      await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
+      expect((await source.rebookingOutcome(rebookRequest(booking, 35000)))?.newPrice).toBe(35000);
+    });
+  });
+
+  it('takes the reference and time from the order change when the order lists its changes', async () => {
+    await withStub(
+      async ({ stub, source }) => {
+        const booking = await retrieve(source);
+        stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+        stub.fault({ match: 'POST /air/order_changes/', status: 503, applyFirst: true });
+        await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
+        const change = stub.confirmedChanges[0];
+        expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toMatchObject({
+          creditReference: change.id,
+          rebookedAt: new Date(change.confirmed_at).toISOString(),
+        });
+      },
+      { stub: { ordersListChanges: true } },
+    );
+  });
+
+  it('after a rebook that answered, rebookingOutcome reports the same price and credit (penalty included)', async () => {
+    await withStub(
+      async ({ stub, source }) => {
+        const booking = await retrieve(source);
+        stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+        const request = rebookRequest(booking, 35000);
+        expect(await source.rebookingOutcome(request)).toBeNull(); // nothing yet
+        const result = await source.rebook(request);
+        expect(result.airlineCredit).toBe(41230 - 35000 - 1250);
+        expect(await source.rebookingOutcome(request)).toMatchObject({
+          newPrice: result.newPrice,
+          airlineCredit: result.airlineCredit,
+          currency: result.currency,
+          seatNumber: result.seatNumber,
+        });
+      },
+      { penalty: '25.00' },
+    );
+  });
+});
+
 describe('Duffel client: error shapes', () => {
   it('401: a bad token is an outage, with Duffel error kept as the cause', async () => {
     await withStub(async ({ stub }) => {
@@ -342,12 +638,15 @@ describe('Duffel client: error shapes', () => {
     });
   });
 
-  it('404 on the order: not found', async () => {
-    await withStub(async ({ source }) => {
+  it('a rebooking of an order that is gone: not found; one naming a missing order id: mismatch', async () => {
+    await withStub(async ({ stub, source }) => {
       const booking = await retrieve(source);
-      const gone = { ...rebookRequest(booking, 99999) };
-      gone.booking = { ...gone.booking, sourceReference: 'ord_missing' };
-      await expect(source.rebook(gone)).rejects.toBeInstanceOf(BookingNotFoundError);
+      const request = rebookRequest(booking, 99999);
+      await expect(source.rebook(altered(request, { sourceReference: 'ord_missing' }))).rejects.toBeInstanceOf(
+        BookingMismatchError,
+      );
+      stub.fault({ match: 'GET /air/orders', status: 200, body: { data: [], meta: { limit: 50 } } });
+      await expect(source.rebook(request)).rejects.toBeInstanceOf(BookingNotFoundError);
     });
   });
 
@@ -386,26 +685,16 @@ describe('Duffel client: error shapes', () => {
       expect(gateway.status).toBe(502);
     });
   });
-
-  it('a failed confirm is reported, never retried', async () => {
-    await withStub(async ({ stub, source }) => {
-      const booking = await retrieve(source);
-      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
-      stub.fault({ match: 'POST /air/order_changes/', status: 500 });
-      const error = await caught(source.rebook(rebookRequest(booking, 35000)));
-      expect(error).toBeInstanceOf(FareSourceUnavailableError);
-      expect(error).not.toBeInstanceOf(RetryableFareSourceError);
-    });
-  });
 });
 
 describe('Duffel client behind the resilience wrapper', () => {
-  const resilient = (stub: DuffelStub, timeoutMs = 5000) =>
-    withResilience(createDuffelFareSource({ accessToken: stub.token, apiUrl: stub.url }), {
-      timeoutMs,
+  const resilient = (stub: DuffelStub, clock?: Clock) =>
+    withResilience(createDuffelFareSource({ accessToken: stub.token, apiUrl: stub.url, now: () => NOW }), {
+      timeoutMs: 5000,
       maxRetries: 2,
       baseDelayMs: 1,
       maxDelayMs: 2,
+      clock,
     });
 
   it('retries a 503 and succeeds; never retries a 404', async () => {
@@ -430,9 +719,35 @@ describe('Duffel client behind the resilience wrapper', () => {
 
   it('times out a slow answer and tries again', async () => {
     await withStub(async ({ stub }) => {
-      stub.fault({ delayMs: 2000, times: 1 });
-      expect((await retrieve(resilient(stub, 200))).bookingCode).toBe('DFL123');
+      stub.fault({ match: 'GET /air/orders', delayMs: 600_000 }); // answers only when the stub closes
+      const source = resilient(stub, timeoutWhen(stub.waitForRequest('GET /air/orders')));
+      expect((await retrieve(source)).bookingCode).toBe('DFL123');
       expect(stub.requests).toHaveLength(2);
+    });
+  });
+
+  it('a rebook whose confirm times out is an unknown outcome, not retried; asking then says nothing happened', async () => {
+    await withStub(async ({ stub }) => {
+      const plain = createDuffelFareSource({ accessToken: stub.token, apiUrl: stub.url, now: () => NOW });
+      const booking = await retrieve(plain);
+      stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
+      stub.fault({ match: 'POST /air/order_changes/', delayMs: 600_000 }); // the confirm hangs
+      const source = resilient(stub, timeoutWhen(stub.waitForRequest('POST /air/order_changes/')));
+      const error = await caught(source.rebook(rebookRequest(booking, 35000)));
+      expect(error).toBeInstanceOf(RebookOutcomeUnknownError);
+      expect(stub.requests.filter((r) => r.path.endsWith('/actions/confirm'))).toHaveLength(1);
+      expect(stub.confirmedChanges).toEqual([]);
+      expect(await resilient(stub).rebookingOutcome(rebookRequest(booking, 35000))).toBeNull();
+    });
+  });
+
+  it('retries rebookingOutcome on a 503 (it only reads)', async () => {
+    await withStub(async ({ stub }) => {
+      const source = resilient(stub);
+      const booking = await retrieve(source);
+      stub.fault({ match: 'GET /air/orders', status: 503 });
+      expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toBeNull();
+      expect(stub.requests.filter((r) => r.path === '/air/orders')).toHaveLength(3);
     });
   });
 });

@@ -6,28 +6,51 @@
 //   traveller's family name (and whose airline is the one chosen). The traveller's share of the
 //   order's total_amount is the price paid; slices give the outbound and return flights (the
 //   first segment's marketing carrier and number); the order's
-//   conditions.change_before_departure says whether the fare can be changed.
+//   conditions.change_before_departure says whether the fare can be changed; the order id is the
+//   sourceReference.
 // - quote: POST /air/offer_requests?return_offers=true for the same slices and cabin, one adult;
 //   the cheapest offer on the same marketing flights with the same fare brand is the quote.
-// - rebook: GET the order, POST /air/order_change_requests replacing its slices with the same
-//   flights, GET /air/order_change_offers for that request, pick the cheapest offer on the same
-//   flights at or below maxPrice, POST /air/order_changes, then POST
-//   /air/order_changes/{id}/actions/confirm (paying from the Duffel balance when the change costs
-//   anything). The credit is the refund (a negative change_total_amount), and the reference is the
-//   order change id.
+// - rebook: the request only names the booking; the order decides everything else.
+//   1. Find the order again exactly as retrieval does (booking reference, family name, airline)
+//      and refuse unless it is the order the request names (`sourceReference`) and still flies
+//      the request's flights (BookingMismatchError; nothing is sent to change it). So another
+//      customer's order id, or a request altered since retrieval, changes nothing.
+//   2. POST /air/order_change_requests replacing the order's slices with the same flights on the
+//      same dates, in the order's own cabin (the traveller's segment cabin_class), whatever
+//      cabin the request names; GET /air/order_change_offers for that request.
+//   3. Keep the offers on the order's flights, cabin and fare brand that lower the fare: a
+//      change_total_amount of zero or less, and a new per-traveller total below both the price
+//      paid and the order's own price, and at most maxPrice. Take the cheapest; none is
+//      FareNoLongerAvailableError.
+//   4. POST /air/order_changes; if the pending change costs anything after all, stop
+//      (FareNoLongerAvailableError; an unconfirmed change expires on its own). Then POST
+//      /air/order_changes/{id}/actions/confirm with no payment. A change that costs money is
+//      never created or confirmed, so the Duffel balance never pays for one.
+//   The credit is the refund (a negative change_total_amount, the traveller's share), and the
+//   reference is the order change id.
+// - rebookingOutcome (a rebook whose answer was lost): find the order again as in 1. If its
+//   per-traveller total is now below the price paid, the change went through: the new price is
+//   that total, the credit the difference less the traveller's share of the order's change
+//   penalty, the reference the confirmed order change if the order lists its changes (`changes`,
+//   read when Duffel sends it) and else the order id. Otherwise null: nothing happened.
 //
 // Failures: 429 and 5xx and dropped connections throw RetryableFareSourceError with the wait
 // Duffel asked for (Retry-After, or ratelimit-reset against the response's Date); the resilience
 // wrapper retries them. Duffel asks not to retry 500/502 because a request may have taken effect:
-// the one call where that matters, the confirm, is never retried, and its failure is reported as
-// an outage. 401/403 are an outage (the token is wrong); 404 on an order is BookingNotFoundError;
-// 422 'offer no longer available' or 'price changed' is FareNoLongerAvailableError; any other
-// Duffel error is DuffelApiError, which keeps the error list and request id for the logs.
+// the one call where that matters, the confirm, is never retried: a confirm that fails (429, 5xx,
+// a dropped connection, an abort or timeout, an answer that cannot be read, or a confirmed change
+// we fail to read) is RebookOutcomeUnknownError, and the caller asks rebookingOutcome. Every
+// other failure in a rebook happens before anything changed. 401/403 are an outage (the token is
+// wrong); 404 on an order is BookingNotFoundError; 422 'offer no longer available' or 'price
+// changed' is FareNoLongerAvailableError; any other Duffel error is DuffelApiError, which keeps
+// the error list and request id for the logs.
 import { creditExpiryDate } from '../flights/rules.ts';
 import { normalizeAirlineName } from './airline-names.ts';
 import {
+  BookingMismatchError,
   BookingNotChangeableError,
   BookingNotFoundError,
+  RebookOutcomeUnknownError,
   FareNoLongerAvailableError,
   type FareQuote,
   type FareSource,
@@ -114,6 +137,8 @@ interface DuffelOrder {
   passengers: { id: string; family_name: string; given_name?: string }[];
   slices: DuffelSlice[];
   conditions?: DuffelConditions;
+  /** The order's confirmed changes, when Duffel lists them on the order. */
+  changes?: { id: string; confirmed_at?: string | null }[] | null;
 }
 
 interface DuffelOffer {
@@ -258,7 +283,10 @@ function sameFlight(slice: DuffelSlice | undefined, flightNumber: string | null,
   );
 }
 
-function matchesItinerary(slices: DuffelSlice[], it: Itinerary): boolean {
+/** The flights an itinerary (or an order) is on: what a change must keep. */
+type Flights = Pick<Itinerary, 'flightNumber' | 'departureDate' | 'returnFlightNumber' | 'returnDate'>;
+
+function matchesItinerary(slices: DuffelSlice[], it: Flights): boolean {
   if (!sameFlight(slices[0], it.flightNumber, it.departureDate)) return false;
   if (it.returnFlightNumber) return sameFlight(slices[1], it.returnFlightNumber, it.returnDate);
   return slices.length === 1;
@@ -267,6 +295,45 @@ function matchesItinerary(slices: DuffelSlice[], it: Itinerary): boolean {
 function sameBrand(slices: DuffelSlice[], fareType: string | null): boolean {
   if (!fareType) return true;
   return (brandOf(slices[0]) ?? '').toLowerCase() === fareType.toLowerCase();
+}
+
+/** Every segment of these slices is in this cabin for the passengers it lists. */
+function sameCabin(slices: DuffelSlice[], cabin: string): boolean {
+  return slices.every((slice) =>
+    slice.segments.every((segment) =>
+      (segment.passengers ?? []).every((p) => !p.cabin_class || p.cabin_class === cabin),
+    ),
+  );
+}
+
+/** The order's own flights, as retrieval reports them. */
+function flightsOfOrder(order: DuffelOrder): Flights {
+  const [outbound, inbound] = order.slices;
+  return {
+    flightNumber: flightOf(outbound?.segments[0]),
+    departureDate: outbound?.segments[0]?.departing_at.slice(0, 10) ?? '',
+    returnFlightNumber: inbound ? flightOf(inbound.segments[0]) : null,
+    returnDate: inbound?.segments[0]?.departing_at.slice(0, 10) ?? null,
+  };
+}
+
+function sameFlights(a: Flights, b: Flights): boolean {
+  const flight = (value: string | null) => (value ?? '').toUpperCase().replace(/\s+/g, '');
+  return (
+    flight(a.flightNumber) === flight(b.flightNumber) &&
+    a.departureDate === b.departureDate &&
+    flight(a.returnFlightNumber) === flight(b.returnFlightNumber) &&
+    (a.returnDate ?? null) === (b.returnDate ?? null)
+  );
+}
+
+/** The order's own slices, to search again: same airports and dates. */
+function slicesOfOrder(order: DuffelOrder) {
+  return order.slices.map((slice) => ({
+    origin: slice.origin.iata_code,
+    destination: slice.destination.iata_code,
+    departure_date: slice.segments[0]?.departing_at.slice(0, 10) ?? '',
+  }));
 }
 
 function slicesRequested(it: Itinerary) {
@@ -319,14 +386,19 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
         signal: init.signal,
       });
     } catch (error) {
-      if (init.signal?.aborted) throw init.signal.reason ?? error;
-      if (init.phase === 'confirm') throw confirmUnknown(error);
+      const reason = init.signal?.aborted ? (init.signal.reason ?? error) : error;
+      if (init.phase === 'confirm') throw confirmUnknown(reason);
+      if (init.signal?.aborted) throw reason;
       throw new RetryableFareSourceError('Could not reach Duffel', null, null, { cause: error });
     }
     const text = await response.text().catch(() => '');
     const json = parseJson<{ data?: T; errors?: DuffelErrorItem[]; meta?: { request_id?: string } }>(text);
     if (response.ok) {
-      if (!json || json.data === undefined) throw new DuffelApiError(response.status, [], null);
+      if (!json || json.data === undefined) {
+        const unreadable = new DuffelApiError(response.status, [], null);
+        if (init.phase === 'confirm') throw confirmUnknown(unreadable);
+        throw unreadable;
+      }
       return json.data;
     }
     const errors = Array.isArray(json?.errors) ? json.errors : [];
@@ -347,34 +419,58 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
   }
 
   /** After a confirm we could not read, the change may have happened: never retried, never guessed. */
-  function confirmUnknown(cause: unknown): FareSourceUnavailableError {
-    return new FareSourceUnavailableError(
-      'The airline did not confirm the change. Please check the booking before trying again.',
-      { cause },
-    );
+  function confirmUnknown(cause: unknown): RebookOutcomeUnknownError {
+    return new RebookOutcomeUnknownError(undefined, { cause });
   }
 
-  async function findOrder(request: RetrieveBookingRequest, signal?: AbortSignal) {
+  /** Every order with this booking reference, airline and family name, as retrieval matches them. */
+  async function matchingOrders(request: RetrieveBookingRequest, signal?: AbortSignal) {
     const reference = request.bookingCode.trim().toUpperCase();
     const orders = await call<DuffelOrder[]>('GET', `/air/orders?booking_reference=${encodeURIComponent(reference)}`, {
       signal,
     });
     const family = foldName(request.passengerLastName);
+    const found: { order: DuffelOrder; passenger: DuffelOrder['passengers'][number] }[] = [];
     for (const order of orders) {
       if (order.booking_reference.toUpperCase() !== reference) continue;
       const carrier = order.owner ?? order.slices[0]?.segments[0]?.marketing_carrier;
       if (!sameAirline(request.airline, carrier)) continue;
       const passenger = order.passengers.find((p) => foldName(p.family_name) === family);
-      if (passenger) return { order, passenger };
+      if (passenger) found.push({ order, passenger });
     }
-    throw new BookingNotFoundError();
+    return found;
   }
 
-  async function getOrder(id: string, signal?: AbortSignal): Promise<DuffelOrder> {
-    return call<DuffelOrder>('GET', `/air/orders/${encodeURIComponent(id)}`, {
+  async function findOrder(request: RetrieveBookingRequest, signal?: AbortSignal) {
+    const [first] = await matchingOrders(request, signal);
+    if (!first) throw new BookingNotFoundError();
+    return first;
+  }
+
+  /**
+   * The order a rebooking names, found again by booking code, last name and airline as retrieval
+   * finds it, and only when it is the order retrieval returned. A request naming another order
+   * (someone else's, or a forged id) finds nothing to change.
+   */
+  async function orderNamedBy(booking: RebookRequest['booking'], signal?: AbortSignal) {
+    if (!booking.sourceReference) throw new BookingMismatchError();
+    const found = await matchingOrders(
+      { airline: booking.airline, bookingCode: booking.bookingCode, passengerLastName: booking.passengerLastName },
       signal,
-      notFound: () => new BookingNotFoundError(),
-    });
+    );
+    if (found.length === 0) throw new BookingNotFoundError();
+    const named = found.find(({ order }) => order.id === booking.sourceReference);
+    if (!named) throw new BookingMismatchError();
+    return named;
+  }
+
+  /** The cabin the traveller holds on the order (their first segment's cabin_class). */
+  function cabinOf(order: DuffelOrder, passengerId: string): string {
+    const first = order.slices[0]?.segments[0];
+    const mine = first?.passengers?.find((p) => p.passenger_id === passengerId) ?? first?.passengers?.[0];
+    if (!mine?.cabin_class)
+      throw new BookingNotChangeableError('The airline does not say which cabin this booking is in.');
+    return mine.cabin_class;
   }
 
   return {
@@ -447,17 +543,27 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
     async rebook(request: RebookRequest, callOptions?: FareSourceCallOptions): Promise<RebookResult> {
       const signal = callOptions?.signal;
       const booking = request.booking;
-      if (!booking.sourceReference) throw new BookingNotChangeableError();
-      const order = await getOrder(booking.sourceReference, signal);
+      const { order, passenger } = await orderNamedBy(booking, signal);
+      const flights = flightsOfOrder(order);
+      if (!sameFlights(flights, booking)) throw new BookingMismatchError();
       if (order.conditions?.change_before_departure?.allowed !== true) throw new BookingNotChangeableError();
-      const cabin = duffelCabin(booking.cabinClass) ?? 'economy';
+      // The order's own cabin and fare brand, never what the request names.
+      const cabin = cabinOf(order, passenger.id);
+      const brand = brandOf(order.slices[0]);
+      const currency = order.total_currency;
+      const travellers = order.passengers.length;
+      const orderPrice = perTraveller(moneyToCents(order.total_amount), travellers);
+      // A rebooking lowers the fare: below what was paid (as retrieved, and as the order stands
+      // now) and never above the fare the traveller saw.
+      const ceiling = Math.min(request.maxPrice, request.pricePaid - 1, orderPrice - 1);
+
       const changeRequest = await call<{ id: string }>('POST', '/air/order_change_requests', {
         signal,
         body: {
           order_id: order.id,
           slices: {
             remove: order.slices.map((slice) => ({ slice_id: slice.id })),
-            add: slicesRequested(booking).map((slice) => ({ ...slice, cabin_class: cabin })),
+            add: slicesOfOrder(order).map((slice) => ({ ...slice, cabin_class: cabin })),
           },
         },
       });
@@ -466,48 +572,93 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
         `/air/order_change_offers?order_change_request_id=${encodeURIComponent(changeRequest.id)}`,
         { signal },
       );
-      const travellers = order.passengers.length;
-      const priced = offers
-        .filter((offer) => offer.new_total_amount !== null && matchesItinerary(offer.slices.add, booking))
-        .map((offer) => ({ offer, price: perTraveller(moneyToCents(offer.new_total_amount as string), travellers) }))
-        .sort((a, b) => a.price - b.price);
-      const chosen = priced.find((candidate) => candidate.price <= request.maxPrice);
+      const chosen = offers
+        .filter(
+          (offer) =>
+            offer.new_total_amount !== null &&
+            offer.change_total_amount !== null &&
+            offer.new_total_currency === currency &&
+            (offer.change_total_currency ?? currency) === currency &&
+            matchesItinerary(offer.slices.add, flights) &&
+            sameCabin(offer.slices.add, cabin) &&
+            sameBrand(offer.slices.add, brand),
+        )
+        .map((offer) => ({
+          offer,
+          price: perTraveller(moneyToCents(offer.new_total_amount as string), travellers),
+          change: moneyToCents(offer.change_total_amount as string),
+        }))
+        .filter((candidate) => candidate.change <= 0 && candidate.price <= ceiling)
+        .sort((a, b) => a.price - b.price)[0];
       if (!chosen) throw new FareNoLongerAvailableError();
 
       const pending = await call<DuffelOrderChange>('POST', '/air/order_changes', {
         signal,
         body: { selected_order_change_offer: chosen.offer.id },
       });
-      const change = moneyToCents(pending.change_total_amount ?? chosen.offer.change_total_amount ?? '0');
-      const currency = pending.change_total_currency ?? pending.new_total_currency;
-      // A change that costs something is paid from the Duffel balance; a refund needs no payment.
+      if (pending.order_id && pending.order_id !== order.id) throw new BookingMismatchError();
+      const change = moneyToCents(pending.change_total_amount ?? (chosen.offer.change_total_amount as string));
+      const pendingPrice = pending.new_total_amount
+        ? perTraveller(moneyToCents(pending.new_total_amount), travellers)
+        : chosen.price;
+      // Repriced between the offer and the change: a change that costs money is never confirmed.
+      if (change > 0 || pendingPrice > ceiling) throw new FareNoLongerAvailableError();
+
       const confirmed = await call<DuffelOrderChange>(
         'POST',
         `/air/order_changes/${encodeURIComponent(pending.id)}/actions/confirm`,
-        {
-          signal,
-          phase: 'confirm',
-          body: change > 0 ? { payment: { type: 'balance', amount: centsToMoney(change), currency } } : {},
-        },
+        { signal, phase: 'confirm', body: {} },
       );
-      const penalty = moneyToCents(confirmed.penalty_total_amount ?? confirmed.penalty_amount ?? '0');
-      const newPrice = confirmed.new_total_amount
-        ? perTraveller(moneyToCents(confirmed.new_total_amount), travellers)
-        : chosen.price;
-      // The credit is what the airline gives back: the refund of a negative change, else what the
-      // lower fare saves after the penalty.
-      const refund = change < 0 ? perTraveller(-change, travellers) : 0;
-      const airlineCredit =
-        refund > 0 ? refund : Math.max(0, request.pricePaid - newPrice - perTraveller(penalty, travellers));
+      try {
+        const confirmedChange =
+          confirmed.change_total_amount != null ? moneyToCents(confirmed.change_total_amount) : change;
+        const penalty = moneyToCents(confirmed.penalty_total_amount ?? confirmed.penalty_amount ?? '0');
+        const newPrice = confirmed.new_total_amount
+          ? perTraveller(moneyToCents(confirmed.new_total_amount), travellers)
+          : pendingPrice;
+        // The credit is what the airline gives back: the refund of a negative change, else what the
+        // lower fare saves on the order's price after the penalty.
+        const refund = confirmedChange < 0 ? perTraveller(-confirmedChange, travellers) : 0;
+        const airlineCredit =
+          refund > 0 ? refund : Math.max(0, orderPrice - newPrice - perTraveller(penalty, travellers));
+        const at = now();
+        return {
+          newPrice,
+          currency: confirmed.new_total_currency ?? currency,
+          airlineCredit,
+          creditReference: confirmed.id ?? pending.id,
+          creditExpiryDate: creditExpiryDate(at),
+          seatNumber: booking.seatNumber,
+          rebookedAt: (confirmed.confirmed_at ? new Date(confirmed.confirmed_at) : at).toISOString(),
+        };
+      } catch (error) {
+        // Confirmed, but the answer cannot be read: the change is made and must not be retried.
+        throw confirmUnknown(error);
+      }
+    },
+
+    async rebookingOutcome(request: RebookRequest, callOptions?: FareSourceCallOptions): Promise<RebookResult | null> {
+      const { order } = await orderNamedBy(request.booking, callOptions?.signal);
+      // Our change keeps the flights; an order on other flights was changed by someone else.
+      if (!sameFlights(flightsOfOrder(order), request.booking)) throw new BookingMismatchError();
+      const travellers = order.passengers.length;
+      const nowPaying = perTraveller(moneyToCents(order.total_amount), travellers);
+      // The order still costs what was paid: no change went through.
+      if (nowPaying >= request.pricePaid) return null;
+      const penalty = perTraveller(
+        moneyToCents(order.conditions?.change_before_departure?.penalty_amount ?? '0'),
+        travellers,
+      );
+      const change = (order.changes ?? []).filter((c) => c.confirmed_at).at(-1) ?? null;
       const at = now();
       return {
-        newPrice,
-        currency: confirmed.new_total_currency ?? booking.currency,
-        airlineCredit,
-        creditReference: confirmed.id,
+        newPrice: nowPaying,
+        currency: order.total_currency,
+        airlineCredit: Math.max(0, request.pricePaid - nowPaying - penalty),
+        creditReference: change?.id ?? order.id,
         creditExpiryDate: creditExpiryDate(at),
-        seatNumber: booking.seatNumber,
-        rebookedAt: (confirmed.confirmed_at ? new Date(confirmed.confirmed_at) : at).toISOString(),
+        seatNumber: request.booking.seatNumber,
+        rebookedAt: (change?.confirmed_at ? new Date(change.confirmed_at) : at).toISOString(),
       };
     },
   };

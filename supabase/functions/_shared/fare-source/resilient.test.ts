@@ -9,6 +9,7 @@ import {
   type FareSourceCallOptions,
   FareSourceError,
   FareSourceUnavailableError,
+  RebookOutcomeUnknownError,
   type Itinerary,
   type RebookRequest,
   type RebookResult,
@@ -28,7 +29,13 @@ const ITINERARY: Itinerary = {
   currency: 'USD',
 };
 const REBOOK: RebookRequest = {
-  booking: { ...ITINERARY, bookingCode: 'ABC123', passengerLastName: 'Smith', seatNumber: '14C' },
+  booking: {
+    ...ITINERARY,
+    bookingCode: 'ABC123',
+    passengerLastName: 'Smith',
+    seatNumber: '14C',
+    sourceReference: 'ord_0000ABC123',
+  },
   pricePaid: 40000,
   maxPrice: 35000,
 };
@@ -49,6 +56,7 @@ function scriptedSource(clock: FakeClock, behave: (attempt: number, signal?: Abo
     retrieveBooking: (_request, options) => run(options),
     quote: (_itinerary, options) => run<FareQuote>(options),
     rebook: (_request, options) => run<RebookResult>(options),
+    rebookingOutcome: (_request, options) => run<RebookResult | null>(options),
   };
   return { source, startedAt };
 }
@@ -173,7 +181,11 @@ describe('resilience: timeouts', () => {
   it('does not retry a rebook that timed out (it may have gone through), but does retry one refused with 429', async () => {
     const clock = new FakeClock();
     const slow = scriptedSource(clock, (_attempt, signal) => hang(signal));
-    expect(await clock.run(caught(wrap(clock, slow.source).rebook(REBOOK)))).toBeInstanceOf(FareSourceUnavailableError);
+    const timedOut = await clock.run(caught(wrap(clock, slow.source).rebook(REBOOK)));
+    // The outcome is unknown: a 503 to callers (a FareSourceUnavailableError), and they must ask.
+    expect(timedOut).toBeInstanceOf(RebookOutcomeUnknownError);
+    expect(timedOut).toBeInstanceOf(FareSourceUnavailableError);
+    expect((timedOut as Error).cause).toBeInstanceOf(FareSourceTimeoutError);
     expect(slow.startedAt).toHaveLength(1);
 
     const limited = scriptedSource(clock, async (attempt) => {
@@ -182,6 +194,66 @@ describe('resilience: timeouts', () => {
     });
     expect(await clock.run(wrap(clock, limited.source).rebook(REBOOK))).toEqual({ newPrice: 35000 });
     expect(limited.startedAt).toHaveLength(2);
+  });
+});
+
+describe('resilience: rebookings whose outcome is unknown', () => {
+  it('a rebook refused with 5xx until the retries run out is plainly unavailable: nothing changed', async () => {
+    const clock = new FakeClock();
+    const { source, startedAt } = scriptedSource(clock, async () => {
+      throw new RetryableFareSourceError('Duffel answered 503', 503);
+    });
+    const error = await clock.run(caught(wrap(clock, source).rebook(REBOOK)));
+    expect(error).toBeInstanceOf(FareSourceUnavailableError);
+    expect(error).not.toBeInstanceOf(RebookOutcomeUnknownError);
+    expect(startedAt).toHaveLength(4);
+  });
+
+  it('passes an unknown outcome from the source through, never retried', async () => {
+    const clock = new FakeClock();
+    const unknown = new RebookOutcomeUnknownError();
+    const { source, startedAt } = scriptedSource(clock, async () => {
+      throw unknown;
+    });
+    expect(await clock.run(caught(wrap(clock, source).rebook(REBOOK)))).toBe(unknown);
+    expect(startedAt).toHaveLength(1);
+  });
+
+  it('treats an unexpected error inside a rebook as an unknown outcome (it may have struck after the change)', async () => {
+    const clock = new FakeClock();
+    const { source, startedAt } = scriptedSource(clock, async () => {
+      throw new TypeError('Cannot read properties of undefined');
+    });
+    const error = await clock.run(caught(wrap(clock, source).rebook(REBOOK)));
+    expect(error).toBeInstanceOf(RebookOutcomeUnknownError);
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    expect(startedAt).toHaveLength(1);
+  });
+
+  it('retries rebookingOutcome (a read) after 5xx and timeouts, as retrieval', async () => {
+    const clock = new FakeClock();
+    const found = { newPrice: 35000 } as RebookResult;
+    const { source, startedAt } = scriptedSource(clock, (attempt, signal) => {
+      if (attempt === 1) return Promise.reject(new RetryableFareSourceError('Duffel answered 502', 502));
+      if (attempt === 2) return hang(signal);
+      return Promise.resolve(found);
+    });
+    expect(await clock.run(wrap(clock, source).rebookingOutcome(REBOOK))).toBe(found);
+    // 250 ms after the 502; the second attempt times out at 1000 ms, then 500 ms more.
+    expect(startedAt).toEqual([0, 250, 1750]);
+  });
+
+  it('passes a refusal from rebookingOutcome through, and null (nothing happened) as it is', async () => {
+    const clock = new FakeClock();
+    const refused = scriptedSource(clock, async () => {
+      throw new BookingNotFoundError();
+    });
+    expect(await clock.run(caught(wrap(clock, refused.source).rebookingOutcome(REBOOK)))).toBeInstanceOf(
+      BookingNotFoundError,
+    );
+    expect(refused.startedAt).toHaveLength(1);
+    const nothing = scriptedSource(clock, async () => null);
+    expect(await clock.run(wrap(clock, nothing.source).rebookingOutcome(REBOOK))).toBeNull();
   });
 });
 

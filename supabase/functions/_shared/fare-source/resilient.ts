@@ -6,12 +6,17 @@
 //   `maxRetries` times with exponential backoff and jitter; a wait the source asks for
 //   (Retry-After, ratelimit-reset) is honoured, and one longer than `maxRetryAfterMs` ends the
 //   retries at once. When the retries run out the caller gets FareSourceUnavailableError.
-// - Everything else a source throws on purpose (booking not found, fare gone, not changeable,
-//   4xx other than 429) passes through unretried; an unexpected error becomes
-//   FareSourceUnavailableError, so a caller only ever sees the typed errors of types.ts.
+// - Everything else a source throws on purpose (booking not found, booking mismatch, fare gone,
+//   not changeable, 4xx other than 429, an outcome already known to be unknown) passes through
+//   unretried; an unexpected error becomes FareSourceUnavailableError (RebookOutcomeUnknownError
+//   in a rebook, where it may have struck after the change), so a caller only ever sees the typed
+//   errors of types.ts.
 // - A rebook is not retried after a timeout: the change may have gone through, and a second one
-//   could change the booking twice. Sources throw RetryableFareSourceError from a rebook only
-//   where nothing was changed yet.
+//   could change the booking twice. The caller gets RebookOutcomeUnknownError (a
+//   FareSourceUnavailableError, 503) and asks `rebookingOutcome` before anything else. Sources
+//   throw RetryableFareSourceError from a rebook only where nothing was changed yet, so those are
+//   retried, and when the retries run out the answer is plain FareSourceUnavailableError.
+// - `rebookingOutcome` only reads, so it is retried like retrieveBooking and quote.
 // - Every attempt first takes a token from the source's bucket (`ratePerSecond`, shared by all
 //   callers in the process), so a sweep's concurrency never exceeds the rate the API allows.
 //
@@ -19,6 +24,7 @@
 import {
   FareSourceError,
   FareSourceUnavailableError,
+  RebookOutcomeUnknownError,
   RetryableFareSourceError,
   type FareSource,
   type FareSourceCallOptions,
@@ -156,11 +162,15 @@ export function withResilience(source: FareSource, options: ResilienceOptions): 
       } catch (error) {
         if (!(error instanceof RetryableFareSourceError)) {
           if (error instanceof FareSourceError) throw error;
+          // A bug inside a rebook may have struck after the change was made: ask before retrying.
+          if (operation === 'rebook') throw new RebookOutcomeUnknownError(undefined, { cause: error });
           throw new FareSourceUnavailableError(undefined, { cause: error });
         }
         const timedOut = error instanceof FareSourceTimeoutError;
         const askedMs = error.retryAfterMs ?? 0;
         if (tried >= options.maxRetries || (timedOut && !retryTimeouts) || askedMs > maxRetryAfterMs) {
+          // a change that timed out may have happened: the caller must ask before trying again
+          if (timedOut && operation === 'rebook') throw new RebookOutcomeUnknownError(undefined, { cause: error });
           throw new FareSourceUnavailableError(undefined, { cause: error });
         }
         const delayMs = Math.max(askedMs, backoffDelay(tried, baseDelayMs, maxDelayMs, random));
@@ -175,5 +185,6 @@ export function withResilience(source: FareSource, options: ResilienceOptions): 
     retrieveBooking: (request) => run('retrieveBooking', (call) => source.retrieveBooking(request, call), true),
     quote: (itinerary) => run('quote', (call) => source.quote(itinerary, call), true),
     rebook: (request) => run('rebook', (call) => source.rebook(request, call), false),
+    rebookingOutcome: (request) => run('rebookingOutcome', (call) => source.rebookingOutcome(request, call), true),
   };
 }

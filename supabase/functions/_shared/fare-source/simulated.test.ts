@@ -3,13 +3,15 @@ import { lookupAirport } from '../extraction/airports.ts';
 import { describe, expect, it } from '../extraction/testing/harness.ts';
 import { creditExpiryDate } from '../flights/rules.ts';
 import { createFareSource } from './index.ts';
-import { createSimulatedFareSource } from './simulated.ts';
+import { createSimulatedFareSource, simulatedSourceReference } from './simulated.ts';
 import {
+  BookingMismatchError,
   BookingNotChangeableError,
   BookingNotFoundError,
   FareNoLongerAvailableError,
   FareSourceUnavailableError,
   type Itinerary,
+  type RebookRequest,
   type RetrievedBooking,
 } from './types.ts';
 
@@ -38,13 +40,15 @@ function itineraryOf(booking: RetrievedBooking, bookingCode?: string): Itinerary
   };
 }
 
-function rebookRequestOf(booking: RetrievedBooking, maxPrice: number) {
+/** A rebooking as the api builds it: from the retrieval, reference included. */
+function rebookRequestOf(booking: RetrievedBooking, maxPrice: number): RebookRequest {
   return {
     booking: {
       ...itineraryOf(booking),
       bookingCode: booking.bookingCode,
       passengerLastName: booking.passengerLastName,
       seatNumber: booking.seatNumber,
+      sourceReference: booking.sourceReference,
     },
     pricePaid: booking.pricePaid,
     maxPrice,
@@ -311,6 +315,91 @@ describe('simulated fare source: rebooking', () => {
   });
 });
 
+describe('simulated fare source: the booking reference refuses altered rebookings', () => {
+  const retrieve = (bookingCode: string, passengerLastName = 'Lee', airline = 'United Airlines') =>
+    sourceAt(T0).retrieveBooking({ airline, bookingCode, passengerLastName });
+
+  it('gives every booking a reference derived from it, the same on every retrieval', async () => {
+    const b = await retrieve('DROPREF1');
+    expect(b.sourceReference).toMatch(/^SIM-[0-9A-F]{16}$/);
+    expect((await retrieve('DROPREF1')).sourceReference).toBe(b.sourceReference);
+    expect(
+      simulatedSourceReference({ ...itineraryOf(b), bookingCode: 'DROPREF1', passengerLastName: 'Lee' }, b.pricePaid),
+    ).toBe(b.sourceReference);
+    // Case, accents and punctuation in the name are not a different booking; another name or code is.
+    const accented = await retrieve('DROPREF1', 'LÉE');
+    expect(accented.sourceReference).toBe(b.sourceReference);
+    expect((await retrieve('DROPREF1', 'Leeds')).sourceReference).not.toBe(b.sourceReference);
+    expect((await retrieve('DROPREF2')).sourceReference).not.toBe(b.sourceReference);
+    // DIRECT bookings have one too (they stay assisted).
+    const direct = await retrieve('DIRECTDROP4');
+    expect(direct.rebookingMethod).toBe('assisted');
+    expect(direct.sourceReference).toMatch(/^SIM-/);
+  });
+
+  it('refuses a rebooking whose price paid was forged, and changes nothing', async () => {
+    const b = await retrieve('DROPFORGE1');
+    const quote = await sourceAt(T0).quote(itineraryOf(b));
+    // The attack: a flight row claiming $20,000,000 paid, to be credited the difference.
+    const forged = { ...rebookRequestOf(b, quote.price), pricePaid: 2_000_000_000 };
+    await expect(sourceAt(T0).rebook(forged)).rejects.toBeInstanceOf(BookingMismatchError);
+    // The honest request still goes through, credited what was really paid minus the new fare.
+    const result = await sourceAt(T0).rebook(rebookRequestOf(b, quote.price));
+    expect(result.airlineCredit).toBe(b.pricePaid - quote.price);
+  });
+
+  it('refuses a rebooking whose fare, cabin, flights, code or name were altered', async () => {
+    const b = await retrieve('DROPFORGE2');
+    const honest = rebookRequestOf(b, b.pricePaid);
+    const altered: Partial<RebookRequest['booking']>[] = [
+      { fareType: 'Basic Economy' },
+      { cabinClass: 'First' },
+      { flightNumber: 'UA9902' },
+      { departureDate: '2099-01-01' },
+      { arrivalAirport: 'HNL' },
+      { bookingCode: 'DROPFORGE3' },
+      { passengerLastName: 'Someone' },
+      { airline: 'Delta Air Lines' },
+      { currency: 'EUR' },
+      { sourceReference: null },
+      { sourceReference: (await retrieve('DROPFORGE3')).sourceReference },
+    ];
+    for (const change of altered) {
+      const request = { ...honest, booking: { ...honest.booking, ...change } };
+      await expect(sourceAt(T0).rebook(request), JSON.stringify(change)).rejects.toBeInstanceOf(BookingMismatchError);
+    }
+  });
+
+  it('still rebooks a kept retrieval after the 28-day period has rolled over', async () => {
+    const b = await retrieve('DROPKEPT1');
+    const later = sourceAt(T0 + 40 * DAY);
+    // A new period makes another booking of the code...
+    expect(
+      await later.retrieveBooking({ airline: 'UA', bookingCode: 'DROPKEPT1', passengerLastName: 'Lee' }),
+    ).not.toEqual(b);
+    const quote = await later.quote(itineraryOf(b));
+    const result = await later.rebook(rebookRequestOf(b, quote.price)); // ...but the kept one is still valid
+    expect(result.newPrice).toBe(quote.price);
+  });
+
+  it('refuses a rebooking that would not lower the fare, whatever maxPrice says', async () => {
+    const b = await retrieve('RISE9');
+    const quote = await sourceAt(T0).quote(itineraryOf(b));
+    expect(quote.price).toBeGreaterThan(b.pricePaid);
+    await expect(sourceAt(T0).rebook(rebookRequestOf(b, quote.price * 2))).rejects.toBeInstanceOf(
+      FareNoLongerAvailableError,
+    );
+  });
+
+  it('answers rebookingOutcome with null: a lost answer here means nothing changed', async () => {
+    const b = await retrieve('DROPLOST1');
+    const source = sourceAt(T0);
+    expect(await source.rebookingOutcome(rebookRequestOf(b, b.pricePaid))).toBeNull();
+    await source.rebook(rebookRequestOf(b, b.pricePaid - 1));
+    expect(await source.rebookingOutcome(rebookRequestOf(b, b.pricePaid))).toBeNull();
+  });
+});
+
 describe('simulated fare source: latency and wiring', () => {
   it('waits latencyMs before every call', async () => {
     const waits: number[] = [];
@@ -350,5 +439,8 @@ describe('simulated fare source: latency and wiring', () => {
     await expect(
       source.retrieveBooking({ airline: 'Alaska Airlines', bookingCode: 'FAIL1', passengerLastName: 'Wu' }),
     ).rejects.toBeInstanceOf(FareSourceUnavailableError);
+    const quote = await source.quote(itineraryOf(b));
+    expect((await source.rebook(rebookRequestOf(b, quote.price))).newPrice).toBe(quote.price);
+    expect(await source.rebookingOutcome(rebookRequestOf(b, quote.price))).toBeNull();
   });
 });

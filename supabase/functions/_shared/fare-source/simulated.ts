@@ -21,11 +21,24 @@
 //   interpolated across the day's buckets plus a small per-bucket wobble, within about +-15%.
 //   The price paid is the base times a per-booking factor of 0.90 to 1.02, so roughly a third of
 //   checks find a fare below it and fares cross back and forth as buckets pass.
+// - Booking reference: every retrieved booking carries sourceReference 'SIM-' and 16 hex digits,
+//   a hash of what identifies and prices it (airline code, booking code, folded last name,
+//   flights, dates, airports, cabin, fare type, currency, price paid; simulatedSourceReference).
+//   It does not depend on the clock, so a kept retrieval stays valid after the 28-day period
+//   rolls over.
 // - Rebooking: this source can change its own bookings (rebookingMethod 'source'). A rebook
-//   re-quotes; above `maxPrice` it refuses (FareNoLongerAvailableError); a non-changeable fare is
+//   first checks that the request's sourceReference is the one its own booking fields give, so a
+//   request whose fields were altered (a forged price paid, another fare type, another booking)
+//   is refused (BookingMismatchError). It re-quotes; above `maxPrice`, or not below the price
+//   paid, it refuses (FareNoLongerAvailableError); a non-changeable fare or a DIRECT booking is
 //   refused (BookingNotChangeableError). Otherwise the new price is the quote, the airline credit
 //   is price paid minus new price, the credit reference looks like 'UA-CR-7Q2K9D' (deterministic
 //   from the booking and bucket), the credit expires one year out, and the seat is kept.
+// - rebookingOutcome: always null. A rebook here changes nothing anywhere until it answers (it
+//   computes its answer and keeps no state), so a rebooking whose answer was lost did not happen.
+//   The reference has no secret in it: it catches a request assembled from anything but the
+//   retrieval (a flight row, an edited field), not a caller who can compute hashes; the api keeps
+//   the retrieval where users cannot write it.
 //
 // Test controls, by booking-code prefix (codes are upper-case letters and digits, up to 20), so a
 // test that drives a running server over HTTP can steer it:
@@ -42,11 +55,13 @@
 // DROP, 9930-9958 RISE, 9960-9988 OUTAGE; other bookings never get numbers above 4999), so a quote
 // of that itinerary obeys the control even when the caller does not pass the booking code.
 //
-// Failure: only through the controls above; `latencyMs` delays every call, as a real API would.
+// Failure: only through the controls above, and BookingMismatchError for a rebook whose request
+// is not the booking retrieval returned; `latencyMs` delays every call, as a real API would.
 import { localToUtcMillis, formatAtAirport } from '../extraction/airports.ts';
 import { creditExpiryDate, isEligibleFareType } from '../flights/rules.ts';
 import { normalizeAirlineName } from './airline-names.ts';
 import {
+  BookingMismatchError,
   BookingNotChangeableError,
   BookingNotFoundError,
   type FareQuote,
@@ -100,6 +115,14 @@ function pick<T>(items: readonly T[], ...parts: (string | number)[]): T {
 
 function intBetween(min: number, maxExclusive: number, ...parts: (string | number)[]): number {
   return min + Math.floor(unit(...parts) * (maxExclusive - min));
+}
+
+function foldName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z]/gi, '')
+    .toLowerCase();
 }
 
 // ---- airports and airlines ----
@@ -333,6 +356,38 @@ export function simulatedAirline(nameOrCode: string): SimulatedAirline | null {
   return BY_CODE.get(trimmed.toUpperCase()) ?? BY_NAME.get(normalizeAirlineName(trimmed)) ?? null;
 }
 
+// ---- the booking reference ----
+
+/** What the simulated reference is derived from: a booking as retrieval returned it. */
+export type SimulatedBookingFields = Itinerary & { bookingCode: string; passengerLastName: string };
+
+/**
+ * The sourceReference the simulated source gives a booking: 'SIM-' and 16 hex digits, fixed by
+ * the airline, booking code, last name (without case, accents or punctuation), flights, dates,
+ * airports, cabin, fare type, currency and the price paid. Two requests describing the same
+ * booking get the same reference; changing any of those fields changes it.
+ */
+export function simulatedSourceReference(booking: SimulatedBookingFields, pricePaid: number): string {
+  const flight = (value: string | null) => (value ?? '').toUpperCase().replace(/\s+/g, '');
+  const text = [
+    simulatedAirline(booking.airline)?.code ?? booking.airline.trim().toUpperCase(),
+    booking.bookingCode.trim().toUpperCase(),
+    foldName(booking.passengerLastName),
+    flight(booking.flightNumber),
+    booking.departureDate,
+    booking.departureAirport.toUpperCase(),
+    booking.arrivalAirport.toUpperCase(),
+    flight(booking.returnFlightNumber),
+    booking.returnDate ?? '',
+    (booking.cabinClass ?? '').trim().toLowerCase(),
+    (booking.fareType ?? '').trim().toLowerCase(),
+    booking.currency.toUpperCase(),
+    String(pricePaid),
+  ].join('|');
+  const hex = (salt: string) => hash32(`${salt}|${text}`).toString(16).toUpperCase().padStart(8, '0');
+  return `SIM-${hex('sim-ref-a')}${hex('sim-ref-b')}`;
+}
+
 // ---- fares ----
 
 const CABIN_OF_FARE: Record<string, string> = {
@@ -562,6 +617,10 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       const base = baseFare(itinerary);
       // What the traveller paid: the base for controlled bookings, else 0.90-1.02 of it.
       const pricePaid = controls.price ? base : Math.round(base * (0.9 + 0.12 * unit(seed, 'paid')));
+      const sourceReference = simulatedSourceReference(
+        { ...itinerary, bookingCode: code, passengerLastName: lastName },
+        pricePaid,
+      );
 
       return {
         airline: airline.name,
@@ -584,7 +643,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
         pricePaid,
         currency: 'USD',
         rebookingMethod: controls.direct ? 'assisted' : 'source',
-        sourceReference: null,
+        sourceReference,
       };
     },
 
@@ -598,13 +657,19 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       const booking = request.booking;
       const controls = controlsOf(booking.bookingCode);
       if (controls.failAll || controls.price === 'outage') throw new FareSourceUnavailableError();
+      // Only the booking retrieval returned, as it returned it: any field altered since (the price
+      // paid, the fare, the flights, the booking code) gives another reference.
+      if (booking.sourceReference !== simulatedSourceReference(booking, request.pricePaid)) {
+        throw new BookingMismatchError();
+      }
       if (controls.direct) throw new BookingNotChangeableError();
       // The airline refuses changes only on no-change fare brands; the route has already checked
       // the flight's eligibility by the rules in flights/rules.ts.
       if (!isEligibleFareType(booking.fareType, true)) throw new BookingNotChangeableError();
       const at = now();
       const quote = quoteAt(booking, at);
-      if (quote.price > request.maxPrice) throw new FareNoLongerAvailableError();
+      // A rebooking lowers the fare, and never above the fare the traveller saw.
+      if (quote.price > request.maxPrice || quote.price >= request.pricePaid) throw new FareNoLongerAvailableError();
       const airlineCode =
         simulatedAirline(booking.airline)?.code ?? /^([A-Z0-9]{2})\d/.exec(booking.flightNumber)?.[1] ?? 'XX';
       const reference = hash32(`credit|${booking.bookingCode}|${itineraryKey(booking)}|${bucketOf(at)}`)
@@ -621,6 +686,12 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
         seatNumber: booking.seatNumber,
         rebookedAt: at.toISOString(),
       };
+    },
+
+    // A rebook here has no effect anywhere until it answers, so a lost answer means no change.
+    async rebookingOutcome(): Promise<RebookResult | null> {
+      await latency();
+      return null;
     },
   };
 }

@@ -1,8 +1,15 @@
 // The fare source contract (DESIGN "Adapters"): retrieve a booking, quote the same itinerary and
-// fare type now, and rebook the booking at a quoted fare. Implementations: `simulated` (default,
-// deterministic) and `duffel` (the Duffel API). Every implementation is wrapped so each call has
-// a timeout, bounded retries with backoff on 429 and 5xx, and a per-source rate limit; failures
-// surface as the typed errors below and never as partial data.
+// fare type now, rebook the booking at a quoted fare, and, when a rebooking's answer was lost, ask
+// what happened. Implementations: `simulated` (default, deterministic) and `duffel` (the Duffel
+// API). Every implementation is wrapped so each call has a timeout, bounded retries with backoff
+// on 429 and 5xx, and a per-source rate limit; failures surface as the typed errors below and
+// never as partial data.
+//
+// A rebooking is steered by nothing a traveller wrote: the caller sends what retrieval returned
+// (kept where users cannot write it), and the source checks it again before changing anything.
+// It finds the booking again by code and last name and refuses unless it is the booking
+// retrieval returned (`sourceReference`; BookingMismatchError), and it never makes a change that
+// costs money: a rebooking lowers the fare or does not happen.
 //
 // Money is integer cents in `currency`. Dates are 'YYYY-MM-DD' (the airport's local date), times
 // 'HH:MM' local, or null when the source does not say.
@@ -37,7 +44,10 @@ export interface RetrievedBooking {
   currency: string;
   /** 'source' when this source can change the booking itself; 'assisted' when the traveller must. */
   rebookingMethod: RebookingMethod;
-  /** The source's own id for the booking (a Duffel order id), when it has one. */
+  /**
+   * The source's own id for the booking: a Duffel order id; for the simulated source a reference
+   * derived from the booking ('SIM-...'). A rebooking must send it back unchanged.
+   */
   sourceReference: string | null;
 }
 
@@ -75,9 +85,20 @@ export interface FareQuote {
   offerId: string | null;
 }
 
+/**
+ * A rebooking, built from what `retrieveBooking` returned (never from anything the traveller can
+ * edit). The source finds the booking again by airline, booking code and last name, and refuses
+ * unless it is the one `sourceReference` names.
+ */
 export interface RebookRequest {
-  booking: Itinerary & { bookingCode: string; passengerLastName: string; seatNumber: string | null };
-  /** What the traveller paid, cents: the credit is the difference. */
+  booking: Itinerary & {
+    bookingCode: string;
+    passengerLastName: string;
+    seatNumber: string | null;
+    /** `RetrievedBooking.sourceReference`, as retrieval returned it. */
+    sourceReference: string | null;
+  };
+  /** What the traveller paid (as retrieved), cents: the credit is the difference. */
   pricePaid: number;
   /** Refuse to rebook above this price (the fare the traveller saw), cents. */
   maxPrice: number;
@@ -108,7 +129,20 @@ export interface FareSource {
   readonly name: 'simulated' | 'duffel';
   retrieveBooking(request: RetrieveBookingRequest, options?: FareSourceCallOptions): Promise<RetrievedBooking>;
   quote(itinerary: Itinerary, options?: FareSourceCallOptions): Promise<FareQuote>;
+  /**
+   * Changes the booking to the lower fare. Refusals change nothing: BookingNotFoundError,
+   * BookingMismatchError, BookingNotChangeableError, FareNoLongerAvailableError. When the change
+   * may have happened but no answer came (a confirm that failed or timed out):
+   * RebookOutcomeUnknownError; ask `rebookingOutcome` before trying again.
+   */
   rebook(request: RebookRequest, options?: FareSourceCallOptions): Promise<RebookResult>;
+  /**
+   * Asks the source whether a rebooking whose answer was lost went through, given the request that
+   * was sent: the change it finds on the booking (as `rebook` would have answered), or null when
+   * the booking is as it was. Only reads, so it may be retried. Throws BookingNotFoundError or
+   * BookingMismatchError when the booking cannot be found again as the request names it.
+   */
+  rebookingOutcome(request: RebookRequest, options?: FareSourceCallOptions): Promise<RebookResult | null>;
 }
 
 /** Base class: everything a fare source throws on purpose. */
@@ -155,11 +189,43 @@ export class RetryableFareSourceError extends FareSourceError {
   }
 }
 
-/** The fare changed before the rebooking went through (now above maxPrice). Maps to 409. */
+/**
+ * The fare changed before the rebooking went through: now above maxPrice, or the only change on
+ * offer would not lower what the traveller paid (a change that costs money is never made). Maps
+ * to 409.
+ */
 export class FareNoLongerAvailableError extends FareSourceError {
   constructor(message = 'The lower fare is no longer available.') {
     super(message);
     this.name = 'FareNoLongerAvailableError';
+  }
+}
+
+/**
+ * A rebooking that does not match the booking the source holds: the booking found by code and
+ * last name is not the one `sourceReference` names (another customer's order, a forged or
+ * altered request), or its flights are no longer those retrieved. Nothing is changed. Maps to 409.
+ */
+export class BookingMismatchError extends FareSourceError {
+  constructor(message = 'This booking no longer matches the one we retrieved, so it was not changed.') {
+    super(message);
+    this.name = 'BookingMismatchError';
+  }
+}
+
+/**
+ * A rebooking whose outcome is unknown: the change may have gone through (a confirm that failed
+ * or timed out, or a rebook attempt that timed out). Never retried; the caller keeps its claim
+ * until it has asked the source (`rebookingOutcome`). A FareSourceUnavailableError, so it maps
+ * to 503 wherever that does.
+ */
+export class RebookOutcomeUnknownError extends FareSourceUnavailableError {
+  constructor(
+    message = 'The airline did not confirm the change. Please check the booking before trying again.',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RebookOutcomeUnknownError';
   }
 }
 

@@ -7,7 +7,12 @@
 //
 // Tests seed orders (addOrder) and the flights on sale with their prices (addFare), and script
 // failures with fault(): any status with Duffel's error body for it (401, 404, 422, 429 with
-// Retry-After and rate-limit headers, 500, 503...), a gateway's HTML page, or a slow answer.
+// Retry-After and rate-limit headers, 500, 503...), a gateway's HTML page, or a slow answer;
+// `applyFirst` does the request and then answers with the failure (a change made, its answer
+// lost). Like Duffel, the stub takes any change it is asked to confirm: a confirm of a change
+// that costs money succeeds when the payment from the balance matches, and is recorded in
+// `balancePayments`; order changes only offer fares in the cabin asked for, unless
+// setOfferEveryCabin(true) (an airline that answers with every cabin).
 import { Buffer } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -63,6 +68,8 @@ export interface StubFault {
   /** Error code and message for the body, instead of the status's usual one. */
   code?: string;
   message?: string;
+  /** Carry the request out first, then answer with `status` (the effect happened; the answer is lost). */
+  applyFirst?: boolean;
 }
 
 export interface RecordedRequest {
@@ -126,21 +133,42 @@ const ERROR_KINDS: Record<number, { type: string; title: string; code: string; m
 
 const RATE_LIMIT = 120;
 
+const CABIN_NAMES: Record<string, string> = {
+  economy: 'Economy',
+  premium_economy: 'Premium Economy',
+  business: 'Business',
+  first: 'First',
+};
+
 export interface DuffelStub {
   url: string;
   token: string;
   requests: RecordedRequest[];
   /** Order changes confirmed so far. */
   confirmedChanges: Json[];
+  /** Payments taken from the Duffel balance by confirms: `{ order_id, amount, currency }`. */
+  balancePayments: Json[];
   addOrder(input: StubOrderInput): Json;
+  /** The order as the stub holds it now (a copy), or null. */
+  order(id: string): Json | null;
   addFare(fare: StubFare): void;
   /** Penalty the airline charges per order change, e.g. '25.00' (default '0.00'). */
   setChangePenalty(amount: string): void;
+  /** Order change offers in every cabin on sale, whatever cabin the request asked for. */
+  setOfferEveryCabin(on: boolean): void;
   fault(fault: StubFault): void;
+  /** Resolves when a request matching 'METHOD /path-prefix' (or '/path-prefix') has arrived. */
+  waitForRequest(match: string): Promise<RecordedRequest>;
   close(): Promise<void>;
 }
 
-export async function startDuffelStub(options: { token?: string } = {}): Promise<DuffelStub> {
+export interface DuffelStubOptions {
+  token?: string;
+  /** Orders list their confirmed changes (`changes: [{ id, confirmed_at }]`). Default false. */
+  ordersListChanges?: boolean;
+}
+
+export async function startDuffelStub(options: DuffelStubOptions = {}): Promise<DuffelStub> {
   const token = options.token ?? 'duffel_test_stub_token';
   const requests: RecordedRequest[] = [];
   const orders = new Map<string, Json>();
@@ -148,10 +176,13 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
   const changeRequests = new Map<string, { order: Json; offers: Json[] }>();
   const changes = new Map<string, Json>();
   const confirmedChanges: Json[] = [];
+  const balancePayments: Json[] = [];
+  const waiters: { match: string; resolve: (request: RecordedRequest) => void }[] = [];
   const faults: (StubFault & { left: number })[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const sockets = new Set<Socket>();
   let changePenalty = '0.00';
+  let offerEveryCabin = false;
   let counter = 0;
 
   const id = (prefix: string) => `${prefix}_0000A${(++counter).toString(36).toUpperCase().padStart(6, '0')}Stub`;
@@ -251,6 +282,7 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
         refund_before_departure: null,
       },
       metadata: {},
+      ...(options.ordersListChanges ? { changes: [] as Json[] } : {}),
     };
     orders.set(order.id, order);
     return order;
@@ -358,7 +390,7 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
               flight,
               passengers,
               fare.cabinClass ?? 'economy',
-              'Economy',
+              CABIN_NAMES[fare.cabinClass ?? 'economy'] ?? 'Economy',
               fare.fareBrand ?? null,
               fare.carrierName,
             ),
@@ -388,7 +420,7 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
       }
       const add = data.slices?.add ?? [];
       const passengers = order.passengers;
-      const offers = faresFor(add, add[0]?.cabin_class).map((fare) => {
+      const offers = faresFor(add, offerEveryCabin ? undefined : add[0]?.cabin_class).map((fare) => {
         const newTotal = toCents(fare.amount) * passengers.length;
         const penalty = toCents(changePenalty);
         return {
@@ -408,7 +440,7 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
                 flight,
                 passengers,
                 fare.cabinClass ?? 'economy',
-                'Economy',
+                CABIN_NAMES[fare.cabinClass ?? 'economy'] ?? 'Economy',
                 fare.fareBrand ?? null,
                 fare.carrierName,
               ),
@@ -474,22 +506,33 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
           return [422, errorBody(422, 'invalid_payment', 'The payment must match the change total', 'payment')];
         }
       }
+      if (due > 0) {
+        balancePayments.push({
+          order_id: change.order_id,
+          amount: data.payment.amount,
+          currency: data.payment.currency,
+        });
+      }
       change.confirmed_at = new Date().toISOString();
       const order = orders.get(change.order_id);
       order.total_amount = change.new_total_amount;
       order.slices = change.slices.add;
+      if (options.ordersListChanges)
+        order.changes = [...order.changes, { id: change.id, confirmed_at: change.confirmed_at }];
       confirmedChanges.push(change);
       return [200, { data: change }];
     }
     return [404, errorBody(404)];
   }
 
+  function matches(match: string | undefined, method: string, path: string): boolean {
+    if (!match) return true;
+    const [first, second] = match.split(' ');
+    return second ? first === method && path.startsWith(second) : path.startsWith(first ?? '');
+  }
+
   function takeFault(method: string, path: string): StubFault | null {
-    const index = faults.findIndex((f) => {
-      if (!f.match) return true;
-      const [first, second] = f.match.split(' ');
-      return second ? first === method && path.startsWith(second) : path.startsWith(first ?? '');
-    });
+    const index = faults.findIndex((f) => matches(f.match, method, path));
     if (index < 0) return null;
     const fault = faults[index]!;
     fault.left -= 1;
@@ -510,13 +553,19 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
       return;
     }
     const method = req.method ?? 'GET';
-    requests.push({
+    const recorded: RecordedRequest = {
       method,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
       headers: req.headers,
       body,
-    });
+    };
+    requests.push(recorded);
+    for (const waiter of [...waiters]) {
+      if (!matches(waiter.match, method, url.pathname)) continue;
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(recorded);
+    }
 
     if (req.headers.authorization !== `Bearer ${token}`) {
       send(res, 401, errorBody(401));
@@ -543,6 +592,7 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
       if (res.destroyed) return;
     }
     if (fault?.status) {
+      if (fault.applyFirst) route(method, url.pathname, Object.fromEntries(url.searchParams), body);
       const status = fault.status;
       const headers: Record<string, string> = { ...(fault.headers ?? {}) };
       if (status === 429)
@@ -571,12 +621,25 @@ export async function startDuffelStub(options: { token?: string } = {}): Promise
     token,
     requests,
     confirmedChanges,
+    balancePayments,
     addOrder,
+    order: (id) => {
+      const order = orders.get(id);
+      return order ? structuredClone(order) : null;
+    },
     addFare: (fare) => void fares.push(fare),
     setChangePenalty: (amount) => {
       changePenalty = amount;
     },
+    setOfferEveryCabin: (on) => {
+      offerEveryCabin = on;
+    },
     fault: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    waitForRequest: (match) => {
+      const seen = requests.find((r) => matches(match, r.method, r.path));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
