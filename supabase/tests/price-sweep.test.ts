@@ -89,6 +89,7 @@ function fakeSource(options: { fail?: (it: Itinerary) => boolean; onQuote?: (n: 
     calls,
     retrieveBooking: () => Promise.reject(new Error('not used by the sweep')),
     rebook: () => Promise.reject(new Error('not used by the sweep')),
+    rebookingOutcome: () => Promise.reject(new Error('not used by the sweep')),
     async quote(itinerary): Promise<FareQuote> {
       calls.push(itineraryKey(itinerary));
       await options.onQuote?.(calls.length);
