@@ -212,6 +212,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
         ...itineraryOf(flight),
         passengerLastName: flight.passengerLastName,
         seatNumber: flight.seatNumber,
+        sourceReference: flight.sourceReference,
       },
       pricePaid: flight.originalPrice,
       maxPrice: flight.currentPrice ?? flight.originalPrice,
