@@ -90,7 +90,7 @@ export async function attempt(
   sql: Sql,
   actor: Actor,
   statement: (tx: Tx) => Promise<{ count: number }>,
-  options: { setup?: (tx: Tx) => Promise<unknown> } = {},
+  options: { commit?: boolean; setup?: (tx: Tx) => Promise<unknown> } = {},
 ): Promise<Outcome> {
   try {
     const result = await actAs(sql, actor, statement, options);
@@ -168,7 +168,7 @@ export interface FlightInput {
   notes: string | null;
 }
 
-/** The itinerary columns a user may insert, with plausible values. */
+/** A flight's itinerary columns, with plausible values (only the system inserts flights). */
 export function flightInput(overrides: Partial<FlightInput> = {}): FlightInput {
   const n = next();
   const departure = new Date(Date.now() + (30 + (n % 60)) * 86_400_000).toISOString().slice(0, 10);
@@ -198,6 +198,9 @@ export async function createFlight(
     has_been_rebooked?: boolean;
     return_date?: string;
     currency?: string;
+    cabin_class?: string;
+    rebooking_method?: 'source' | 'assisted';
+    source_reference?: string;
   } = {},
 ): Promise<number> {
   const row = { user_id: userId, ...flightInput(), ...overrides };
@@ -206,6 +209,21 @@ export async function createFlight(
   >`insert into public.flights ${sql(row as Record<string, postgres.SerializableParameter>)} returning id::int`;
   if (!flight) throw new Error('flight not created');
   return flight.id;
+}
+
+/**
+ * What the fare source returned when the flight was retrieved, as the api keeps it in
+ * private.flight_bookings: the flight row's own values and its source reference.
+ */
+export async function createFlightBooking(sql: Sql | Tx, flightId: number): Promise<void> {
+  const rows = await sql`insert into private.flight_bookings (
+      flight_id, user_id, source, source_reference, airline, booking_code, passenger_last_name,
+      price_paid, currency, cabin_class, fare_type, fare_changeable, rebooking_method, booking)
+    select id, user_id, 'simulated', source_reference, airline, booking_code, passenger_last_name,
+           original_price, currency, cabin_class, fare_type, is_eligible_for_rebooking, rebooking_method,
+           jsonb_build_object('airline', airline, 'flightNumber', flight_number, 'bookingCode', booking_code)
+      from public.flights where id = ${flightId}`;
+  if (rows.count !== 1) throw new Error(`no flight ${flightId} to keep a booking for`);
 }
 
 export async function createFlightPrice(
@@ -217,6 +235,33 @@ export async function createFlightPrice(
   const [row] = await sql<{ id: number }[]>`insert into public.flight_prices (flight_id, user_id, price, source)
     values (${flightId}, ${userId}, ${price}, 'simulated') returning id::int`;
   if (!row) throw new Error('flight price not created');
+  return row.id;
+}
+
+/** A rebooking attempt as the api records it in private.rebookings; 'recorded' unless told. */
+export async function createRebooking(
+  sql: Sql | Tx,
+  flightId: number,
+  userId: string,
+  state: 'claimed' | 'confirmed' | 'recorded' | 'released' = 'recorded',
+): Promise<number> {
+  const result = state === 'confirmed' || state === 'recorded' ? { newPrice: 40_000, savings: 5_000 } : null;
+  const [row] = await sql<{ id: number }[]>`insert into private.rebookings (flight_id, user_id, method, state, result)
+    values (${flightId}, ${userId}, 'source', ${state}, ${result === null ? null : sql.json(result)}) returning id::int`;
+  if (!row) throw new Error('rebooking not created');
+  return row.id;
+}
+
+/** A call a traveller's request made to the fare source, as the api counts it in private.fare_source_calls. */
+export async function createFareSourceCall(
+  sql: Sql | Tx,
+  userId: string,
+  flightId: number | null,
+  kind: 'add' | 'check' = 'check',
+): Promise<number> {
+  const [row] = await sql<{ id: number }[]>`insert into private.fare_source_calls (user_id, flight_id, kind)
+    values (${userId}, ${flightId}, ${kind}) returning id::int`;
+  if (!row) throw new Error('fare source call not created');
   return row.id;
 }
 

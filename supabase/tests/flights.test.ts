@@ -1,18 +1,22 @@
-// Flights and their price history: what a traveller may write, the itinerary constraints, the
-// duplicate rule, the plan's flight limit, and the columns only the system may change.
+// Flights and their price history: what a traveller may do with a flight (read it and remove it;
+// only the system writes flights, migration 20261123000200_flight_bookings.sql), the itinerary
+// constraints, the duplicate rule and the plan's flight limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,
   actAs,
   attempt,
   createFlight,
+  createFlightBooking,
   createFlightPrice,
   createNotification,
+  createRebooking,
   createUser,
   flightInput,
   openTestDatabase,
   serviceRole,
   user,
+  type Actor,
   type TestDb,
   type TestUser,
 } from './factories.ts';
@@ -37,15 +41,25 @@ async function flightRow(id: number): Promise<Record<string, unknown>> {
   return row;
 }
 
-function insertAs(userId: string, row: Record<string, unknown>) {
-  return attempt(db.sql, user(userId), (tx) => tx`insert into public.flights ${tx(row as Record<string, string>)}`);
+/** Inserts a flight as `actor`, committed when it succeeds (so a refusal is seen to store nothing). */
+function insertAs(actor: Actor, row: Record<string, unknown>) {
+  return attempt(db.sql, actor, (tx) => tx`insert into public.flights ${tx(row as Record<string, string>)}`, {
+    commit: true,
+  });
 }
 
-describe('a traveller adding a flight', () => {
+/** A free traveller already watching as many flights as the plan allows (5). */
+async function travellerAtLimit(): Promise<TestUser> {
+  const full = await createUser(db.sql);
+  for (let i = 0; i < 5; i += 1) await createFlight(db.sql, full.id);
+  return full;
+}
+
+describe('the system adding a flight', () => {
   it('stores the itinerary with the monitoring defaults', async () => {
     const id = await actAs(
       db.sql,
-      user(traveller.id),
+      serviceRole,
       async (tx) => {
         const [row] = await tx<
           { id: number }[]
@@ -69,9 +83,43 @@ describe('a traveller adding a flight', () => {
       is_round_trip: false,
     });
   });
+});
 
-  it("cannot add a flight to someone else's account", async () => {
-    expect(await insertAs(traveller.id, { user_id: other.id, ...flightInput() })).toMatchObject({ error: DENIED });
+describe('a traveller adding a flight', () => {
+  it("cannot add their own flight with a forged price paid and someone else's order, and nothing is stored", async () => {
+    const othersOrder = 'ord_0000OTHERCUSTOMER';
+    const theirs = await createFlight(db.sql, other.id, { rebooking_method: 'source', source_reference: othersOrder });
+    await createFlightBooking(db.sql, theirs);
+    const [before] = await db.sql<{ flights: number }[]>`
+      select count(*)::int as flights from public.flights where user_id = ${traveller.id}`;
+
+    const forged = await insertAs(user(traveller.id), {
+      user_id: traveller.id,
+      ...flightInput({ original_price: 2_000_000_000, current_price: 2_000_000_000 }),
+      rebooking_method: 'source',
+      source_reference: othersOrder,
+    });
+
+    expect(forged).toMatchObject({ error: DENIED });
+    const [after] = await db.sql<{ flights: number; with_order: number; bookings: number }[]>`
+      select (select count(*) from public.flights where user_id = ${traveller.id})::int as flights,
+             (select count(*) from public.flights where source_reference = ${othersOrder})::int as with_order,
+             (select count(*) from private.flight_bookings where user_id = ${traveller.id})::int as bookings`;
+    // only the other customer's own flight names their order
+    expect(after).toEqual({ flights: before?.flights, with_order: 1, bookings: 0 });
+  });
+
+  it("cannot add a flight to someone else's account, and learns nothing of that traveller's limit", async () => {
+    const full = await travellerAtLimit();
+    // the limit is real: the system itself is refused for that traveller
+    expect(await insertAs(serviceRole, { user_id: full.id, ...flightInput() })).toMatchObject({ error: 'FB409' });
+    // a traveller is refused by the missing grant before the limit trigger runs, whatever the limit
+    for (const target of [full, other]) {
+      expect(await insertAs(user(traveller.id), { user_id: target.id, ...flightInput() })).toEqual({
+        error: DENIED,
+        message: 'permission denied for table flights',
+      });
+    }
   });
 
   it.each([
@@ -85,9 +133,9 @@ describe('a traveller adding a flight', () => {
     ['id', 999999],
     ['created_at', '2020-01-01T00:00:00Z'],
   ])('cannot set %s on insert', async (column, value) => {
-    expect(await insertAs(traveller.id, { user_id: traveller.id, ...flightInput(), [column]: value })).toMatchObject({
-      error: DENIED,
-    });
+    expect(
+      await insertAs(user(traveller.id), { user_id: traveller.id, ...flightInput(), [column]: value }),
+    ).toMatchObject({ error: DENIED });
   });
 });
 
@@ -97,22 +145,14 @@ describe('a traveller changing a flight', () => {
     flightId = await createFlight(db.sql, traveller.id, { current_price: 40_000 });
   });
 
-  it('may change the notes, up to 1000 characters', async () => {
-    const ok = await attempt(
-      db.sql,
-      user(traveller.id),
-      (tx) => tx`update public.flights set notes = ${'n'.repeat(1000)} where id = ${flightId}`,
-    );
-    expect(ok).toEqual({ rows: 1 });
-    const tooLong = await attempt(
-      db.sql,
-      user(traveller.id),
-      (tx) => tx`update public.flights set notes = ${'n'.repeat(1001)} where id = ${flightId}`,
-    );
-    expect(tooLong).toMatchObject({ error: '23514' });
-  });
-
   it.each([
+    ['notes', 'Aisle seat, please'],
+    ['original_price', 2_000_000_000],
+    ['source_reference', 'ord_0000OTHERCUSTOMER'],
+    ['rebooking_method', 'source'],
+    ['cabin_class', 'business'],
+    ['fare_type', 'Flexible Business'],
+    ['booking_code', 'FORGED'],
     ['has_been_rebooked', true],
     ['rebooking_date', '2026-12-01T10:00:00Z'],
     ['rebooking_price', 1],
@@ -122,7 +162,6 @@ describe('a traveller changing a flight', () => {
     ['status', 'rebooked'],
     ['current_price', 1],
     ['lowest_price', 1],
-    ['original_price', 9_999_999],
     ['is_eligible_for_rebooking', true],
     ['user_id', '00000000-0000-0000-0000-000000000000'],
   ])('is denied changing %s, which stays as it was', async (column, value) => {
@@ -142,7 +181,7 @@ describe('a traveller changing a flight', () => {
         user(traveller.id),
         (tx) => tx`update public.flights set notes = 'mine now' where id = ${theirs}`,
       ),
-    ).toEqual({ rows: 0 });
+    ).toMatchObject({ error: DENIED });
     expect(
       await attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${theirs}`),
     ).toEqual({
@@ -165,7 +204,58 @@ describe('a traveller changing a flight', () => {
   });
 });
 
+describe('a traveller removing a flight', () => {
+  function deleteAsOwner(flightId: number) {
+    return attempt(db.sql, user(traveller.id), (tx) => tx`delete from public.flights where id = ${flightId}`, {
+      commit: true,
+    });
+  }
+
+  it('deletes nothing while its rebooking is under way, and the flight stays', async () => {
+    const flightId = await createFlight(db.sql, traveller.id, { status: 'rebooking' });
+    expect(await deleteAsOwner(flightId)).toEqual({ rows: 0 });
+    expect(await flightRow(flightId)).toMatchObject({ status: 'rebooking', user_id: traveller.id });
+  });
+
+  it.each([['monitoring'], ['price_drop'], ['limited'], ['rebooked'], ['departed'], ['cancelled']])(
+    'deletes a flight in %s',
+    async (status) => {
+      const flightId = await createFlight(db.sql, traveller.id, { status });
+      expect(await deleteAsOwner(flightId)).toEqual({ rows: 1 });
+      const [left] = await db.sql`select 1 from public.flights where id = ${flightId}`;
+      expect(left).toBeUndefined();
+    },
+  );
+
+  it('takes the retrieved booking with it and leaves the rebooking record', async () => {
+    const flightId = await createFlight(db.sql, traveller.id, { status: 'rebooked', has_been_rebooked: true });
+    await createFlightBooking(db.sql, flightId);
+    await createRebooking(db.sql, flightId, traveller.id);
+    expect(await deleteAsOwner(flightId)).toEqual({ rows: 1 });
+    const [left] = await db.sql<{ bookings: number; rebookings: number }[]>`
+      select (select count(*) from private.flight_bookings where flight_id = ${flightId})::int as bookings,
+             (select count(*) from private.rebookings where flight_id = ${flightId})::int as rebookings`;
+    expect(left).toEqual({ bookings: 0, rebookings: 1 });
+  });
+});
+
 describe('itinerary constraints', () => {
+  it('holds notes of up to 1000 characters', async () => {
+    const flightId = await createFlight(db.sql, traveller.id);
+    const ok = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.flights set notes = ${'n'.repeat(1000)} where id = ${flightId}`,
+    );
+    expect(ok).toEqual({ rows: 1 });
+    const tooLong = await attempt(
+      db.sql,
+      serviceRole,
+      (tx) => tx`update public.flights set notes = ${'n'.repeat(1001)} where id = ${flightId}`,
+    );
+    expect(tooLong).toMatchObject({ error: '23514' });
+  });
+
   it.each([
     ['a lower-case booking code', { booking_code: 'abc123' }],
     ['a mixed-case booking code', { booking_code: 'Abc123' }],
@@ -213,14 +303,14 @@ describe('itinerary constraints', () => {
   it('rejects the same booking and flight on the same day twice', async () => {
     const input = flightInput();
     await createFlight(db.sql, traveller.id, input);
-    const again = await insertAs(traveller.id, { user_id: traveller.id, ...input, notes: 'again' });
+    const again = await insertAs(serviceRole, { user_id: traveller.id, ...input, notes: 'again' });
     expect(again).toMatchObject({ error: '23505', message: expect.stringContaining('flights_booking_flight_unique') });
   });
 
   it('accepts the return leg of the same booking and the same booking for another traveller', async () => {
     const input = flightInput();
     await createFlight(db.sql, traveller.id, input);
-    const returnLeg = await insertAs(traveller.id, {
+    const returnLeg = await insertAs(serviceRole, {
       user_id: traveller.id,
       ...input,
       flight_number: `${input.flight_number}R`,
@@ -228,7 +318,7 @@ describe('itinerary constraints', () => {
       arrival_airport: input.departure_airport,
     });
     expect(returnLeg).toEqual({ rows: 1 });
-    expect(await insertAs(other.id, { user_id: other.id, ...input })).toEqual({ rows: 1 });
+    expect(await insertAs(serviceRole, { user_id: other.id, ...input })).toEqual({ rows: 1 });
   });
 });
 
@@ -236,15 +326,9 @@ describe('the flight limit of the plan', () => {
   it('lets a free traveller watch 5 flights and refuses the sixth', async () => {
     const free = await createUser(db.sql);
     for (let i = 0; i < 5; i += 1) {
-      const added = await actAs(
-        db.sql,
-        user(free.id),
-        (tx) => tx`insert into public.flights ${tx({ user_id: free.id, ...flightInput() })}`,
-        { commit: true },
-      );
-      expect(added.count).toBe(1);
+      expect(await insertAs(serviceRole, { user_id: free.id, ...flightInput() })).toEqual({ rows: 1 });
     }
-    const sixth = await insertAs(free.id, { user_id: free.id, ...flightInput() });
+    const sixth = await insertAs(serviceRole, { user_id: free.id, ...flightInput() });
     expect(sixth).toEqual({
       error: 'FB409',
       message: 'Flight limit reached: your plan monitors up to 5 flights.',
@@ -262,7 +346,7 @@ describe('the flight limit of the plan', () => {
       status: 'rebooked',
       has_been_rebooked: true,
     })}`;
-    expect(await insertAs(free.id, { user_id: free.id, ...flightInput() })).toEqual({ rows: 1 });
+    expect(await insertAs(serviceRole, { user_id: free.id, ...flightInput() })).toEqual({ rows: 1 });
   });
 
   it('holds for the system as well', async () => {
@@ -279,7 +363,7 @@ describe('the flight limit of the plan', () => {
   it('does not limit premium (-1)', async () => {
     const premium = await createUser(db.sql, { premium: true });
     for (let i = 0; i < 8; i += 1) await createFlight(db.sql, premium.id);
-    expect(await insertAs(premium.id, { user_id: premium.id, ...flightInput() })).toEqual({ rows: 1 });
+    expect(await insertAs(serviceRole, { user_id: premium.id, ...flightInput() })).toEqual({ rows: 1 });
   });
 });
 

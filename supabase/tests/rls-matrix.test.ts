@@ -14,12 +14,15 @@ import {
   createBillingTransaction,
   createContactMessage,
   createEmailConnection,
+  createFareSourceCall,
   createFlight,
+  createFlightBooking,
   createFlightPrice,
   createJob,
   createNotification,
   createPlan,
   createPriceCheckLog,
+  createRebooking,
   createUser,
   flightInput,
   openTestDatabase,
@@ -113,10 +116,12 @@ const tables: TableCase[] = [
       };
     },
     expected: {
+      // only the api writes flights, on its service connection, after retrieving the booking
+      // (migration 20261123000200_flight_bookings.sql); travellers read and remove their own
       anon: [D, D, D, D],
-      userA: [1, 1, 1, 1],
-      userB: [1, 1, 1, 1],
-      admin: [3, 1, 1, 1],
+      userA: [1, D, D, 1],
+      userB: [1, D, D, 1],
+      admin: [3, D, D, 1],
       service: [3, 1, 3, 3],
     },
   },
@@ -307,6 +312,82 @@ const tables: TableCase[] = [
     },
   },
   {
+    table: 'private.flight_bookings',
+    statements: (world, actor) => {
+      const owner = ownerOf(world, actor);
+      let flightId = 0;
+      return {
+        select: { run: (tx) => tx`select flight_id from private.flight_bookings` },
+        insert: {
+          // a flight retrieved just now, its booking not yet kept
+          setup: async (tx) => {
+            flightId = await createFlight(tx, owner.id);
+          },
+          run: (tx) => tx`insert into private.flight_bookings (flight_id, user_id, source, airline, booking_code,
+                            passenger_last_name, price_paid, currency, fare_changeable, rebooking_method, booking)
+                          values (${flightId}, ${owner.id}, 'simulated', 'Delta Air Lines', 'FORGED', 'Smith',
+                                  2000000000, 'USD', true, 'source', '{}'::jsonb)`,
+        },
+        update: { run: (tx) => tx`update private.flight_bookings set price_paid = 2000000000` },
+        delete: { run: (tx) => tx`delete from private.flight_bookings` },
+      };
+    },
+    expected: {
+      anon: [D, D, D, D],
+      userA: [D, D, D, D],
+      userB: [D, D, D, D],
+      admin: [D, D, D, D],
+      // what the fare source returned is the api's alone: rebookings read it instead of the flight row
+      service: [3, 1, 3, 3],
+    },
+  },
+  {
+    table: 'private.rebookings',
+    statements: (world, actor) => {
+      const owner = ownerOf(world, actor);
+      return {
+        select: { run: (tx) => tx`select id from private.rebookings` },
+        insert: {
+          run: (tx) => tx`insert into private.rebookings (flight_id, user_id, method)
+                          values (${owner.flightId}, ${owner.id}, 'source')`,
+        },
+        update: { run: (tx) => tx`update private.rebookings set state = 'released'` },
+        delete: { run: (tx) => tx`delete from private.rebookings` },
+      };
+    },
+    expected: {
+      anon: [D, D, D, D],
+      userA: [D, D, D, D],
+      userB: [D, D, D, D],
+      admin: [D, D, D, D],
+      // the record of every attempt outlives the flight card, so not even the api deletes it
+      service: [2, 1, 2, D],
+    },
+  },
+  {
+    table: 'private.fare_source_calls',
+    statements: (world, actor) => {
+      const owner = ownerOf(world, actor);
+      return {
+        select: { run: (tx) => tx`select id from private.fare_source_calls` },
+        insert: {
+          run: (tx) => tx`insert into private.fare_source_calls (user_id, flight_id, kind)
+                          values (${owner.id}, ${owner.flightId}, 'check')`,
+        },
+        update: { run: (tx) => tx`update private.fare_source_calls set called_at = now() - interval '1 day'` },
+        delete: { run: (tx) => tx`delete from private.fare_source_calls` },
+      };
+    },
+    expected: {
+      anon: [D, D, D, D],
+      userA: [D, D, D, D],
+      userB: [D, D, D, D],
+      admin: [D, D, D, D],
+      // the api counts calls and prunes old ones; it never rewrites when a call was made
+      service: [2, 1, D, 2],
+    },
+  },
+  {
     table: 'private.login_attempts',
     statements: () => ({
       select: { run: (tx) => tx`select id from private.login_attempts` },
@@ -363,7 +444,12 @@ beforeAll(async () => {
     await createNotification(sql, owner.id, flightId);
     await createBillingTransaction(sql, owner.id);
     await createEmailConnection(sql, owner.id);
+    await createFlightBooking(sql, flightId);
   }
+  await createRebooking(sql, flights.a, a.id);
+  await createRebooking(sql, flights.b, b.id, 'claimed');
+  await createFareSourceCall(sql, a.id, flights.a);
+  await createFareSourceCall(sql, b.id, null, 'add');
   await createPlan(sql, { name: 'Free', price: 0, flightLimit: 5 });
   await createPlan(sql, { name: 'Premium', price: 2499, flightLimit: -1 });
   await createPlan(sql, { name: 'Legacy', isActive: false });
