@@ -60,28 +60,14 @@ export async function recordContactSubmission(tx: Tx, { email, ip }: ContactSend
 }
 
 /**
- * Stores the message as the sender: role anon for visitors, role authenticated with their claims
- * for signed-in users, so the table's insert policies decide (a user can only attach their own
- * id). Switches the transaction's role for the rest of the transaction, so call it last. Senders
- * cannot read their row back, hence no RETURNING.
+ * Stores the message on the service connection, with the signed-in sender's id (from their
+ * verified token) or none for a visitor. Only the api writes contact_messages: users hold no
+ * insert grant (migration 20261123000400_contact.sql), since on Supabase that grant would let
+ * anyone post rows straight to /rest/v1, past the validation and the limits above.
  */
 export async function insertContactMessage(tx: Tx, input: ContactInput, claims: AuthClaims | null): Promise<void> {
-  if (claims) {
-    await tx`
-      select set_config('role', 'authenticated', true),
-             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
-             set_config('request.jwt.claim.sub', ${claims.sub}, true),
-             set_config('request.jwt.claim.role', 'authenticated', true)
-    `;
-    await tx`
-      insert into public.contact_messages (user_id, name, email, subject, message)
-      values (${claims.sub}, ${input.name}, ${input.email}, ${input.subject}, ${input.message})
-    `;
-  } else {
-    await tx`select set_config('role', 'anon', true)`;
-    await tx`
-      insert into public.contact_messages (name, email, subject, message)
-      values (${input.name}, ${input.email}, ${input.subject}, ${input.message})
-    `;
-  }
+  await tx`
+    insert into public.contact_messages (user_id, name, email, subject, message)
+    values (${claims?.sub ?? null}, ${input.name}, ${input.email}, ${input.subject}, ${input.message})
+  `;
 }
