@@ -370,9 +370,15 @@ describe('POST /api/flights/{id}/rebook', () => {
   it('gives the claim back when the fare source fails mid-rebooking', async () => {
     const user = await registerUser(api);
     const dropped = await droppedFlight(user);
-    await sql`update public.flights set booking_code = ${code('FAIL')} where id = ${dropped.id}`;
+    // the source now fails every call on this booking (FAIL...): rebookings use the booking as
+    // retrieval kept it (private.flight_bookings), so that is where the code changes
+    await sql`update private.flight_bookings
+              set booking = jsonb_set(booking, '{bookingCode}', to_jsonb(${code('FAIL')}::text))
+              where flight_id = ${dropped.id}`;
     const res = await api.post(`/flights/${dropped.id}/rebook`, {}, token(user));
     expect(res.status).toBe(503);
+    const [record] = await sql`select state from private.rebookings where flight_id = ${dropped.id}`;
+    expect(record?.state).toBe('released');
     const [row] = await sql`
       select status, has_been_rebooked, airline_credit from public.flights where id = ${dropped.id}
     `;

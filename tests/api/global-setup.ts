@@ -41,6 +41,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     seed: true,
     // a scheduled sweep would re-price other test files' flights mid-test
     ticker: false,
+    // tests check one flight several times in a row; the per-flight interval has its own suite
+    // (flights-security.test.ts, on a stack with the defaults)
+    apiEnv: { PRICE_CHECK_MIN_INTERVAL_SECONDS: '0' },
   }).catch(async (error: unknown) => {
     await database?.close();
     throw error;

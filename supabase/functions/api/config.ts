@@ -22,6 +22,7 @@ export interface Config {
   fareSource: FareSourceConfig;
   mail: MailConfig;
   sweep: SweepConfig;
+  travellerLimits: TravellerLimitsConfig;
   /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/*. */
   cronSecret: string | null;
 }
@@ -45,6 +46,17 @@ export interface FareSourceConfig {
   ratePerSecond: number;
   /** SIMULATED_FARE_LATENCY_MS: added latency of the simulated source (default 0). */
   simulatedLatencyMs: number;
+}
+
+/**
+ * What one traveller may spend at the fare source, which bills FareBack per search: a manual
+ * add and a Check Now each make one call. Refusals answer 429 with Retry-After.
+ */
+export interface TravellerLimitsConfig {
+  /** PRICE_CHECK_MIN_INTERVAL_SECONDS: between two Check Now calls on one flight (default 60; 0 = off). */
+  checkMinIntervalSeconds: number;
+  /** FARE_SOURCE_CALLS_PER_TRAVELLER_PER_HOUR: manual adds and checks together (default 60). */
+  fareCallsPerHour: number;
 }
 
 export interface MailConfig {
@@ -140,6 +152,10 @@ export function loadConfig(env: Env): Config {
       concurrency: positiveInt(env, 'SWEEP_CONCURRENCY', 8),
       batchSize: positiveInt(env, 'SWEEP_BATCH_SIZE', 500),
       leaseSeconds: positiveInt(env, 'SWEEP_LEASE_SECONDS', 120),
+    },
+    travellerLimits: {
+      checkMinIntervalSeconds: positiveInt(env, 'PRICE_CHECK_MIN_INTERVAL_SECONDS', 60, 0),
+      fareCallsPerHour: positiveInt(env, 'FARE_SOURCE_CALLS_PER_TRAVELLER_PER_HOUR', 60),
     },
     cronSecret: nonEmpty(env.CRON_SECRET) ?? null,
   };

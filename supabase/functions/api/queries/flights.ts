@@ -2,7 +2,13 @@
 // security applies) and still name the owner, because admins may read every flight and the
 // traveller endpoints must only ever touch the caller's own. System writes (prices, rebooking,
 // credits) run on the service connection and also name the owner in their WHERE clauses.
-import type { RetrievedBooking } from '../../_shared/fare-source/types.ts';
+import type postgres from 'postgres';
+import type {
+  RebookingMethod,
+  RebookRequest,
+  RebookResult,
+  RetrievedBooking,
+} from '../../_shared/fare-source/types.ts';
 import { commissionOn, type FlightStatus } from '../../_shared/flights/rules.ts';
 import type { DashboardStats, Flight } from '../../_shared/types/flights.ts';
 import type { Tx } from '../db.ts';
@@ -135,11 +141,16 @@ export async function hasBooking(tx: Tx, userId: string, bookingCode: string): P
   return rows.length > 0;
 }
 
-/** Adds a retrieved booking as the user (row-level security and the flight-limit trigger apply). */
+/**
+ * Adds a retrieved booking on the service connection (users may not write flights: migration
+ * 20261123000200_flight_bookings.sql), with the retrieval kept apart in private.flight_bookings,
+ * in one transaction. The flight-limit trigger and the unique key still apply.
+ */
 export async function insertFlight(
   tx: Tx,
   input: {
     userId: string;
+    source: string;
     booking: RetrievedBooking;
     isEligibleForRebooking: boolean;
     status: FlightStatus;
@@ -152,58 +163,149 @@ export async function insertFlight(
     insert into public.flights (
       user_id, airline, flight_number, booking_code, passenger_last_name,
       departure_airport, arrival_airport, departure_date, return_date, is_round_trip,
-      return_flight_number, currency, original_price, fare_type, is_eligible_for_rebooking,
+      return_flight_number, currency, original_price, fare_type, is_eligible_for_rebooking, status,
       is_manual_entry, seat_number, cabin_class, notes, rebooking_method, source_reference
     ) values (
       ${input.userId}, ${b.airline}, ${b.flightNumber}, ${b.bookingCode}, ${b.passengerLastName},
       ${b.departureAirport}, ${b.arrivalAirport}, ${b.departureDate}, ${b.returnDate}, ${b.isRoundTrip},
       ${b.returnFlightNumber}, ${b.currency}, ${b.pricePaid}, ${b.fareType}, ${input.isEligibleForRebooking},
-      ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes}, ${b.rebookingMethod},
-      ${b.sourceReference}
+      ${input.status}, ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes},
+      ${b.rebookingMethod}, ${b.sourceReference}
     )
     returning id
   `;
   if (!row) throw new Error('insert returned no row');
-  return Number(row.id);
+  const flightId = Number(row.id);
+  await saveFlightBooking(tx, { flightId, userId: input.userId, source: input.source, booking: b });
+  return flightId;
 }
 
-// ---- rebooking: service connection, owner named ----
+/** What the fare source answered at retrieval, as private.flight_bookings keeps it. */
+export interface FlightBooking {
+  source: string;
+  sourceReference: string | null;
+  pricePaid: number;
+  booking: RetrievedBooking;
+}
 
-/** How long a 'rebooking' claim holds before another request may take it over (a crashed request). */
-export const REBOOKING_CLAIM_MINUTES = 5;
+/** Keeps (or replaces) the retrieval a flight's rebookings will be based on. */
+export async function saveFlightBooking(
+  tx: Tx,
+  r: { flightId: number; userId: string; source: string; booking: RetrievedBooking },
+): Promise<void> {
+  const b = r.booking;
+  await tx`
+    insert into private.flight_bookings (
+      flight_id, user_id, source, source_reference, airline, booking_code, passenger_last_name,
+      price_paid, currency, cabin_class, fare_type, fare_changeable, rebooking_method, booking
+    ) values (
+      ${r.flightId}, ${r.userId}, ${r.source}, ${b.sourceReference}, ${b.airline}, ${b.bookingCode},
+      ${b.passengerLastName}, ${b.pricePaid}, ${b.currency}, ${b.cabinClass}, ${b.fareType},
+      ${b.fareChangeable}, ${b.rebookingMethod}, ${tx.json(b as unknown as postgres.JSONValue)}
+    )
+    on conflict (flight_id) do update set
+      source = excluded.source, source_reference = excluded.source_reference,
+      airline = excluded.airline, booking_code = excluded.booking_code,
+      passenger_last_name = excluded.passenger_last_name, price_paid = excluded.price_paid,
+      currency = excluded.currency, cabin_class = excluded.cabin_class, fare_type = excluded.fare_type,
+      fare_changeable = excluded.fare_changeable, rebooking_method = excluded.rebooking_method,
+      booking = excluded.booking, retrieved_at = now()
+  `;
+}
+
+export async function getFlightBooking(tx: Tx, userId: string, flightId: number): Promise<FlightBooking | null> {
+  const [row] = await tx<
+    { source: string; source_reference: string | null; price_paid: number; booking: RetrievedBooking }[]
+  >`
+    select source, source_reference, price_paid, booking
+    from private.flight_bookings
+    where flight_id = ${flightId} and user_id = ${userId}
+  `;
+  if (!row) return null;
+  return {
+    source: row.source,
+    sourceReference: row.source_reference,
+    pricePaid: Number(row.price_paid),
+    booking: row.booking,
+  };
+}
 
 /**
- * Moves a flight from price_drop to the short 'rebooking' claim; false when another request holds
- * it or it no longer qualifies. One conditional UPDATE, so of two concurrent calls exactly one
- * gets the row.
+ * Removes one of the caller's flights as the user (the delete policy refuses a flight whose
+ * rebooking is under way). Answers whether a row went.
  */
-export async function claimRebooking(
-  tx: Tx,
-  userId: string,
-  flightId: number,
-  fromStatuses: readonly FlightStatus[],
-): Promise<boolean> {
-  const rows = await tx`
-    update public.flights
-    set status = 'rebooking', rebooking_claimed_at = now()
-    where id = ${flightId} and user_id = ${userId} and not has_been_rebooked
-      and (status = any(${fromStatuses as FlightStatus[]}::text[])
-           or (status = 'rebooking'
-               and rebooking_claimed_at < now() - make_interval(mins => ${REBOOKING_CLAIM_MINUTES})))
-    returning id
-  `;
+export async function deleteFlight(tx: Tx, userId: string, flightId: number): Promise<boolean> {
+  const rows = await tx`delete from public.flights where id = ${flightId} and user_id = ${userId} returning id`;
   return rows.length > 0;
 }
 
-/** Gives a claim back after the rebooking failed, with the status the flight should now show. */
-export async function releaseRebooking(tx: Tx, userId: string, flightId: number, status: FlightStatus): Promise<void> {
+// ---- rebooking: service connection, owner named ----
+//
+// private.rebookings is the record of every attempt (migration 20261123000200): written with the
+// claim, given the source's answer before anything else is recorded, and finished (recorded or
+// released) here or by the reconciler (services/rebooking-reconciler.ts).
+
+/** How long a claim may stay unanswered before the reconciler asks the source what happened. */
+export const REBOOKING_CLAIM_MINUTES = 5;
+
+/**
+ * Moves a flight from price_drop to the 'rebooking' claim and opens its rebooking record, in one
+ * transaction; null when another request holds it or it no longer qualifies. One conditional
+ * UPDATE, so of two concurrent calls exactly one gets the row. A claim left by a crashed request
+ * is not taken over here: the reconciler settles it after asking the source.
+ */
+export async function claimRebooking(
+  tx: Tx,
+  claim: { userId: string; flightId: number; method: RebookingMethod; request: unknown },
+): Promise<number | null> {
+  const rows = await tx`
+    update public.flights
+    set status = 'rebooking', rebooking_claimed_at = now()
+    where id = ${claim.flightId} and user_id = ${claim.userId} and not has_been_rebooked
+      and status = 'price_drop'
+    returning id
+  `;
+  if (rows.length === 0) return null;
+  const [attempt] = await tx<{ id: number }[]>`
+    insert into private.rebookings (flight_id, user_id, method, request)
+    values (${claim.flightId}, ${claim.userId}, ${claim.method},
+            ${claim.request === null ? null : tx.json(claim.request as postgres.JSONValue)})
+    returning id
+  `;
+  if (!attempt) throw new Error('rebooking insert returned no row');
+  return Number(attempt.id);
+}
+
+/** Keeps the source's answer on the record before the credit is recorded anywhere else. */
+export async function confirmRebooking(tx: Tx, rebookingId: number, result: RebookResult): Promise<void> {
   await tx`
-    update public.flights set status = ${status}, rebooking_claimed_at = null
-    where id = ${flightId} and user_id = ${userId} and status = 'rebooking'
+    update private.rebookings
+    set state = 'confirmed', result = ${tx.json(result as unknown as postgres.JSONValue)}, confirmed_at = now()
+    where id = ${rebookingId} and state = 'claimed'
+  `;
+}
+
+/**
+ * Gives a claim back: nothing changed at the source. The flight shows `status` again (unless it is
+ * gone or no longer held by this claim) and the record is closed as released.
+ */
+export async function releaseRebooking(
+  tx: Tx,
+  r: { rebookingId: number; userId: string; flightId: number; status: FlightStatus; error: string },
+): Promise<void> {
+  await tx`
+    update public.flights set status = ${r.status}, rebooking_claimed_at = null
+    where id = ${r.flightId} and user_id = ${r.userId} and status = 'rebooking'
+  `;
+  await tx`
+    update private.rebookings
+    set state = 'released', error = ${r.error}, finished_at = now()
+    where id = ${r.rebookingId} and state = 'claimed'
   `;
 }
 
 export interface RebookingRecord {
+  rebookingId: number;
   userId: string;
   flightId: number;
   newPrice: number;
@@ -215,27 +317,35 @@ export interface RebookingRecord {
 }
 
 /**
- * Records a completed rebooking in one transaction: the flight, the owner's credits, and for plans
- * with a commission rate the commission owed plus a pending commission billing transaction.
- * Answers the commission charged. The flight must hold the claim (status 'rebooking').
+ * Records a completed rebooking in one transaction: the owner's credits, for plans with a
+ * commission rate the commission owed plus a pending commission billing transaction, the flight
+ * (when it still exists), and the rebooking record as recorded. Answers the commission charged, or
+ * null when the record is not open (already recorded or released). The credit is the traveller's
+ * whatever happened to the card since the claim: the airline change was made.
  */
 export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ commission: number } | null> {
-  const [plan] = await tx<{ commission_rate: number | null; flight_number: string; airline: string }[]>`
-    select coalesce(sp.commission_rate, 0) as commission_rate, f.flight_number, f.airline
-    from public.flights f
-    join public.profiles p on p.id = f.user_id
-    left join lateral (
-      select commission_rate from public.subscription_plans
-      where lower(name) = lower(p.subscription_tier) and is_active
-      order by id limit 1
-    ) sp on true
-    where f.id = ${r.flightId} and f.user_id = ${r.userId}
+  const [open] = await tx<{ id: number }[]>`
+    select id from private.rebookings
+    where id = ${r.rebookingId} and user_id = ${r.userId} and state in ('claimed', 'confirmed')
+    for update
+  `;
+  if (!open) return null;
+  // The owner's row first: a traveller's credit and commission move one rebooking at a time.
+  const [plan] = await tx<{ commission_rate: number | null }[]>`
+    select coalesce((
+      select sp.commission_rate from public.subscription_plans sp
+      where lower(sp.name) = lower(p.subscription_tier) and sp.is_active
+      order by sp.id limit 1
+    ), 0) as commission_rate
+    from public.profiles p
+    where p.id = ${r.userId}
+    for update of p
   `;
   if (!plan) return null;
   const rate = Number(plan.commission_rate ?? 0);
   const commission = commissionOn(r.airlineCredit, rate);
 
-  const updated = await tx`
+  const [flight] = await tx<{ airline: string; flight_number: string }[]>`
     update public.flights set
       has_been_rebooked = true,
       status = 'rebooked',
@@ -249,10 +359,9 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
       credit_expiry_date = ${r.creditExpiryDate},
       seat_number = coalesce(${r.seatNumber}, seat_number),
       commission_amount = ${commission}
-    where id = ${r.flightId} and user_id = ${r.userId} and status = 'rebooking' and not has_been_rebooked
-    returning id
+    where id = ${r.flightId} and user_id = ${r.userId} and not has_been_rebooked
+    returning airline, flight_number
   `;
-  if (updated.length === 0) return null;
 
   await tx`
     update public.profiles set
@@ -261,15 +370,85 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
     where id = ${r.userId}
   `;
   if (commission > 0) {
+    const what = flight ? `the ${flight.airline} ${flight.flight_number} rebooking` : `rebooking #${r.rebookingId}`;
     await tx`
       insert into public.billing_transactions
         (user_id, amount, status, type, description, transaction_date, credits_earned_in_period)
       values (
         ${r.userId}, ${commission}, 'pending', 'commission',
-        ${`${rate}% commission on the ${plan.airline} ${plan.flight_number} rebooking`},
+        ${`${rate}% commission on ${what}`},
         ${r.rebookedAt}, ${r.airlineCredit}
       )
     `;
   }
+  await tx`
+    update private.rebookings set
+      state = 'recorded', commission = ${commission}, finished_at = now(),
+      result = coalesce(result, ${tx.json({
+        newPrice: r.newPrice,
+        airlineCredit: r.airlineCredit,
+        creditReference: r.creditReference,
+        creditExpiryDate: r.creditExpiryDate,
+        seatNumber: r.seatNumber,
+        rebookedAt: r.rebookedAt.toISOString(),
+      })})
+    where id = ${r.rebookingId}
+  `;
   return { commission };
+}
+
+export interface OpenRebooking {
+  id: number;
+  flightId: number;
+  userId: string;
+  state: 'claimed' | 'confirmed';
+  request: RebookRequest | null;
+  result: RebookResult | null;
+  flightStatus: FlightStatus | null;
+  isEligibleForRebooking: boolean | null;
+}
+
+/**
+ * Open rebookings the reconciler should settle: every confirmed one (its recording failed), and
+ * claims unanswered for longer than REBOOKING_CLAIM_MINUTES (the request died, or the source's
+ * answer was lost). Not locked: no transaction is held across the source call that settles a
+ * claim, and recordRebooking / releaseRebooking only act on a record still open, so two
+ * reconcilers (or a reconciler and a late request) settle each record once.
+ */
+export async function listOpenRebookings(tx: Tx, limit: number): Promise<OpenRebooking[]> {
+  const rows = await tx<
+    {
+      id: number;
+      flight_id: number;
+      user_id: string;
+      state: 'claimed' | 'confirmed';
+      request: RebookRequest | null;
+      result: RebookResult | null;
+      status: FlightStatus | null;
+      is_eligible_for_rebooking: boolean | null;
+    }[]
+  >`
+    select r.id, r.flight_id, r.user_id, r.state, r.request, r.result, f.status, f.is_eligible_for_rebooking
+    from private.rebookings r
+    left join public.flights f on f.id = r.flight_id and f.user_id = r.user_id
+    where (r.state = 'confirmed' and r.confirmed_at < now() - interval '30 seconds')
+       or (r.state = 'claimed' and r.claimed_at < now() - make_interval(mins => ${REBOOKING_CLAIM_MINUTES}))
+    order by r.id
+    limit ${limit}
+  `;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    flightId: Number(row.flight_id),
+    userId: row.user_id,
+    state: row.state,
+    request: row.request,
+    result: row.result,
+    flightStatus: row.status,
+    isEligibleForRebooking: row.is_eligible_for_rebooking,
+  }));
+}
+
+/** Counts a reconciler pass over a record that could not be settled yet (the source is down). */
+export async function noteRebookingAttempt(tx: Tx, rebookingId: number, error: string): Promise<void> {
+  await tx`update private.rebookings set attempts = attempts + 1, error = ${error} where id = ${rebookingId}`;
 }

@@ -1,4 +1,4 @@
-// Monitored flights (spec section 7): list, add by booking code, check a price, rebook. Handlers
+// Monitored flights (spec section 7): list, add by booking code, check a price, rebook, remove. Handlers
 // validate, call the service, return; ownership (404 for another user's flight) is the service's.
 import { Hono } from 'hono';
 import { confirmRebookingInputSchema, flightIdSchema, manualFlightInputSchema } from '../../_shared/schemas/flights.ts';
@@ -12,6 +12,7 @@ import {
   confirmAssistedRebooking,
   FLIGHT_MESSAGES,
   rebookFlight,
+  removeFlight,
 } from '../services/flights.ts';
 
 function flightId(raw: string): number {
@@ -38,6 +39,9 @@ export const flightsRouter = new Hono<AppEnv>()
   })
   .post('/:id/rebook', async (c) => {
     return c.json(await rebookFlight(c.var.deps, c.var.claims, flightId(c.req.param('id'))));
+  })
+  .delete('/:id', async (c) => {
+    return c.json(await removeFlight(c.var.deps, c.var.claims, flightId(c.req.param('id'))));
   })
   .post('/:id/confirm-rebooking', async (c) => {
     const id = flightId(c.req.param('id'));

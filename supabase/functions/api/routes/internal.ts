@@ -7,6 +7,7 @@ import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { deliverPendingEmails } from '../services/notifications.ts';
 import { priceSweepMessage, runPriceSweep, SWEEP_REQUEST_BUDGET_MS } from '../services/price-sweep.ts';
+import { reconcileRebookings } from '../services/rebooking-reconciler.ts';
 
 const encoder = new TextEncoder();
 
@@ -52,21 +53,29 @@ internalRouter.post('/price-sweep', async (c) => {
     { initiatedBy: null, budgetMs: SWEEP_REQUEST_BUDGET_MS },
   );
   const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
-  return c.json({ ...result, alertsSent: alerts.sent, message: priceSweepMessage(result) });
+  const rebookings = await reconcileRebookings(c.var.deps);
+  return c.json({ ...result, alertsSent: alerts.sent, rebookings, message: priceSweepMessage(result) });
 });
 
-/** Hourly housekeeping: old login attempts and finished sweeps' jobs. */
+/**
+ * Hourly housekeeping: old login attempts, fare-source call counts and finished sweeps' jobs;
+ * rebookings a request left open.
+ */
 internalRouter.post('/maintenance', async (c) => {
   const [row] = await c.var.deps.db.withService(
-    (tx) => tx<{ login_attempts: number; price_check_jobs: number }[]>`
+    (tx) => tx<{ login_attempts: number; price_check_jobs: number; fare_source_calls: number }[]>`
       select private.prune_login_attempts() as login_attempts,
-             private.prune_price_check_jobs() as price_check_jobs
+             private.prune_price_check_jobs() as price_check_jobs,
+             private.prune_fare_source_calls() as fare_source_calls
     `,
   );
   const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
+  const rebookings = await reconcileRebookings(c.var.deps);
   return c.json({
     loginAttemptsDeleted: row?.login_attempts ?? 0,
     priceCheckJobsDeleted: row?.price_check_jobs ?? 0,
+    fareSourceCallsDeleted: row?.fare_source_calls ?? 0,
     alertsSent: alerts.sent,
+    rebookings,
   });
 });

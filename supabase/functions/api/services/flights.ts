@@ -4,9 +4,15 @@
 // open across a fare-source call: the source can be slow, and on the local stack one open
 // transaction blocks every other request.
 import {
+  BookingMismatchError,
   BookingNotChangeableError,
+  BookingNotFoundError,
   FareNoLongerAvailableError,
   type Itinerary,
+  RebookOutcomeUnknownError,
+  type RebookRequest,
+  type RebookResult,
+  type RetrievedBooking,
 } from '../../_shared/fare-source/types.ts';
 import {
   canRebook,
@@ -21,14 +27,20 @@ import type { AddFlightResponse, CheckPriceResponse, Flight, RebookResponse } fr
 import type { AppDeps } from '../context.ts';
 import type { AuthClaims } from '../db.ts';
 import { HttpError } from '../errors.ts';
+import { type FareCallKind, spendFareCall } from '../queries/fare-budget.ts';
 import {
   claimRebooking,
+  confirmRebooking,
+  deleteFlight,
   flightAllowance,
   getFlight,
+  getFlightBooking,
   hasBooking,
   insertFlight,
+  noteRebookingAttempt,
   recordRebooking,
   releaseRebooking,
+  saveFlightBooking,
 } from '../queries/flights.ts';
 import { recordPriceChecks } from '../queries/price-checks.ts';
 import { deliverPendingEmails } from './notifications.ts';
@@ -50,7 +62,26 @@ export const FLIGHT_MESSAGES = {
     'FareBack can change this booking for you: use Rebook at Lower Price instead of confirming a change yourself.',
   newPriceNotLower: 'New price must be lower than the price you paid.',
   creditTooLarge: 'Airline credit cannot be more than the price you paid.',
+  bookingChanged:
+    'This booking no longer matches what the airline holds (it may have been changed or cancelled), so FareBack will not change it. Check it with the airline.',
+  rebookOutcomeUnknown:
+    'The airline did not confirm the change in time. FareBack is checking with the airline and will update this flight shortly; nothing more is needed from you.',
+  recordingDelayed:
+    'Your flight was rebooked, but recording the credit is taking longer than usual. It will appear on your dashboard shortly.',
+  removed: 'Flight removed.',
+  removeWhileRebooking: 'This flight is being rebooked. It can be removed once the rebooking has finished.',
 } as const;
+
+export function fareBudgetMessage(kind: FareCallKind, retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait =
+    retryAfterSeconds <= 90
+      ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`
+      : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return kind === 'check'
+    ? `Prices were checked moments ago. Please wait ${wait} before checking again.`
+    : `Too many flight searches in the last hour. Please wait ${wait} and try again.`;
+}
 
 export function flightLimitMessage(limit: number): string {
   return `You've reached your plan's limit of ${limit} monitored flight${limit === 1 ? '' : 's'}. Upgrade to Premium to monitor unlimited flights.`;
@@ -81,6 +112,14 @@ function isPgError(error: unknown, code: string): boolean {
   return error instanceof Error && (error as Error & { code?: unknown }).code === code;
 }
 
+/** Counts one fare-source call against the traveller's budget, or refuses with 429 and Retry-After. */
+async function spendBudget(deps: AppDeps, userId: string, kind: FareCallKind, flightId: number | null): Promise<void> {
+  const wait = await deps.db.withService((tx) =>
+    spendFareCall(tx, deps.config.travellerLimits, { userId, kind, flightId }),
+  );
+  if (wait > 0) throw new HttpError(429, fareBudgetMessage(kind, wait), { 'Retry-After': String(wait) });
+}
+
 async function ownFlight(deps: AppDeps, claims: AuthClaims, flightId: number): Promise<Flight> {
   const flight = await deps.db.withUser(claims, (tx) => getFlight(tx, claims.sub, flightId));
   if (!flight) throw new HttpError(404, FLIGHT_MESSAGES.notFound);
@@ -100,6 +139,7 @@ export async function addManualFlight(
     if (await hasBooking(tx, userId, input.bookingCode)) throw new HttpError(409, FLIGHT_MESSAGES.duplicate);
   });
 
+  await spendBudget(deps, userId, 'add', null);
   const booking = await deps.fareSource.retrieveBooking({
     airline: input.airline,
     bookingCode: input.bookingCode,
@@ -109,10 +149,13 @@ export async function addManualFlight(
 
   const eligible = isEligibleFareType(booking.fareType, booking.fareChangeable);
   try {
-    const flightId = await deps.db.withUser(claims, async (tx) => {
+    // Written on the service connection: users may not write flight rows (the booking is what the
+    // source returned, never what a request claims).
+    const flightId = await deps.db.withService(async (tx) => {
       // the booking code is the one the traveller typed (upper-cased), whatever the source echoes
       const id = await insertFlight(tx, {
         userId,
+        source: deps.fareSource.name,
         booking: { ...booking, bookingCode: input.bookingCode, passengerLastName: input.passengerLastName },
         isEligibleForRebooking: eligible,
         status: initialStatus(eligible),
@@ -144,6 +187,7 @@ export async function checkFlightPrice(
   if (flight.status === 'rebooking') throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
   if (flight.departureDate < today()) throw new HttpError(409, FLIGHT_MESSAGES.departed);
 
+  await spendBudget(deps, claims.sub, 'check', flight.id);
   const quote = await deps.fareSource.quote(itineraryOf(flight));
   const [result] = await deps.db.withService((tx) =>
     recordPriceChecks(tx, [
@@ -187,67 +231,169 @@ function rebookResponse(flight: Flight, commission: number): RebookResponse {
   };
 }
 
+function sameItinerary(a: RetrievedBooking, flight: Flight): boolean {
+  return (
+    a.flightNumber.toUpperCase() === flight.flightNumber.toUpperCase() &&
+    a.departureAirport === flight.departureAirport &&
+    a.arrivalAirport === flight.arrivalAirport &&
+    a.departureDate === flight.departureDate &&
+    (a.returnFlightNumber ?? null) === (flight.returnFlightNumber ?? null) &&
+    (a.returnDate ?? null) === (flight.returnDate ?? null)
+  );
+}
+
+/**
+ * What a rebooking sends to the source: the booking as the source returned it at retrieval
+ * (private.flight_bookings), never the flight row. A flight without a kept retrieval (added
+ * before they were kept) is retrieved again by its code and last name first, and must still be
+ * the itinerary on the card.
+ */
+async function rebookRequestFor(deps: AppDeps, userId: string, flight: Flight): Promise<RebookRequest> {
+  let kept = await deps.db.withService((tx) => getFlightBooking(tx, userId, flight.id));
+  if (!kept) {
+    let fresh: RetrievedBooking;
+    try {
+      fresh = await deps.fareSource.retrieveBooking({
+        airline: flight.airline,
+        bookingCode: flight.bookingCode,
+        passengerLastName: flight.passengerLastName,
+      });
+    } catch (error) {
+      if (error instanceof BookingNotFoundError) throw new HttpError(409, FLIGHT_MESSAGES.bookingChanged);
+      throw error;
+    }
+    if (!sameItinerary(fresh, flight)) throw new HttpError(409, FLIGHT_MESSAGES.bookingChanged);
+    const booking = { ...fresh, bookingCode: flight.bookingCode, passengerLastName: flight.passengerLastName };
+    await deps.db.withService((tx) =>
+      saveFlightBooking(tx, { flightId: flight.id, userId, source: deps.fareSource.name, booking }),
+    );
+    kept = {
+      source: deps.fareSource.name,
+      sourceReference: booking.sourceReference,
+      pricePaid: booking.pricePaid,
+      booking,
+    };
+  }
+  const b = kept.booking;
+  if (b.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  return {
+    booking: {
+      airline: b.airline,
+      flightNumber: b.flightNumber,
+      departureAirport: b.departureAirport,
+      arrivalAirport: b.arrivalAirport,
+      departureDate: b.departureDate,
+      returnFlightNumber: b.returnFlightNumber,
+      returnDate: b.returnDate,
+      cabinClass: b.cabinClass,
+      fareType: b.fareType,
+      currency: b.currency,
+      bookingCode: b.bookingCode,
+      passengerLastName: b.passengerLastName,
+      seatNumber: b.seatNumber,
+      sourceReference: kept.sourceReference,
+    },
+    pricePaid: kept.pricePaid,
+    // never above the fare the traveller saw, and always below what they paid
+    maxPrice: Math.min(flight.currentPrice ?? kept.pricePaid, kept.pricePaid - 1),
+  };
+}
+
+/** Records a confirmed change; shared by the request that made it and the reconciler. */
+export function recordConfirmedRebooking(
+  deps: Pick<AppDeps, 'db'>,
+  r: { rebookingId: number; userId: string; flightId: number; result: RebookResult },
+): Promise<{ commission: number } | null> {
+  return deps.db.withService((tx) =>
+    recordRebooking(tx, {
+      rebookingId: r.rebookingId,
+      userId: r.userId,
+      flightId: r.flightId,
+      newPrice: r.result.newPrice,
+      airlineCredit: r.result.airlineCredit,
+      creditReference: r.result.creditReference,
+      creditExpiryDate: r.result.creditExpiryDate,
+      seatNumber: r.result.seatNumber,
+      rebookedAt: new Date(r.result.rebookedAt),
+    }),
+  );
+}
+
 /**
  * The source path: FareBack changes the booking itself. Exactly once: the claim (one conditional
- * UPDATE) lets one of two concurrent calls through; the other gets a 409.
+ * UPDATE) lets one of two concurrent calls through; the other gets a 409. The source's answer is
+ * kept on the rebooking record before anything else is written, so a recording that fails is
+ * finished by the reconciler (services/rebooking-reconciler.ts) rather than lost.
  */
 export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: number): Promise<RebookResponse> {
   const userId = claims.sub;
   const flight = await ownFlight(deps, claims, flightId);
   refuseRebooking(flight);
   if (flight.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  const request = await rebookRequestFor(deps, userId, flight);
 
-  // The source gets the flight as read above; the claim only succeeds while it is still a price drop.
-  const claimed = await deps.db.withService((tx) => claimRebooking(tx, userId, flightId, ['price_drop']));
-  if (!claimed) {
+  const rebookingId = await deps.db.withService((tx) =>
+    claimRebooking(tx, { userId, flightId, method: 'source', request }),
+  );
+  if (rebookingId === null) {
     const now = await ownFlight(deps, claims, flightId);
     refuseRebooking(now);
     throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
   }
 
-  let result;
+  let result: RebookResult;
   try {
-    result = await deps.fareSource.rebook({
-      booking: {
-        ...itineraryOf(flight),
-        passengerLastName: flight.passengerLastName,
-        seatNumber: flight.seatNumber,
-        sourceReference: flight.sourceReference,
-      },
-      pricePaid: flight.originalPrice,
-      maxPrice: flight.currentPrice ?? flight.originalPrice,
-    });
+    result = await deps.fareSource.rebook(request);
   } catch (error) {
-    // The drop is gone: show the flight as monitored again until the next check finds one.
+    if (error instanceof RebookOutcomeUnknownError) {
+      // The change may have happened: the claim stays until the reconciler has asked the source.
+      await deps.db.withService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
+      throw new HttpError(503, FLIGHT_MESSAGES.rebookOutcomeUnknown);
+    }
+    // Nothing changed at the source. The drop is gone when the fare is: show the flight as
+    // monitored again until the next check finds one.
     const status =
-      error instanceof FareNoLongerAvailableError || error instanceof BookingNotChangeableError
+      error instanceof FareNoLongerAvailableError ||
+      error instanceof BookingNotChangeableError ||
+      error instanceof BookingMismatchError
         ? flight.isEligibleForRebooking
           ? 'monitoring'
           : 'limited'
         : 'price_drop';
-    await deps.db.withService((tx) => releaseRebooking(tx, userId, flightId, status));
+    await deps.db.withService((tx) =>
+      releaseRebooking(tx, { rebookingId, userId, flightId, status, error: String(error) }),
+    );
+    if (error instanceof BookingMismatchError || error instanceof BookingNotFoundError) {
+      throw new HttpError(409, FLIGHT_MESSAGES.bookingChanged);
+    }
     throw error;
   }
 
-  const recorded = await deps.db.withService((tx) =>
-    recordRebooking(tx, {
-      userId,
+  let recorded: { commission: number } | null;
+  try {
+    await deps.db.withService((tx) => confirmRebooking(tx, rebookingId, result));
+    recorded = await recordConfirmedRebooking(deps, { rebookingId, userId, flightId, result });
+  } catch (error) {
+    // The airline change is made; only our bookkeeping failed. The result is on the record (or,
+    // if even that write failed, the reconciler asks the source), so it is finished later.
+    deps.log({
+      level: 'error',
+      msg: 'rebooking confirmed by the source but not recorded',
+      rebookingId,
       flightId,
-      newPrice: result.newPrice,
-      airlineCredit: result.airlineCredit,
-      creditReference: result.creditReference,
-      creditExpiryDate: result.creditExpiryDate,
-      seatNumber: result.seatNumber,
-      rebookedAt: new Date(result.rebookedAt),
-    }),
-  );
+      result,
+      error: String(error),
+    });
+    throw new HttpError(503, FLIGHT_MESSAGES.recordingDelayed);
+  }
   if (!recorded) throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
   return rebookResponse(await ownFlight(deps, claims, flightId), recorded.commission);
 }
 
 /**
  * The assisted path: the traveller changed the ticket with the airline and confirms what they
- * got. Recorded only now, with the same claim so it also happens once.
+ * got. Recorded only now, with the same claim so it also happens once. The bounds come from the
+ * price paid as the source returned it, where it was kept.
  */
 export async function confirmAssistedRebooking(
   deps: AppDeps,
@@ -259,12 +405,16 @@ export async function confirmAssistedRebooking(
   const flight = await ownFlight(deps, claims, flightId);
   refuseRebooking(flight);
   if (flight.rebookingMethod !== 'assisted') throw new HttpError(409, FLIGHT_MESSAGES.sourceHandles);
-  if (input.newPrice >= flight.originalPrice) throw new HttpError(400, FLIGHT_MESSAGES.newPriceNotLower);
-  if (input.airlineCredit > flight.originalPrice) throw new HttpError(400, FLIGHT_MESSAGES.creditTooLarge);
+  const kept = await deps.db.withService((tx) => getFlightBooking(tx, userId, flightId));
+  const pricePaid = kept?.pricePaid ?? flight.originalPrice;
+  if (input.newPrice >= pricePaid) throw new HttpError(400, FLIGHT_MESSAGES.newPriceNotLower);
+  if (input.airlineCredit > pricePaid) throw new HttpError(400, FLIGHT_MESSAGES.creditTooLarge);
 
   const recorded = await deps.db.withService(async (tx) => {
-    if (!(await claimRebooking(tx, userId, flightId, ['price_drop']))) return null;
+    const rebookingId = await claimRebooking(tx, { userId, flightId, method: 'assisted', request: null });
+    if (rebookingId === null) return null;
     return await recordRebooking(tx, {
+      rebookingId,
       userId,
       flightId,
       newPrice: input.newPrice,
@@ -280,4 +430,18 @@ export async function confirmAssistedRebooking(
     throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
   }
   return rebookResponse(await ownFlight(deps, claims, flightId), recorded.commission);
+}
+
+/** Removes one of the caller's flights; never one whose rebooking is under way. */
+export async function removeFlight(deps: AppDeps, claims: AuthClaims, flightId: number): Promise<{ message: string }> {
+  const flight = await ownFlight(deps, claims, flightId);
+  if (flight.status === 'rebooking') throw new HttpError(409, FLIGHT_MESSAGES.removeWhileRebooking);
+  // as the user: the delete policy holds the same rule, should the status change meanwhile
+  const removed = await deps.db.withUser(claims, (tx) => deleteFlight(tx, claims.sub, flightId));
+  if (!removed) {
+    const now = await deps.db.withUser(claims, (tx) => getFlight(tx, claims.sub, flightId));
+    if (now?.status === 'rebooking') throw new HttpError(409, FLIGHT_MESSAGES.removeWhileRebooking);
+    throw new HttpError(404, FLIGHT_MESSAGES.notFound);
+  }
+  return { message: FLIGHT_MESSAGES.removed };
 }
