@@ -6,6 +6,13 @@
 // statements: PGlite is one database session and its socket multiplexer breaks under concurrent
 // extended-protocol queries. postgres.js then queues every query behind the open transaction, so
 // two requests' transactions can never interleave and leak each other's claims.
+//
+// Through a transaction pooler (Supabase's Supavisor on port 6543, or any URL marked
+// `pgbouncer=true`) each transaction may run on a different server connection, where a statement
+// prepared on another is unknown, so statements are not prepared there either.
+//
+// The connecting role is the project's `postgres` (locally fareback_owner, dev/platform.sql): the
+// owner of the schema, with BYPASSRLS, but not a superuser.
 import postgres from 'postgres';
 
 export type Tx = postgres.TransactionSql;
@@ -38,10 +45,29 @@ export interface DbOptions {
   singleSession: boolean;
 }
 
+/** The port of Supabase's transaction pooler (its session pooler and direct connections use 5432). */
+const TRANSACTION_POOLER_PORT = '6543';
+
+/**
+ * The URL postgres.js connects to and whether it may prepare statements. `pgbouncer=true` is a
+ * marker for clients, never sent to the server (postgres.js would pass it on as a setting).
+ */
+export function connectionOptions(databaseUrl: string, singleSession: boolean): { url: string; prepare: boolean } {
+  const parsed = new URL(databaseUrl);
+  const pooled = parsed.searchParams.get('pgbouncer') === 'true' || parsed.port === TRANSACTION_POOLER_PORT;
+  let url = databaseUrl;
+  if (parsed.searchParams.has('pgbouncer')) {
+    parsed.searchParams.delete('pgbouncer');
+    url = parsed.toString();
+  }
+  return { url, prepare: !singleSession && !pooled };
+}
+
 export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
-  const sql = postgres(databaseUrl, {
+  const { url, prepare } = connectionOptions(databaseUrl, singleSession);
+  const sql = postgres(url, {
     max: singleSession ? 1 : 5,
-    prepare: !singleSession,
+    prepare,
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},
