@@ -1,12 +1,15 @@
 -- What a Supabase project provides and plain PostgreSQL (or PGlite) lacks, created only where
 -- missing so this file is harmless against a real Supabase database. It mirrors the parts of
--- Supabase's platform that FareBack's migrations and the local auth server rely on:
+-- Supabase's platform that FareBack's migrations, the api and the local auth server rely on:
 --   * roles anon, authenticated (NOLOGIN, switched to with SET ROLE) and service_role (BYPASSRLS)
---   * Supabase's default privileges on schema public (everything granted to the three roles, so
---     our migrations must revoke and grant explicitly, exactly as they must on Supabase)
+--   * role fareback_owner, the local stand-in for Supabase's own `postgres` role (below)
+--   * Supabase's default privileges on schema public (everything granted to the three API roles,
+--     so our migrations must revoke and grant explicitly, exactly as they must on Supabase)
 --   * schema auth with the auth.users columns GoTrue uses, refresh tokens, sessions, identities
 --   * auth.uid(), auth.role(), auth.jwt(), auth.email() reading request.jwt.claims
 -- Nothing here is deployed; `supabase db push` runs against a project that already has all this.
+-- It runs as a superuser (dev/db/migrate.ts) before every migration run, so each statement must
+-- be safe to repeat.
 
 do $$
 begin
@@ -31,10 +34,51 @@ exception when others then
 end
 $$;
 
+-- ---------------------------------------------------------------------------------------------
+-- fareback_owner: what Supabase's `postgres` role is
+-- ---------------------------------------------------------------------------------------------
+-- On Supabase, migrations (`supabase db push`) and the api function (SUPABASE_DB_URL) connect as
+-- `postgres`, which is NOT a superuser: NOSUPERUSER CREATEDB CREATEROLE REPLICATION BYPASSRLS,
+-- a member of anon, authenticated and service_role (WITH ADMIN OPTION since PostgreSQL 16), the
+-- owner of everything the migrations create, with USAGE on schema auth and all rights on its
+-- tables, sequences and routines (it may add triggers and foreign keys there, not tables).
+-- Locally the same rights belong to fareback_owner, a LOGIN role without a password: migrations,
+-- the seed and the api connect as it (dev/db/migrate.ts, dev/stack.ts), so a statement only a
+-- superuser may run fails here as it would on deploy. Where Supabase's own roles exist
+-- (supabase_admin: a real or CLI-run Supabase database) `postgres` already plays the part and
+-- nothing is created.
+-- The role belongs to the server, not to one database: test runs migrate several databases at
+-- once, so losing the race to create it or to grant it a membership is not an error.
+do $$
+declare
+  api_role text;
+begin
+  if exists (select 1 from pg_roles where rolname = 'supabase_admin') then
+    return;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'fareback_owner') then
+    begin
+      create role fareback_owner login nosuperuser inherit createdb createrole replication bypassrls;
+    exception when duplicate_object or unique_violation then
+      null;
+    end;
+  end if;
+  foreach api_role in array array['anon', 'authenticated', 'service_role'] loop
+    if not exists (
+      select 1 from pg_auth_members m
+       where m.roleid = api_role::regrole and m.member = 'fareback_owner'::regrole and m.admin_option
+    ) then
+      begin
+        execute format('grant %I to fareback_owner with admin option', api_role);
+      exception when unique_violation or object_not_in_prerequisite_state then
+        null;
+      end;
+    end if;
+  end loop;
+end
+$$;
+
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
 
 create schema if not exists extensions;
 create schema if not exists auth;
@@ -147,9 +191,112 @@ $$;
 
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt() to anon, authenticated, service_role;
 
+-- ---------------------------------------------------------------------------------------------
+-- What fareback_owner may do in this database (the rest of the role is above)
+-- ---------------------------------------------------------------------------------------------
+do $$
+begin
+  if not exists (select 1 from pg_roles where rolname = 'fareback_owner') then
+    return; -- Supabase: postgres has all of this already
+  end if;
+
+  execute format('grant all on database %I to fareback_owner', current_database());
+  grant usage, create on schema public to fareback_owner;
+  grant usage, create on schema extensions to fareback_owner;
+  -- auth belongs to Supabase Auth: postgres may use its tables, add triggers and foreign keys to
+  -- them, but no longer create anything in the schema.
+  grant usage on schema auth to fareback_owner;
+  grant all on all tables in schema auth to fareback_owner;
+  grant all on all sequences in schema auth to fareback_owner;
+  grant all on all routines in schema auth to fareback_owner;
+
+  -- A new project's defaults: everything postgres creates in public is granted to the three API
+  -- roles (migration 20261123000100_default_privileges revokes this for anon and
+  -- authenticated). Set once, when this database is new, so that a later run of this file does
+  -- not grant again what a migration revoked.
+  if to_regclass('supabase_migrations.schema_migrations') is null then
+    alter default privileges for role fareback_owner in schema public
+      grant all on tables to anon, authenticated, service_role;
+    alter default privileges for role fareback_owner in schema public
+      grant all on functions to anon, authenticated, service_role;
+    alter default privileges for role fareback_owner in schema public
+      grant all on sequences to anon, authenticated, service_role;
+  end if;
+end
+$$;
+
+-- Databases migrated before fareback_owner existed hold FareBack's objects as the superuser that
+-- ran the migrations; they pass to fareback_owner, the owner the migrations now run as, so later
+-- migrations may alter them. (An owned sequence moves with its table.) Nothing to do on a new
+-- database.
+do $$
+declare
+  statement text;
+begin
+  if not exists (select 1 from pg_roles where rolname = 'fareback_owner') then
+    return;
+  end if;
+  for statement in
+    select format('alter schema %I owner to fareback_owner', n.nspname)
+      from pg_namespace n join pg_roles r on r.oid = n.nspowner
+     where n.nspname = 'private' and r.rolsuper
+    union all
+    select format('alter %s %s owner to fareback_owner',
+                  case c.relkind when 'v' then 'view' when 'm' then 'materialized view'
+                                 when 'S' then 'sequence' when 'f' then 'foreign table' else 'table' end,
+                  c.oid::regclass)
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      join pg_roles r on r.oid = c.relowner
+     where n.nspname in ('public', 'private') and r.rolsuper
+       and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+       and not exists (select 1 from pg_depend d
+                        where d.classid = 'pg_class'::regclass and d.objid = c.oid
+                          and d.refclassid = 'pg_class'::regclass and d.deptype in ('a', 'i'))
+    union all
+    select format('alter routine %s owner to fareback_owner', p.oid::regprocedure)
+      from pg_proc p
+      join pg_namespace n on n.oid = p.pronamespace
+      join pg_roles r on r.oid = p.proowner
+     where n.nspname in ('public', 'private') and r.rolsuper
+       and not exists (select 1 from pg_depend d
+                        where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+    union all
+    select format('alter %s %s owner to fareback_owner',
+                  case t.typtype when 'd' then 'domain' else 'type' end, t.oid::regtype)
+      from pg_type t
+      join pg_namespace n on n.oid = t.typnamespace
+      join pg_roles r on r.oid = t.typowner
+     where n.nspname in ('public', 'private') and r.rolsuper
+       and t.typtype in ('e', 'd', 'r')
+       and not exists (select 1 from pg_depend d
+                        where d.classid = 'pg_type'::regclass and d.objid = t.oid and d.deptype = 'e')
+    union all
+    select format('alter type %s owner to fareback_owner', t.oid::regtype)
+      from pg_type t
+      join pg_class c on c.oid = t.typrelid and c.relkind = 'c'
+      join pg_namespace n on n.oid = t.typnamespace
+      join pg_roles r on r.oid = t.typowner
+     where n.nspname in ('public', 'private') and r.rolsuper
+  loop
+    execute statement;
+  end loop;
+end
+$$;
+
 create schema if not exists supabase_migrations;
 create table if not exists supabase_migrations.schema_migrations (
   version text primary key,
   statements text[],
   name text
 );
+
+-- The Supabase CLI records each migration as postgres, in the migration's own transaction.
+do $$
+begin
+  if exists (select 1 from pg_roles where rolname = 'fareback_owner') then
+    grant usage on schema supabase_migrations to fareback_owner;
+    grant select, insert on table supabase_migrations.schema_migrations to fareback_owner;
+  end if;
+end
+$$;

@@ -48,7 +48,7 @@ export const demoAccounts = [
 ] as const;
 
 export interface StackOptions {
-  /** An external PostgreSQL (DATABASE_URL, or a test database); without it, PGlite. */
+  /** An external PostgreSQL (DATABASE_URL, or a test database), as a superuser; without it, PGlite. */
   databaseUrl?: string;
   /** Where PGlite data, keys, mail and logs persist; without it, a fresh temporary directory
    * and an in-memory database. */
@@ -68,7 +68,10 @@ export interface Stack {
   apiUrl: string;
   authUrl: string;
   mailUrl: string;
+  /** As a superuser (platform work, the auth server, test factories). */
   databaseUrl: string;
+  /** As fareback_owner, what the api function connects as (SUPABASE_DB_URL): not a superuser. */
+  apiDatabaseUrl: string;
   singleSession: boolean;
   anonKey: string;
   serviceRoleKey: string;
@@ -207,12 +210,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       stops.push(() => pg.stop());
       databaseUrl = pg.url;
     }
-    const sql = connect(databaseUrl, singleSession);
-    try {
-      await migrate(sql, { seed: options.seed ?? true });
-    } finally {
-      await sql.end();
-    }
+    // the api connects as the role the migrations ran as: their owner, not a superuser, as on
+    // Supabase (dev/platform.sql)
+    const { ownerUrl: apiDatabaseUrl } = await migrate(databaseUrl, { seed: options.seed ?? true, singleSession });
 
     // Mail catcher
     const mailSmtp = await resolvePort(ports.mailSmtp);
@@ -273,7 +273,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           SUPABASE_PUBLIC_URL: publicUrl,
           SUPABASE_ANON_KEY: anonKey,
           SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
-          SUPABASE_DB_URL: databaseUrl,
+          SUPABASE_DB_URL: apiDatabaseUrl,
           DB_SINGLE_SESSION: singleSession ? 'true' : 'false',
           SITE_URL: publicUrl,
           SMTP_HOST: '127.0.0.1',
@@ -330,6 +330,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       authUrl: `${gateway.url}/auth/v1`,
       mailUrl: mail.url,
       databaseUrl,
+      apiDatabaseUrl,
       singleSession,
       anonKey,
       serviceRoleKey,

@@ -67,3 +67,61 @@ describe('PGlite socket server', () => {
     expect(rows).toHaveLength(0);
   });
 });
+
+// PGlite ignores the startup packet's user; the server applies it, so the api and the migrations
+// run as fareback_owner (a non-superuser) here as they do on PostgreSQL.
+describe('PGlite socket server: the user a connection logs in as', () => {
+  let server: PgliteServer;
+  const connections: postgres.Sql[] = [];
+  const connectAs = (user: string) => {
+    const url = new URL(server.url);
+    url.username = user;
+    const sql = postgres(url.toString(), { max: 1, prepare: false, onnotice: () => {}, connect_timeout: 10 });
+    connections.push(sql);
+    return sql;
+  };
+
+  beforeAll(async () => {
+    server = await startPgliteServer({ port: 0 });
+    await server.db.exec(`
+      create role app_owner login nosuperuser;
+      create role no_login nologin;
+      create table owned_by_superuser (id int);
+    `);
+  });
+
+  afterAll(async () => {
+    await Promise.all(connections.map((c) => c.end()));
+    await server.stop();
+  });
+
+  it('runs each connection as its own user, whoever used the session before', async () => {
+    const owner = connectAs('app_owner');
+    const admin = connectAs('postgres');
+    const whoAmI = (sql: postgres.Sql) =>
+      sql<{ user: string; superuser: boolean }[]>`
+        select current_user as user, rolsuper as superuser from pg_roles where rolname = current_user`;
+    const seen = await Promise.all(Array.from({ length: 10 }, (_, i) => whoAmI(i % 2 ? admin : owner)));
+    seen.forEach((rows, i) =>
+      expect(rows[0]).toEqual(i % 2 ? { user: 'postgres', superuser: true } : { user: 'app_owner', superuser: false }),
+    );
+  });
+
+  it('applies privileges and superuser checks to that user', async () => {
+    const owner = connectAs('app_owner');
+    const read = await owner`select * from owned_by_superuser`.catch((e: unknown) => e);
+    expect((read as { code?: string }).code).toBe('42501');
+    const promote = await owner`alter role app_owner superuser`.catch((e: unknown) => e);
+    expect((promote as { code?: string }).code).toBe('42501');
+  });
+
+  it('refuses a user that does not exist or may not log in, as PostgreSQL does', async () => {
+    for (const [user, message] of [
+      ['nobody', 'role "nobody" does not exist'],
+      ['no_login', 'role "no_login" is not permitted to log in'],
+    ] as const) {
+      const error = await connectAs(user)`select 1`.catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: '28000', message });
+    }
+  });
+});

@@ -8,6 +8,15 @@
 // connection from its first message until PGlite reports ReadyForQuery outside a transaction
 // (after Sync or a simple Query), so requests' transactions can never interleave. A connection
 // that disconnects while it owns the session has its transaction rolled back.
+//
+// PGlite itself ignores the user a client names in its startup packet: its one session is the
+// superuser `postgres`. So that the api and the migrations really run as fareback_owner (a
+// non-superuser, dev/platform.sql), this server reads that user, refuses it as PostgreSQL would
+// when it does not exist or may not log in, and each time the session passes to a connection,
+// first runs SET SESSION AUTHORIZATION to that connection's user: privileges, ownership and
+// superuser checks then apply as on a real server. One gap remains: the session was opened by a
+// superuser, so a client could SET SESSION AUTHORIZATION back to postgres by itself, which a
+// real server refuses. Tests on PostgreSQL (TEST_DATABASE_URL, CI) cover that.
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -23,12 +32,43 @@ interface QueuedMessage {
 const SYNC = 'S'.charCodeAt(0);
 const QUERY = 'Q'.charCodeAt(0);
 const TERMINATE = 'X'.charCodeAt(0);
+const PROTOCOL_3 = 196608;
+/** The user PGlite's session starts as. */
+const PGLITE_USER = 'postgres';
+
+/** The `user` of a StartupMessage (length, protocol 3.0, then name/value C strings), else null. */
+export function startupUser(message: Uint8Array): string | null {
+  if (message.length < 8) return null;
+  const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+  if (view.getInt32(4) !== PROTOCOL_3) return null;
+  const fields = new TextDecoder().decode(message.subarray(8)).split('\0');
+  for (let i = 0; i + 1 < fields.length && fields[i] !== ''; i += 2) {
+    if (fields[i] === 'user') return fields[i + 1] ?? null;
+  }
+  return PGLITE_USER;
+}
+
+/** A FATAL ErrorResponse, as a server sends when it refuses a login. */
+function fatal(code: string, message: string): Uint8Array {
+  const body = new TextEncoder().encode(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`);
+  const out = new Uint8Array(5 + body.length);
+  out[0] = 'E'.charCodeAt(0);
+  new DataView(out.buffer).setInt32(1, 4 + body.length);
+  out.set(body, 5);
+  return out;
+}
+
+const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /** Same interface as pglite-socket's QueryQueueManager, with session ownership per connection. */
 export class SessionQueue {
   private queue: QueuedMessage[] = [];
   private processing = false;
   private owner: number | null = null;
+  /** The user each connection logged in as. */
+  private users = new Map<number, string>();
+  /** The connection whose user the session was last authorized as. */
+  private authorizedFor: number | null = null;
 
   constructor(private readonly db: PGlite) {}
 
@@ -44,6 +84,7 @@ export class SessionQueue {
   }
 
   clearQueueForHandler(handlerId: number): void {
+    this.users.delete(handlerId);
     this.queue = this.queue.filter((item) => {
       if (item.handlerId !== handlerId) return true;
       item.reject(new Error('Handler disconnected'));
@@ -81,6 +122,22 @@ export class SessionQueue {
           item.resolve(0);
           continue;
         }
+        try {
+          const user = typed ? null : startupUser(item.message);
+          if (user !== null) {
+            const refusal = await this.refusal(user);
+            if (refusal) {
+              item.onData(refusal);
+              item.resolve(refusal.length);
+              continue;
+            }
+            this.users.set(item.handlerId, user);
+          }
+          if (typed && this.owner !== item.handlerId) await this.authorize(item.handlerId);
+        } catch (error) {
+          item.reject(error instanceof Error ? error : new Error(String(error)));
+          continue;
+        }
         if (typed) this.owner = item.handlerId;
         let written = 0;
         try {
@@ -105,6 +162,25 @@ export class SessionQueue {
     } finally {
       this.processing = false;
     }
+  }
+
+  /** Why PostgreSQL would refuse `user` at login, as the ErrorResponse it would send; else null. */
+  private async refusal(user: string): Promise<Uint8Array | null> {
+    const { rows } = await this.db.query<{ rolcanlogin: boolean }>(
+      'select rolcanlogin from pg_roles where rolname = $1',
+      [user],
+    );
+    if (!rows[0]) return fatal('28000', `role "${user}" does not exist`);
+    if (!rows[0].rolcanlogin) return fatal('28000', `role "${user}" is not permitted to log in`);
+    return null;
+  }
+
+  /** Runs the session as the user `handlerId` logged in as, before it takes the session. */
+  private async authorize(handlerId: number): Promise<void> {
+    if (this.authorizedFor === handlerId) return;
+    const user = this.users.get(handlerId) ?? PGLITE_USER;
+    await this.db.exec(`set session authorization ${quoteIdent(user)}`);
+    this.authorizedFor = handlerId;
   }
 }
 

@@ -1,13 +1,17 @@
 // A fresh, fully migrated database for one test file or one test run.
-// With TEST_DATABASE_URL (CI: the machine's PostgreSQL) each call creates a new database on that
-// server and drops it on close; without it, an in-memory PGlite served on a free port.
+// With TEST_DATABASE_URL (CI: the machine's PostgreSQL, as a superuser) each call creates a new
+// database on that server and drops it on close; without it, an in-memory PGlite served on a free
+// port.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { connect, migrate } from './migrate.ts';
+import { migrate } from './migrate.ts';
 import { startPgliteServer } from './pglite-server.ts';
 
 export interface TestDatabase {
+  /** As a superuser: platform work and test factories, which bypass every rule. */
   url: string;
+  /** As fareback_owner, the non-superuser owner the migrations ran as and the api connects as. */
+  ownerUrl: string;
   /** true when the database is PGlite: one session, clients must use one connection. */
   singleSession: boolean;
   close(): Promise<void>;
@@ -21,27 +25,27 @@ export async function createTestDatabase(options: { seed?: boolean; pglite?: boo
     await admin.unsafe(`create database ${name}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const sql = connect(url.toString());
-    try {
-      await migrate(sql, { seed: options.seed });
-    } finally {
-      await sql.end();
-    }
+    const drop = async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+    const migrated = await migrate(url.toString(), { seed: options.seed }).catch(async (error: unknown) => {
+      await drop();
+      throw error;
+    });
     return {
       url: url.toString(),
+      ownerUrl: migrated.ownerUrl,
       singleSession: false,
-      async close() {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      },
+      close: drop,
     };
   }
   const server = await startPgliteServer({ port: 0 });
-  const sql = connect(server.url, true);
-  try {
-    await migrate(sql, { seed: options.seed });
-  } finally {
-    await sql.end();
-  }
-  return { url: server.url, singleSession: true, close: () => server.stop() };
+  const migrated = await migrate(server.url, { seed: options.seed, singleSession: true }).catch(
+    async (error: unknown) => {
+      await server.stop();
+      throw error;
+    },
+  );
+  return { url: server.url, ownerUrl: migrated.ownerUrl, singleSession: true, close: () => server.stop() };
 }

@@ -16,7 +16,10 @@ export interface StackInfo {
   apiUrl: string;
   authUrl: string;
   mailUrl: string;
+  /** As a superuser: what tests use to arrange and check rows. */
   databaseUrl: string;
+  /** As fareback_owner, the non-superuser the api function connects as. */
+  apiDatabaseUrl: string;
   singleSession: boolean;
   anonKey: string;
   /** Private JWK the auth server signs access tokens with. */
@@ -55,6 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     authUrl: stack.authUrl,
     mailUrl: stack.mailUrl,
     databaseUrl: stack.databaseUrl,
+    apiDatabaseUrl: stack.apiDatabaseUrl,
     singleSession: stack.singleSession,
     anonKey: stack.anonKey,
     signingKeyPath: path.join(stateDir, 'auth-key.json'),
