@@ -51,54 +51,100 @@ describe('POST /api/auth/login', () => {
     }
   });
 
-  it('slows repeated failures for one account: 429 with Retry-After, even with the right password', async () => {
+  it('refuses one address after 5 failures on one account: 429 with Retry-After for that pair only', async () => {
     const user = await registerUser(api);
+    const ip = newIp();
     for (let attempt = 1; attempt <= 5; attempt++) {
-      // from different addresses, so only the account limit applies
+      const res = await api.post('/auth/login', { username: user.username, password: `Wrong@${attempt}abc` }, { ip });
+      expect(res.status, `attempt ${attempt}`).toBe(401);
+    }
+    const refused = await api.post<{ message: string }>(
+      '/auth/login',
+      { username: user.email, password: user.password },
+      { ip },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(
+      /^Too many failed login attempts\. Please wait (\d+) minutes? and try again\.$/,
+    );
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(refused.body.message).toContain(`wait ${Math.ceil(retryAfter / 60)} minute`);
+
+    // the same address may still sign in to another account, and the owner from elsewhere
+    const other = await registerUser(api);
+    expect((await api.post('/auth/login', { username: other.username, password: other.password }, { ip })).status).toBe(
+      200,
+    );
+    expect(
+      (await api.post('/auth/login', { username: user.username, password: user.password }, { ip: newIp() })).status,
+    ).toBe(200);
+  });
+
+  it("someone else's failures cannot lock the owner out: the right password from the owner's address works", async () => {
+    const owner = await registerUser(api);
+    const attacker = newIp();
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 10; attempt++) {
       const res = await api.post(
         '/auth/login',
-        { username: user.username, password: `Wrong@${attempt}abc` },
-        { ip: newIp() },
+        { username: owner.username, password: `Guess@${attempt}abc` },
+        { ip: attacker },
+      );
+      statuses.push(res.status);
+    }
+    // five wrong passwords, then that address is refused for this account
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+
+    const res = await api.post<LoginBody>(
+      '/auth/login',
+      { username: owner.username, password: owner.password },
+      { ip: newIp() },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(owner.id);
+  });
+
+  it('an account failing from many addresses is slowed, never locked: the owner still gets in', async () => {
+    const owner = await registerUser(api);
+    // twelve failures from three addresses: past the point where every attempt on the account waits
+    for (const ip of [newIp(), newIp(), newIp()]) {
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        const res = await api.post('/auth/login', { username: owner.email, password: `Guess@${attempt}abc` }, { ip });
+        expect(res.status).toBe(401);
+      }
+    }
+    const [row] = await sql<{ n: number }[]>`
+      select count(*)::int as n from private.login_attempts where account = ${owner.email} and not succeeded`;
+    expect(row?.n).toBe(12);
+    const res = await api.post('/auth/login', { username: owner.username, password: owner.password }, { ip: newIp() });
+    expect(res.status).toBe(200);
+  });
+
+  it('counts the address the trusted proxy appended: a forged first X-Forwarded-For entry changes nothing', async () => {
+    // The attack: a fresh made-up address at the front of X-Forwarded-For on every request. The
+    // test stands in for the trusted proxy, which appends the real client address after it.
+    const ip = newIp();
+    const forwardedFor = () => ({ 'X-Forwarded-For': `${newIp()}, ${ip}` });
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const res = await api.post(
+        '/auth/login',
+        { username: `ghost_${attempt}_${ip}`, password: 'Wrong@123a' },
+        { headers: forwardedFor() },
       );
       expect(res.status, `attempt ${attempt}`).toBe(401);
     }
-    const locked = await api.post<{ message: string }>(
-      '/auth/login',
-      { username: user.email, password: user.password },
-      { ip: newIp() },
-    );
-    expect(locked.status).toBe(429);
-    expect(locked.body.message).toMatch(
-      /^Too many failed login attempts\. Please wait (\d+) minutes? and try again\.$/,
-    );
-    const retryAfter = Number(locked.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    expect(locked.body.message).toContain(`wait ${Math.ceil(retryAfter / 60)} minute`);
-
-    // other accounts are unaffected
-    const other = await registerUser(api);
-    const ok = await api.post('/auth/login', { username: other.username, password: other.password }, { ip: newIp() });
-    expect(ok.status).toBe(200);
-  });
-
-  it('slows repeated failures from one address across accounts', async () => {
-    const ip = newIp();
-    for (let attempt = 1; attempt <= 20; attempt++) {
-      const res = await api.post('/auth/login', { username: `ghost_${attempt}_${ip}`, password: 'Wrong@123a' }, { ip });
-      expect(res.status, `attempt ${attempt}`).toBe(401);
-    }
     const user = await registerUser(api);
-    const locked = await api.post('/auth/login', { username: user.username, password: user.password }, { ip });
-    expect(locked.status).toBe(429);
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    // the same account from another address is fine
-    const elsewhere = await api.post(
+    const refused = await api.post(
       '/auth/login',
       { username: user.username, password: user.password },
-      { ip: newIp() },
+      { headers: forwardedFor() },
     );
-    expect(elsewhere.status).toBe(200);
+    expect(refused.status).toBe(429);
+    const rows = await sql<{ ip: string }[]>`
+      select distinct ip from private.login_attempts where account like ${`ghost%${ip}`}`;
+    expect(rows).toEqual([{ ip }]);
   });
 
   it('records attempts without the password', async () => {

@@ -182,4 +182,19 @@ describe('POST /api/contact', () => {
     // another client is not affected
     expect((await api.post('/contact', newMessage(), { ip: newIp() })).status).toBe(201);
   });
+
+  it('counts the address the trusted proxy appended: a forged first X-Forwarded-For entry changes nothing', async () => {
+    // The attack: a fresh made-up address at the front of X-Forwarded-For on every request. The
+    // test stands in for the trusted proxy, which appends the real client address after it.
+    const ip = newIp();
+    const forwardedFor = () => ({ 'X-Forwarded-For': `${newIp()}, ${ip}` });
+    for (let i = 0; i < 10; i += 1) {
+      const res = await api.post('/contact', newMessage(), { headers: forwardedFor() });
+      expect(res.status, `message ${i + 1}`).toBe(201);
+    }
+    const message = newMessage();
+    const refused = await api.post('/contact', message, { headers: forwardedFor() });
+    expect(refused.status).toBe(429);
+    expect(await storedRows(message.email)).toHaveLength(0);
+  });
 });

@@ -44,9 +44,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     seed: true,
     // a scheduled sweep would re-price other test files' flights mid-test
     ticker: false,
-    // tests check one flight several times in a row; the per-flight interval has its own suite
-    // (flights-security.test.ts, on a stack with the defaults)
-    apiEnv: { PRICE_CHECK_MIN_INTERVAL_SECONDS: '0' },
+    apiEnv: {
+      // tests check one flight several times in a row; the per-flight interval has its own suite
+      // (flights-security.test.ts, on a stack with the defaults)
+      PRICE_CHECK_MIN_INTERVAL_SECONDS: '0',
+      // the tests play a trusted proxy in front of the gateway: the X-Forwarded-For entry they
+      // write (RequestOptions.ip) is the client's address, and the gateway appends its peer's
+      TRUSTED_PROXY_HOPS: '2',
+    },
   }).catch(async (error: unknown) => {
     await database?.close();
     throw error;

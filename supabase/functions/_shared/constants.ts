@@ -85,9 +85,18 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 100;
 /** The special characters the password rule requires one of. */
 export const PASSWORD_SPECIAL_CHARACTERS = '@$!%*?&';
-/** Failed logins are slowed: this many failures for one account, or from one address, within the window. */
-export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
+/*
+ * Failed logins within the window are limited so that nobody else's failures can lock out the
+ * right password: one address is refused (429) for one account after this many failures there,
+ * and for every account after LOGIN_MAX_FAILURES_PER_IP; an account failing from many addresses
+ * is only slowed: from LOGIN_DELAY_AFTER_ACCOUNT_FAILURES failures on, each attempt waits
+ * LOGIN_DELAY_BASE_MS doubled per further failure, at most LOGIN_DELAY_MAX_MS, before the check.
+ */
+export const LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP = 5;
 export const LOGIN_MAX_FAILURES_PER_IP = 20;
+export const LOGIN_DELAY_AFTER_ACCOUNT_FAILURES = 10;
+export const LOGIN_DELAY_BASE_MS = 250;
+export const LOGIN_DELAY_MAX_MS = 4000;
 export const LOGIN_FAILURE_WINDOW_MINUTES = 15;
 export const RESET_PASSWORD_PATH = '/reset-password';
 export const AFTER_LOGIN_PATH = '/dashboard';

@@ -308,11 +308,11 @@ Deno.test(
   },
 );
 
-Deno.test('login: a locked account is refused with 429 and Retry-After before the password is checked', async () => {
+Deno.test('login: a refused address is answered 429 with Retry-After before the password is checked', async () => {
   const now = new Date();
   const db = new ScriptedDb([
     [{ email: 'alice@example.com' }],
-    [{ account_until: new Date(now.getTime() + 10 * 60_000 + 5000), ip_until: null, now }],
+    [{ pair_until: new Date(now.getTime() + 10 * 60_000 + 5000), ip_until: null, account_failures: 5, now }],
   ]);
   const authApi = recordingAuthApi();
   const { request } = testApp({ db, authApi });
@@ -333,7 +333,7 @@ Deno.test('login: wrong credentials and unknown accounts are the same 401, and a
   for (const known of [true, false]) {
     const db = new ScriptedDb([
       known ? [{ email: 'alice@example.com' }] : [],
-      [{ account_until: null, ip_until: null, now: new Date() }],
+      [{ pair_until: null, ip_until: null, account_failures: 0, now: new Date() }],
       [],
     ]);
     const authApi = recordingAuthApi({

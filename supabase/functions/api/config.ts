@@ -25,6 +25,12 @@ export interface Config {
   travellerLimits: TravellerLimitsConfig;
   /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/*. */
   cronSecret: string | null;
+  /**
+   * TRUSTED_PROXY_HOPS: how many proxies in front of the function append to X-Forwarded-For
+   * (default 1, the platform's gateway). The client address is that many entries from the right;
+   * entries further left are written by the client and never trusted (lib/client-ip.ts).
+   */
+  trustedProxyHops: number;
 }
 
 export interface FareSourceConfig {
@@ -158,6 +164,7 @@ export function loadConfig(env: Env): Config {
       fareCallsPerHour: positiveInt(env, 'FARE_SOURCE_CALLS_PER_TRAVELLER_PER_HOUR', 60),
     },
     cronSecret: nonEmpty(env.CRON_SECRET) ?? null,
+    trustedProxyHops: positiveInt(env, 'TRUSTED_PROXY_HOPS', 1),
   };
 }
 

@@ -8,6 +8,7 @@ import type { AuthClaims, Db, Tx } from './db.ts';
 import type { AuthApi, AuthResult } from './lib/auth-api.ts';
 import { createTokenVerifier } from './middleware/auth.ts';
 import type { AuthSession } from '../_shared/types/auth.ts';
+import { type Mailer, MailerError, type OutgoingEmail } from '../_shared/mailer/index.ts';
 
 export const SITE_URL = 'http://site.test';
 
@@ -133,14 +134,29 @@ export async function testKeys() {
   return { privateKey, jwks, sign, verifier: createTokenVerifier({ supabaseUrl: 'http://unused', jwks }) };
 }
 
+/** Records what would have been mailed; `fail` makes every send throw. */
+export function recordingMailer(fail = false): Mailer & { sent: OutgoingEmail[] } {
+  const sent: OutgoingEmail[] = [];
+  return {
+    sent,
+    send(email: OutgoingEmail) {
+      sent.push(email);
+      return fail ? Promise.reject(new MailerError('SMTP 127.0.0.1:1 did not take the message')) : Promise.resolve();
+    },
+  };
+}
+
 export function testApp(deps: Partial<AppDeps> = {}) {
   const logs: LogEntry[] = [];
   const db = deps.db ?? new ScriptedDb();
   const authApi = deps.authApi ?? recordingAuthApi();
+  const mailer = deps.mailer ?? recordingMailer();
   const app = createApp({
     config: testConfig,
     db,
     authApi,
+    // never a real SMTP server: handlers, and the work they leave for after the answer, may send mail
+    mailer,
     verifyAccessToken:
       deps.verifyAccessToken ?? (() => Promise.reject(new Error('this test expected no token verification'))),
     log: (entry) => logs.push(entry),
@@ -156,7 +172,7 @@ export function testApp(deps: Partial<AppDeps> = {}) {
       ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
     });
   };
-  return { app, request, logs, db, authApi };
+  return { app, request, logs, db, authApi, mailer };
 }
 
 export function profileRow(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -2,6 +2,12 @@
 // dev stack (same paths and shapes, docs/architecture.md). Calls time out after 10 s; an
 // unreachable Auth throws AuthUnavailableError (answered 503), while Auth's own refusals come
 // back as `{ ok: false, status, code, message }` for the caller to word for the user.
+//
+// Auth limits password sign-ins per client address, and every call from here comes from the
+// function's address, so the password grant names the client in `Sb-Forwarded-For` (and
+// `X-Forwarded-For`), with the service-role key: Supabase Auth honours the header only from a
+// caller holding a secret key and with IP address forwarding on (Authentication > Rate Limits),
+// and ignores it otherwise; the local auth server (dev/auth) does the same.
 import type { AuthSession } from '../../_shared/types/auth.ts';
 
 export interface AuthUser {
@@ -20,7 +26,11 @@ export type AuthResult<T> = { ok: true; value: T } | AuthFailure;
 
 export interface AuthApi {
   createUser(input: { email: string; password: string; username: string }): Promise<AuthResult<AuthUser>>;
-  signInWithPassword(email: string, password: string): Promise<AuthResult<AuthSession>>;
+  /**
+   * The password grant. `clientIp` is the address the request came from, forwarded so Auth's own
+   * limits count the client rather than this function (see the header comment).
+   */
+  signInWithPassword(email: string, password: string, clientIp?: string | null): Promise<AuthResult<AuthSession>>;
   signOut(accessToken: string, scope: 'local' | 'global'): Promise<AuthResult<null>>;
   recover(email: string, redirectTo: string): Promise<AuthResult<null>>;
   verifyRecovery(tokenHash: string): Promise<AuthResult<AuthSession>>;
@@ -74,10 +84,19 @@ export function createAuthApi(options: AuthApiOptions): AuthApi {
   async function call(
     method: string,
     path: string,
-    { body, bearer, apikey = options.anonKey }: { body?: unknown; bearer?: string; apikey?: string } = {},
+    {
+      body,
+      bearer,
+      apikey = options.anonKey,
+      clientIp,
+    }: { body?: unknown; bearer?: string; apikey?: string; clientIp?: string | null } = {},
   ): Promise<{ ok: true; body: unknown } | AuthFailure> {
     const headers: Record<string, string> = { apikey, Accept: 'application/json' };
     if (bearer) headers.Authorization = `Bearer ${bearer}`;
+    if (clientIp) {
+      headers['X-Forwarded-For'] = clientIp;
+      headers['Sb-Forwarded-For'] = clientIp;
+    }
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
@@ -133,8 +152,13 @@ export function createAuthApi(options: AuthApiOptions): AuthApi {
       if (!id) return { ok: false, status: 502, code: 'bad_response', message: 'Auth returned no user' };
       return { ok: true, value: { id, email: str(user.email) ?? email } };
     },
-    async signInWithPassword(email, password) {
-      return sessionResult(await call('POST', '/token?grant_type=password', { body: { email, password } }));
+    async signInWithPassword(email, password, clientIp) {
+      const forwarded = clientIp
+        ? { clientIp, apikey: options.serviceRoleKey, bearer: options.serviceRoleKey }
+        : { clientIp: null };
+      return sessionResult(
+        await call('POST', '/token?grant_type=password', { body: { email, password }, ...forwarded }),
+      );
     },
     async signOut(accessToken, scope) {
       return emptyResult(await call('POST', `/logout?scope=${scope}`, { bearer: accessToken }));

@@ -32,7 +32,7 @@ export const publicAuthRouter = new Hono<AppEnv>()
   })
   .post('/login', async (c) => {
     const input = await readJson(c, loginInputSchema);
-    const result = await logIn(c.var.deps, input, clientIp(c.req.raw.headers));
+    const result = await logIn(c.var.deps, input, clientIp(c.req.raw.headers, c.var.deps.config.trustedProxyHops));
     c.set('userId', result.user.id);
     return c.json(result);
   })

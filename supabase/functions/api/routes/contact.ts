@@ -76,7 +76,7 @@ export const contactRouter = new Hono<AppEnv>().post('/', async (c) => {
   const input = await readJson(c, contactInputSchema);
   const claims = await optionalClaims(deps, c.req.header('Authorization'));
   if (claims) c.set('userId', claims.sub);
-  const sender = { email: input.email.toLowerCase(), ip: clientIp(c.req.raw.headers) };
+  const sender = { email: input.email.toLowerCase(), ip: clientIp(c.req.raw.headers, deps.config.trustedProxyHops) };
 
   await deps.db.withService(async (tx) => {
     await lockSender(tx, sender);

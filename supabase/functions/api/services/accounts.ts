@@ -1,6 +1,6 @@
 // Accounts: sign-up, sign-in, sign-out and password recovery. Supabase Auth owns credentials and
 // sessions; these functions put the product's rules around it (unique usernames, sign-in by
-// username, slowing repeated failures, answers that never reveal whether an address exists).
+// username, limiting repeated failures, answers that never reveal whether an address exists).
 // No database transaction is held while Auth is called: against PGlite, Auth shares the one
 // database session, so it must never wait behind an open transaction of ours.
 import * as jose from 'jose';
@@ -13,7 +13,7 @@ import type { AuthClaims } from '../db.ts';
 import { HttpError } from '../errors.ts';
 import type { AuthFailure } from '../lib/auth-api.ts';
 import { AuthUnavailableError } from '../lib/auth-api.ts';
-import { loginRetryAfterSeconds, recordLoginAttempt } from '../queries/login-attempts.ts';
+import { loginDelayMs, loginThrottle, recordLoginAttempt } from '../queries/login-attempts.ts';
 import { deleteAccount, findLoginEmail, findTakenIdentity, getCurrentUser, getUsername } from '../queries/profiles.ts';
 
 export const MESSAGES = {
@@ -89,17 +89,34 @@ export async function registerAccount(deps: AppDeps, input: RegisterInput): Prom
   return { user: await loadUser(deps, signedIn.value), session: signedIn.value };
 }
 
-export async function logIn(deps: AppDeps, input: LoginInput, ip: string | null): Promise<AuthResponse> {
+/** What logIn waits with; tests replace it. */
+export interface LoginHooks {
+  sleep(ms: number): Promise<void>;
+}
+
+const loginHooks: LoginHooks = {
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export async function logIn(
+  deps: AppDeps,
+  input: LoginInput,
+  ip: string | null,
+  hooks: LoginHooks = loginHooks,
+): Promise<AuthResponse> {
   const { db, authApi } = deps;
-  const { email, account, retryAfter } = await db.withService(async (tx) => {
+  const { email, account, throttle } = await db.withService(async (tx) => {
     const email = await findLoginEmail(tx, input.username);
     const account = (email ?? input.username).toLowerCase();
-    return { email, account, retryAfter: await loginRetryAfterSeconds(tx, { ip, account }) };
+    return { email, account, throttle: await loginThrottle(tx, { ip, account }) };
   });
-  // Checked before the password, so a locked account cannot be probed further.
-  if (retryAfter > 0) throw tooManyLoginAttempts(retryAfter);
+  // Checked before the password, so a refused address cannot probe further.
+  if (throttle.retryAfterSeconds > 0) throw tooManyLoginAttempts(throttle.retryAfterSeconds);
+  // An account failing from many addresses is slowed, never locked: the owner still gets in.
+  const delay = loginDelayMs(throttle.accountFailures);
+  if (delay > 0) await hooks.sleep(delay);
 
-  const signedIn = email === null ? null : await authApi.signInWithPassword(email, input.password);
+  const signedIn = email === null ? null : await authApi.signInWithPassword(email, input.password, ip);
   if (signedIn !== null && !signedIn.ok && (signedIn.status === 429 || signedIn.status >= 500)) {
     throw unexpectedAuthFailure(signedIn, 'sign-in');
   }

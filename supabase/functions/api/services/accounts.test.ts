@@ -1,0 +1,76 @@
+// Login decisions that the HTTP tests cannot see without timing them: the account-wide delay, and
+// the client address Auth is told.
+import assert from 'node:assert/strict';
+import type { AuthApi } from '../lib/auth-api.ts';
+import { loginDelayMs } from '../queries/login-attempts.ts';
+import { recordingAuthApi, recordingMailer, ScriptedDb, testConfig } from '../testing.ts';
+import type { AppDeps } from '../context.ts';
+import { type LoginHooks, logIn } from './accounts.ts';
+
+function deps(db: ScriptedDb, authApi: AuthApi): AppDeps {
+  return {
+    config: testConfig,
+    db,
+    authApi,
+    mailer: recordingMailer(),
+    log: () => {},
+    verifyAccessToken: () => Promise.reject(new Error('unused')),
+    fareSource: {} as AppDeps['fareSource'],
+  };
+}
+
+function recordingHooks() {
+  const calls: Array<[string, unknown]> = [];
+  const hooks: LoginHooks = {
+    sleep: (ms) => {
+      calls.push(['sleep', ms]);
+      return Promise.resolve();
+    },
+  };
+  return { calls, hooks };
+}
+
+const throttleRow = (accountFailures: number) => [
+  { pair_until: null, ip_until: null, account_failures: accountFailures, now: new Date() },
+];
+const invalidCredentials = () =>
+  Promise.resolve({
+    ok: false as const,
+    status: 400,
+    code: 'invalid_credentials',
+    message: 'Invalid login credentials',
+  });
+
+Deno.test('login: a known account is checked by Auth, which is told the client address', async () => {
+  const db = new ScriptedDb([[{ email: 'alice@example.com' }], throttleRow(0), []]);
+  const authApi = recordingAuthApi({ signInWithPassword: invalidCredentials });
+  const { calls, hooks } = recordingHooks();
+  await assert.rejects(logIn(deps(db, authApi), { username: 'alice', password: 'Wrong@123' }, '198.51.100.7', hooks));
+  assert.deepEqual(calls, []);
+  assert.deepEqual(authApi.calls, [
+    { method: 'signInWithPassword', args: ['alice@example.com', 'Wrong@123', '198.51.100.7'] },
+  ]);
+});
+
+Deno.test('login: an account failing from many addresses waits before the check, never refused', async () => {
+  for (const [failures, waited] of [
+    [9, null],
+    [10, 250],
+    [12, 1000],
+    [40, 4000],
+  ] as const) {
+    const db = new ScriptedDb([[{ email: 'alice@example.com' }], throttleRow(failures), []]);
+    const authApi = recordingAuthApi({ signInWithPassword: invalidCredentials });
+    const { calls, hooks } = recordingHooks();
+    await assert.rejects(logIn(deps(db, authApi), { username: 'alice', password: 'Wrong@123' }, '203.0.113.9', hooks));
+    assert.deepEqual(calls, waited === null ? [] : [['sleep', waited]], `${failures} failures`);
+    assert.equal(authApi.calls.length, 1, 'the password is still checked');
+  }
+});
+
+Deno.test('login delay: none below 10 failures, then 250 ms doubling to a 4 s cap', () => {
+  assert.deepEqual(
+    [0, 9, 10, 11, 12, 13, 14, 15, 100, 10_000].map(loginDelayMs),
+    [0, 0, 250, 500, 1000, 2000, 4000, 4000, 4000, 4000],
+  );
+});
