@@ -41,7 +41,7 @@ export const publicAuthRouter = new Hono<AppEnv>()
     return c.json({ message: MESSAGES.loggedOut });
   })
   .post('/forgot-password', async (c) => {
-    await requestPasswordReset(c.var.deps, await readJson(c, forgotPasswordInputSchema));
+    requestPasswordReset(c.var.deps, await readJson(c, forgotPasswordInputSchema));
     return c.json({ message: MESSAGES.forgotPassword });
   })
   .post('/reset-password', async (c) => {

@@ -1,6 +1,7 @@
 // Accounts: sign-up, sign-in, sign-out and password recovery. Supabase Auth owns credentials and
 // sessions; these functions put the product's rules around it (unique usernames, sign-in by
-// username, limiting repeated failures, answers that never reveal whether an address exists).
+// username, limiting repeated failures, answers that never reveal whether an address exists,
+// neither in what they say nor in how long they take).
 // No database transaction is held while Auth is called: against PGlite, Auth shares the one
 // database session, so it must never wait behind an open transaction of ours.
 import * as jose from 'jose';
@@ -13,6 +14,8 @@ import type { AuthClaims } from '../db.ts';
 import { HttpError } from '../errors.ts';
 import type { AuthFailure } from '../lib/auth-api.ts';
 import { AuthUnavailableError } from '../lib/auth-api.ts';
+import { runAfterResponse } from '../lib/after-response.ts';
+import { checkUnknownAccountPassword } from '../lib/password-check.ts';
 import { loginDelayMs, loginThrottle, recordLoginAttempt } from '../queries/login-attempts.ts';
 import { deleteAccount, findLoginEmail, findTakenIdentity, getCurrentUser, getUsername } from '../queries/profiles.ts';
 
@@ -89,13 +92,25 @@ export async function registerAccount(deps: AppDeps, input: RegisterInput): Prom
   return { user: await loadUser(deps, signedIn.value), session: signedIn.value };
 }
 
-/** What logIn waits with; tests replace it. */
+/**
+ * The address Auth is asked about for a login naming no account: under `.invalid`, which no
+ * mailbox can have, and derived from the identifier, so retries of one name count as one account.
+ */
+export async function unknownAccountAddress(identifier: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(identifier)));
+  const hex = Array.from(digest.slice(0, 12), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `no-account-${hex}@fareback.invalid`;
+}
+
+/** What logIn waits with and checks an unknown account's password with; tests replace them. */
 export interface LoginHooks {
   sleep(ms: number): Promise<void>;
+  checkUnknownAccountPassword(password: string): Promise<unknown>;
 }
 
 const loginHooks: LoginHooks = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  checkUnknownAccountPassword,
 };
 
 export async function logIn(
@@ -116,7 +131,18 @@ export async function logIn(
   const delay = loginDelayMs(throttle.accountFailures);
   if (delay > 0) await hooks.sleep(delay);
 
-  const signedIn = email === null ? null : await authApi.signInWithPassword(email, input.password, ip);
+  // An unknown account takes the path a known one takes, so the time a failure takes does not
+  // tell whether the account exists: Auth is asked for an address no account has (one per
+  // identifier, so Auth's per-account limits behave as for a real one), and the password is
+  // compared against a bcrypt hash here at the same time, since Supabase Auth answers an unknown
+  // address without comparing anything (the local auth server compares a dummy hash itself).
+  const signedIn =
+    email === null
+      ? await Promise.all([
+          authApi.signInWithPassword(await unknownAccountAddress(account), input.password, ip),
+          hooks.checkUnknownAccountPassword(input.password),
+        ]).then(([answer]) => (answer.ok ? null : answer))
+      : await authApi.signInWithPassword(email, input.password, ip);
   if (signedIn !== null && !signedIn.ok && (signedIn.status === 429 || signedIn.status >= 500)) {
     throw unexpectedAuthFailure(signedIn, 'sign-in');
   }
@@ -142,18 +168,17 @@ export async function logOut(deps: AppDeps, accessToken: string | null): Promise
 }
 
 /**
- * Asks Auth to mail a reset link. The caller always gets the same answer, so whether an address
- * has an account cannot be learnt here; Auth's own failures (rate limits included) are logged only.
+ * Answers at once and asks Auth to mail the reset link afterwards (runAfterResponse): the caller
+ * always gets the same answer in the same time, so whether an address has an account cannot be
+ * learnt here. Auth's failures, its rate limits included, are logged only.
  */
-export async function requestPasswordReset(deps: AppDeps, input: ForgotPasswordInput): Promise<void> {
-  try {
+export function requestPasswordReset(deps: AppDeps, input: ForgotPasswordInput): void {
+  runAfterResponse(deps.log, 'password recovery', async () => {
     const result = await deps.authApi.recover(input.email, deps.config.siteUrl + RESET_PASSWORD_PATH);
     if (!result.ok) {
       deps.log({ level: 'warn', msg: 'password recovery refused by Auth', status: result.status, code: result.code });
     }
-  } catch (error) {
-    deps.log({ level: 'warn', msg: 'password recovery failed', error: String(error) });
-  }
+  });
 }
 
 export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): Promise<void> {
