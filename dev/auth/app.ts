@@ -1,21 +1,36 @@
 // The routes of the local auth server: the part of Supabase Auth's (GoTrue's) HTTP API that
 // supabase-js and the api function use, with GoTrue's paths, bodies, status codes and error
 // codes. Storage is GoTrue's own auth.* tables (store.ts); tokens are ES256 (tokens.ts).
-// Deliberate simplifications: e-mail sign-ups are confirmed at once (mailer_autoconfirm), the
-// refresh-token reuse interval is 0, and Google sign-in is a local account chooser.
-import bcrypt from 'bcryptjs';
+// The settings supabase/config.toml gives the real one are mirrored (config.test.ts compares
+// them): password rules, secure password change, the refresh-token reuse interval; sign-up at
+// /signup is off unless enabled (the api creates accounts with the admin call). Beyond GoTrue:
+// failed password sign-ins are limited per account and client address (login-limiter.ts).
+// Deliberate simplifications: e-mail sign-ups are confirmed at once (mailer_autoconfirm), and
+// Google sign-in is a local account chooser that never links to an existing account.
 import { Hono, type Context } from 'hono';
-import { cors } from 'hono/cors';
+import { bodyLimit } from 'hono/body-limit';
 import type { HttpBindings } from '@hono/node-server';
 import postgres from 'postgres';
-import { randomBytes } from 'node:crypto';
-import { AuthError, errorResponse, weakPasswordError } from './errors.ts';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { clientAddress, SB_FORWARDED_FOR } from './client-address.ts';
+import { corsFor, originsOf } from './cors.ts';
+import { AuthError, errorResponse, rateLimitError } from './errors.ts';
 import { renderGoogleChooser } from './google-chooser.ts';
 import { publicJwks, type SigningKey } from './keys.ts';
+import { LoginLimiter, type LoginLimits } from './login-limiter.ts';
 import type { Mailer } from './mailer.ts';
+import { OAuthStates } from './oauth-state.ts';
+import {
+  BCRYPT_COST,
+  checkPasswordStrength,
+  createPasswordVerifier,
+  type PasswordHasher,
+  type PasswordPolicy,
+} from './passwords.ts';
 import {
   activeRefreshToken,
   createSession,
+  deleteSession,
   deleteSessions,
   deleteUser,
   findIdentity,
@@ -25,11 +40,9 @@ import {
   findUserById,
   findUserByRecoveryTokenHash,
   identitiesOf,
-  insertIdentity,
   insertUser,
   jsonb,
   loadUserJson,
-  revokeSessionTokens,
   rotateRefreshToken,
   sha256Hex,
   userJson,
@@ -47,11 +60,11 @@ import {
   type AuthMethod,
 } from './tokens.ts';
 
-/** GoTrue's minimum; the product's stronger rule is enforced by our own API. */
-const MIN_PASSWORD_LENGTH = 6;
-const BCRYPT_COST = 10;
-/** GOTRUE_MAILER_OTP_EXP default: recovery links live one hour. */
+/** GOTRUE_MAILER_OTP_EXP default: recovery links and reauthentication codes live one hour. */
 const RECOVERY_TOKEN_SECONDS = 3600;
+const REAUTHENTICATION_CODE_SECONDS = 3600;
+/** GoTrue's secure password change: a session younger than this may change the password without a nonce. */
+const RECENT_SIGN_IN_SECONDS = 24 * 60 * 60;
 /** GOTRUE_SMTP_MAX_FREQUENCY default: one auth email per address per minute. */
 const EMAIL_MIN_INTERVAL_SECONDS = 60;
 const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
@@ -68,6 +81,30 @@ export interface AuthAppDeps {
   publicUrl: string;
   siteUrl: string;
   mailer: Mailer;
+  /** POST /signup creates accounts (GoTrue's enable_signup); off, it answers 422 signup_disabled. */
+  enableSignup: boolean;
+  /** Origins that get CORS headers (with credentials); every other origin gets none. */
+  allowedOrigins: readonly string[];
+  /** Proxies in front whose X-Forwarded-For entries are trusted (client-address.ts). */
+  trustedProxyHops: number;
+  passwordPolicy: PasswordPolicy;
+  /** GoTrue's secure_password_change: PUT /user {password} needs a recent sign-in or a nonce. */
+  securePasswordChange: boolean;
+  /** Seconds a revoked refresh token may still be presented (GoTrue's refresh_token_reuse_interval). */
+  refreshTokenReuseIntervalSeconds: number;
+  loginLimits: LoginLimits;
+  maxBodyBytes: number;
+  passwords: PasswordHasher;
+  /** Waits before answering a delayed sign-in; tests observe it. */
+  sleep: (ms: number) => Promise<void>;
+  /** The limiter's clock. */
+  now: () => number;
+}
+
+export interface AuthApp {
+  app: Hono<Env>;
+  /** Resolves once the emails being sent in the background have gone (or failed). */
+  drain(): Promise<void>;
 }
 
 export interface SessionJson {
@@ -107,14 +144,6 @@ function objectField(body: Json, key: string): Json | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 }
 
-function clientInfo(c: Context<Env>): { userAgent: string | null; ip: string | null } {
-  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  return {
-    userAgent: c.req.header('user-agent') ?? null,
-    ip: forwarded || c.env?.incoming?.socket.remoteAddress || null,
-  };
-}
-
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof postgres.PostgresError && error.code === '23505';
 }
@@ -125,10 +154,6 @@ function requireValidEmail(email: string | undefined): string {
     throw new AuthError(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
   }
   return trimmed.toLowerCase();
-}
-
-function checkPasswordStrength(password: string): void {
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw weakPasswordError(MIN_PASSWORD_LENGTH);
 }
 
 /** GoTrue merges metadata updates key by key; a null value removes the key. */
@@ -153,10 +178,58 @@ function localGoogleSub(email: string): string {
 // The app
 // ---------------------------------------------------------------------------------------------
 
-export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
+export function createAuthApp(deps: AuthAppDeps): AuthApp {
   const { sql, signingKey } = deps;
   const issuer = `${deps.publicUrl.replace(/\/+$/, '')}/auth/v1`;
   const siteUrl = deps.siteUrl.replace(/\/+$/, '');
+  const limiter = new LoginLimiter(deps.loginLimits, deps.now);
+  const verifyPassword = createPasswordVerifier(deps.passwords);
+  const oauthStates = new OAuthStates(undefined, deps.now);
+  // GET /reauthenticate's codes, by user id: the hash of address and code, and when it was sent.
+  const reauthentications = new Map<string, { hash: string; sentAt: number }>();
+  const backgroundWork = new Set<Promise<void>>();
+
+  /** Runs `work` (a mail send) after the answer; a failure is logged, never answered. */
+  function inBackground(work: () => Promise<void>, what: string): void {
+    const running: Promise<void> = work()
+      .catch((error: unknown) => console.error(`[auth] could not send the ${what}`, error))
+      .finally(() => backgroundWork.delete(running));
+    backgroundWork.add(running);
+  }
+
+  function isServiceRoleKey(token: string | undefined): boolean {
+    return token !== undefined && token === deps.serviceRoleKey;
+  }
+
+  function clientInfo(c: Context<Env>): { userAgent: string | null; ip: string | null } {
+    const authorization = c.req.header('authorization');
+    const bearer = authorization ? /^bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+    return {
+      userAgent: c.req.header('user-agent') ?? null,
+      ip: clientAddress(
+        {
+          forwardedFor: c.req.header('x-forwarded-for'),
+          sbForwardedFor: c.req.header(SB_FORWARDED_FOR),
+          trustedCaller: isServiceRoleKey(c.req.header('apikey')) || isServiceRoleKey(bearer),
+          socketAddress: c.env?.incoming?.socket.remoteAddress,
+        },
+        deps.trustedProxyHops,
+      ),
+    };
+  }
+
+  /** GoTrue's password checks for a password being set: strength, then bcrypt. */
+  async function hashNewPassword(password: string): Promise<string> {
+    checkPasswordStrength(password, deps.passwordPolicy);
+    return deps.passwords.hash(password, BCRYPT_COST);
+  }
+
+  /** The redirect target with GoTrue's error parameters in the fragment, where the web app reads them. */
+  function errorRedirect(target: string, error: string, errorCode: string, description: string): string {
+    const fragment = new URLSearchParams({ error, error_code: errorCode, error_description: description });
+    return `${target.split('#')[0]}#${fragment.toString()}`;
+  }
+
   // auth.sessions has no column for how a session was established (GoTrue keeps it in
   // auth.mfa_amr_claims), so the `amr` claim's method is remembered here; after a restart a
   // session's refreshed tokens report `password`.
@@ -205,20 +278,54 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
   }
 
   /** The user and session behind the request's access token (GoTrue's requireAuthentication). */
-  async function authenticate(c: Context<Env>, db: Db): Promise<{ user: UserRow; sessionId: string | null }> {
+  async function authenticate(
+    c: Context<Env>,
+    db: Db,
+  ): Promise<{ user: UserRow; sessionId: string | null; sessionCreatedAt: Date | null }> {
     const claims = await verifyJwt(signingKey, bearerToken(c.req.header('authorization')));
     const sub = typeof claims.sub === 'string' ? claims.sub : '';
     if (!/^[0-9a-f-]{36}$/i.test(sub)) throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');
     const sessionId = typeof claims.session_id === 'string' ? claims.session_id : null;
+    let sessionCreatedAt: Date | null = null;
     if (sessionId) {
       const session = await findSession(db, sessionId);
       if (!session || session.user_id !== sub) {
         throw new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
       }
+      sessionCreatedAt = session.created_at;
     }
     const user = await findUserById(db, sub);
     if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
-    return { user, sessionId };
+    return { user, sessionId, sessionCreatedAt };
+  }
+
+  /** The reauthentication code's hash, as GoTrue stores it: sha224 of the address and the code. */
+  function reauthenticationHash(email: string, code: string): string {
+    return createHash('sha224').update(`${email}${code}`).digest('hex');
+  }
+
+  /**
+   * GoTrue's secure password change: a session signed in within the last 24 hours may change the
+   * password; an older one (or a token without a session) needs the nonce GET /reauthenticate
+   * mailed. Returns whether a code was used, to be spent once the change is made.
+   */
+  function requireRecentSignInOrNonce(
+    user: UserRow,
+    sessionCreatedAt: Date | null,
+    nonce: string | undefined,
+  ): boolean {
+    if (!deps.securePasswordChange) return false;
+    const recent =
+      sessionCreatedAt !== null && Date.now() - sessionCreatedAt.getTime() <= RECENT_SIGN_IN_SECONDS * 1000;
+    if (recent) return false;
+    if (!nonce) throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication');
+    const pending = reauthentications.get(user.id);
+    const valid =
+      pending !== undefined &&
+      Date.now() - pending.sentAt <= REAUTHENTICATION_CODE_SECONDS * 1000 &&
+      pending.hash === reauthenticationHash(user.email ?? '', nonce);
+    if (!valid) throw new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
+    return true;
   }
 
   /** GoTrue's requireAdmin: a JWT whose role is an admin role (the service-role key). */
@@ -251,15 +358,24 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     }
   });
 
+  app.use('*', corsFor(originsOf(deps.allowedOrigins)));
+
+  // Every body is read through this: past the limit (declared or streamed), 413 before any parsing.
   app.use(
     '*',
-    cors({
-      origin: (origin) => origin || null,
-      credentials: true,
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['authorization', 'apikey', 'content-type', 'x-client-info', 'x-supabase-api-version'],
-      exposeHeaders: ['x-supabase-api-version'],
-      maxAge: 600,
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: () => {
+        throw new AuthError(
+          413,
+          'request_too_large',
+          `Request body is larger than ${deps.maxBodyBytes} bytes`,
+          {},
+          {
+            Connection: 'close',
+          },
+        );
+      },
     }),
   );
 
@@ -317,7 +433,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
         email: true,
         phone: false,
       },
-      disable_signup: false,
+      disable_signup: !deps.enableSignup,
       mailer_autoconfirm: true,
       phone_autoconfirm: false,
       sms_provider: '',
@@ -333,14 +449,16 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
   // --- Sign-up and sign-in ------------------------------------------------------------------
 
   app.post('/signup', async (c) => {
+    // GoTrue's answer with enable_signup = false: accounts come from the api's admin call, which
+    // applies FareBack's username and password rules first.
+    if (!deps.enableSignup) throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
     const body = await readJson(c);
     const rawEmail = stringField(body, 'email');
     if (!rawEmail) throw new AuthError(422, 'validation_failed', 'To signup, please provide your email');
     const email = requireValidEmail(rawEmail);
     const password = stringField(body, 'password');
     if (!password) throw new AuthError(422, 'validation_failed', 'Signup requires a valid password');
-    checkPasswordStrength(password);
-    const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    const passwordHash = await hashNewPassword(password);
     const client = clientInfo(c);
     try {
       const session = await sql.begin(async (tx) => {
@@ -374,9 +492,20 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
       if (!email || password === undefined) {
         throw new AuthError(400, 'validation_failed', 'missing email or phone');
       }
+      // Limits first, so a refused pair or address gets no further guess; an unknown address is
+      // counted like a known one, so the limits tell nothing about which accounts exist.
+      const account = email.toLowerCase();
+      const address = client.ip ?? 'unknown';
+      const retryAfter = limiter.retryAfterSeconds(account, address);
+      if (retryAfter > 0) throw rateLimitError(retryAfter);
+      const delay = limiter.delayMs(account);
+      const attempt = limiter.begin(account, address);
+      if (delay > 0) await deps.sleep(delay);
       const user = await findUserByEmail(sql, email);
-      const matches = user?.encrypted_password ? await bcrypt.compare(password, user.encrypted_password) : false;
+      // No user, or one without a password: compared with a dummy hash, so the answer takes as long.
+      const matches = await verifyPassword(password, user?.encrypted_password ?? null);
       if (!user || !matches) throw new AuthError(400, 'invalid_credentials', 'Invalid login credentials');
+      attempt.succeeded();
       if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
       if (user.banned_until && user.banned_until.getTime() > Date.now()) {
         throw new AuthError(400, 'user_banned', 'User is banned');
@@ -393,11 +522,13 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
         if (!token || !session) return { kind: 'not_found' as const };
         let issued: string;
         if (token.revoked) {
-          // GoTrue lets a client that lost the response of its last refresh retry with the
-          // parent of the session's active token; any other reuse revokes the whole family.
+          // Within the reuse interval of its revocation (two tabs refreshing at once, a client
+          // that lost the answer), a revoked token yields the session's active token. Later it
+          // can only be a replay: the session ends, with every token it issued.
           const active = await activeRefreshToken(tx, session.id);
-          if (!active || active.parent !== token.token) {
-            await revokeSessionTokens(tx, session.id);
+          if (!active || token.revoked_seconds_ago > deps.refreshTokenReuseIntervalSeconds) {
+            await deleteSession(tx, session.id);
+            sessionMethods.delete(session.id);
             return { kind: 'reused' as const };
           }
           issued = active.token;
@@ -430,7 +561,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
 
   app.put('/user', async (c) => {
     const body = await readJson(c);
-    const { user } = await sql.begin((tx) => authenticate(c, tx));
+    const { user, sessionCreatedAt } = await sql.begin((tx) => authenticate(c, tx));
     const email = stringField(body, 'email');
     if (email !== undefined && email.trim().toLowerCase() !== (user.email ?? '').toLowerCase()) {
       throw new AuthError(
@@ -441,12 +572,15 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     }
     const password = stringField(body, 'password');
     let passwordHash: string | undefined;
+    let spendsNonce = false;
     if (password !== undefined) {
-      checkPasswordStrength(password);
-      if (user.encrypted_password && (await bcrypt.compare(password, user.encrypted_password))) {
+      // GoTrue's order: strength, then reauthentication, then "not the same password".
+      checkPasswordStrength(password, deps.passwordPolicy);
+      spendsNonce = requireRecentSignInOrNonce(user, sessionCreatedAt, stringField(body, 'nonce'));
+      if (user.encrypted_password && (await deps.passwords.compare(password, user.encrypted_password))) {
         throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
       }
-      passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+      passwordHash = await deps.passwords.hash(password, BCRYPT_COST);
     }
     const data = objectField(body, 'data');
     const updated = await sql.begin(async (tx) => {
@@ -464,7 +598,32 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
       }
       return loadUserJson(tx, current.id);
     });
+    if (spendsNonce) reauthentications.delete(user.id);
     return c.json(updated);
+  });
+
+  // GoTrue's GET /reauthenticate: mails a 6-digit code that PUT /user accepts as `nonce`.
+  app.get('/reauthenticate', async (c) => {
+    const { user } = await sql.begin((tx) => authenticate(c, tx));
+    if (!user.email)
+      throw new AuthError(422, 'validation_failed', 'Reauthentication requires an email or a phone number');
+    if (!user.email_confirmed_at) throw new AuthError(422, 'email_not_confirmed', 'Please verify your email first.');
+    const previous = reauthentications.get(user.id);
+    if (previous && Date.now() - previous.sentAt < EMAIL_MIN_INTERVAL_SECONDS * 1000) {
+      throw new AuthError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this once every ${EMAIL_MIN_INTERVAL_SECONDS} seconds`,
+      );
+    }
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    reauthentications.set(user.id, { hash: reauthenticationHash(user.email, code), sentAt: Date.now() });
+    const to = user.email;
+    inBackground(
+      () => deps.mailer.sendReauthentication(to, { Token: code, Email: to, SiteURL: siteUrl }),
+      'reauthentication email',
+    );
+    return c.json({});
   });
 
   app.post('/logout', async (c) => {
@@ -512,17 +671,12 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
       );
     }
     if (outcome.kind === 'send') {
-      try {
-        await deps.mailer.sendRecovery(outcome.email, {
-          SiteURL: siteUrl,
-          TokenHash: token,
-          Email: outcome.email,
-          RedirectTo: redirectTo,
-        });
-      } catch (error) {
-        console.error('[auth] could not send the recovery email', error);
-        throw new AuthError(500, 'unexpected_failure', 'Error sending recovery email');
-      }
+      // Sent after the answer: how long SMTP takes must not tell whether the address has an account.
+      const to = outcome.email;
+      inBackground(
+        () => deps.mailer.sendRecovery(to, { SiteURL: siteUrl, TokenHash: token, Email: to, RedirectTo: redirectTo }),
+        'recovery email',
+      );
     }
     return c.json({});
   });
@@ -553,31 +707,41 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     const provider = c.req.query('provider');
     if (provider !== 'google')
       throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
-    const redirectTo = allowedRedirect(c.req.query('redirect_to'));
+    const redirectTo = allowedRedirect(c.req.query('redirect_to')).split('#')[0] ?? siteUrl;
     const accounts = await usersWithProvider(sql, 'google');
-    const cancel = new URLSearchParams({
-      error: 'access_denied',
-      error_code: 'access_denied',
-      error_description: 'The user cancelled the Google sign-in',
-    });
     c.header('cache-control', 'no-store');
     return c.html(
       renderGoogleChooser({
         accounts,
-        redirectTo,
+        state: oauthStates.issue(redirectTo),
         callbackPath: '/auth/v1/callback',
-        cancelUrl: `${redirectTo.split('#')[0]}#${cancel.toString()}`,
+        cancelUrl: errorRedirect(redirectTo, 'access_denied', 'access_denied', 'The user cancelled the Google sign-in'),
       }),
     );
   });
 
   app.post('/callback', async (c) => {
-    const form = await c.req.parseBody();
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      throw new AuthError(400, 'validation_failed', 'Could not parse request body as form data');
+    }
     const field = (name: string): string | undefined => {
       const value = form[name];
       return typeof value === 'string' ? value : undefined;
     };
-    const redirectTo = allowedRedirect(field('redirect_to')).split('#')[0] ?? siteUrl;
+    c.header('cache-control', 'no-store');
+    // Only a state /authorize issued, unexpired and unused; the redirect target is the one it was
+    // issued for, whatever the form says. Without one there is no trusted target: the site.
+    const pending = oauthStates.consume(field('state'));
+    if (!pending) {
+      return c.redirect(
+        errorRedirect(siteUrl, 'invalid_request', 'bad_oauth_state', 'OAuth state is invalid or has expired'),
+        302,
+      );
+    }
+    const redirectTo = pending.redirectTo;
     const email = requireValidEmail(field('email'));
     const name = field('name')?.trim() || email.split('@')[0] || email;
     const sub = localGoogleSub(email);
@@ -592,49 +756,50 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
       name,
     };
     const client = clientInfo(c);
-    const session = await sql.begin(async (tx) => {
-      let userId: string;
+    const outcome = await sql.begin(async (tx) => {
       const identity = await findIdentity(tx, 'google', sub);
-      const existing = identity
-        ? await findUserById(tx, identity.user_id, true)
-        : await findUserByEmail(tx, email, true);
-      if (existing) {
-        // GoTrue links a verified provider address to the account that has it, and refreshes the
-        // user's metadata from the provider on every sign-in.
-        userId = existing.id;
-        if (identity) {
-          await tx`update auth.identities set identity_data = ${jsonb(tx, identityData)},
-            last_sign_in_at = now(), updated_at = now() where id = ${identity.id}`;
-        } else {
-          await insertIdentity(tx, { userId, provider: 'google', providerId: sub, identityData });
-        }
-        const appMetadata = existing.raw_app_meta_data ?? {};
-        const providers = Array.isArray(appMetadata.providers) ? (appMetadata.providers as unknown[]) : [];
-        const nextAppMetadata = {
-          ...appMetadata,
-          provider: appMetadata.provider ?? 'google',
-          providers: providers.includes('google') ? providers : [...providers, 'google'],
-        };
+      if (identity) {
+        // A returning Google user; the user's metadata is refreshed from the provider each time.
+        const existing = await findUserById(tx, identity.user_id, true);
+        if (!existing) return { kind: 'no_user' as const };
+        await tx`update auth.identities set identity_data = ${jsonb(tx, identityData)},
+          last_sign_in_at = now(), updated_at = now() where id = ${identity.id}`;
         const userMetadata = mergeMetadata(existing.raw_user_meta_data ?? {}, identityData);
-        await tx`update auth.users set raw_app_meta_data = ${jsonb(tx, nextAppMetadata)},
-          raw_user_meta_data = ${jsonb(tx, userMetadata)},
-          email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
-          where id = ${userId}`;
-      } else {
-        userId = await insertUser(
-          tx,
-          {
-            email,
-            passwordHash: null,
-            emailConfirmed: true,
-            userMetadata: identityData,
-            appMetadata: { provider: 'google', providers: ['google'] },
-          },
-          { provider: 'google', providerId: sub, identityData },
-        );
+        await tx`update auth.users set raw_user_meta_data = ${jsonb(tx, userMetadata)}, updated_at = now()
+          where id = ${existing.id}`;
+        return { kind: 'session' as const, session: await issueSession(tx, existing.id, 'oauth', client) };
       }
-      return issueSession(tx, userId, 'oauth', client);
+      // The chooser proves nothing about the address (anyone can type any email), so it never
+      // joins an account that exists already: that would be signing in as its owner.
+      if (await findUserByEmail(tx, email, true)) return { kind: 'taken' as const };
+      const userId = await insertUser(
+        tx,
+        {
+          email,
+          passwordHash: null,
+          emailConfirmed: true,
+          userMetadata: identityData,
+          appMetadata: { provider: 'google', providers: ['google'] },
+        },
+        { provider: 'google', providerId: sub, identityData },
+      );
+      return { kind: 'session' as const, session: await issueSession(tx, userId, 'oauth', client) };
     });
+    if (outcome.kind === 'taken') {
+      return c.redirect(
+        errorRedirect(
+          redirectTo,
+          'access_denied',
+          'email_exists',
+          'An account with this email address already exists. Sign in with its password.',
+        ),
+        302,
+      );
+    }
+    if (outcome.kind === 'no_user') {
+      return c.redirect(errorRedirect(redirectTo, 'server_error', 'user_not_found', 'User not found'), 302);
+    }
+    const { session } = outcome;
     const fragment = new URLSearchParams({
       access_token: session.access_token,
       expires_at: String(session.expires_at),
@@ -643,7 +808,6 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
       token_type: 'bearer',
       type: 'signup',
     });
-    c.header('cache-control', 'no-store');
     return c.redirect(`${redirectTo}#${fragment.toString()}`, 302);
   });
 
@@ -658,8 +822,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     const body = await readJson(c);
     const email = requireValidEmail(stringField(body, 'email'));
     const password = stringField(body, 'password');
-    if (password !== undefined) checkPasswordStrength(password);
-    const passwordHash = password === undefined ? null : await bcrypt.hash(password, BCRYPT_COST);
+    const passwordHash = password === undefined ? null : await hashNewPassword(password);
     try {
       const user = await sql.begin(async (tx) => {
         if (await findUserByEmail(tx, email)) {
@@ -718,8 +881,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     const id = userIdParam(c);
     const body = await readJson(c);
     const password = stringField(body, 'password');
-    if (password !== undefined) checkPasswordStrength(password);
-    const passwordHash = password === undefined ? undefined : await bcrypt.hash(password, BCRYPT_COST);
+    const passwordHash = password === undefined ? undefined : await hashNewPassword(password);
     const userMetadata = objectField(body, 'user_metadata');
     const appMetadata = objectField(body, 'app_metadata');
     const user = await sql.begin(async (tx) => {
@@ -755,5 +917,10 @@ export function createAuthApp(deps: AuthAppDeps): Hono<Env> {
     return c.json({});
   });
 
-  return app;
+  return {
+    app,
+    async drain() {
+      while (backgroundWork.size > 0) await Promise.allSettled([...backgroundWork]);
+    },
+  };
 }

@@ -12,6 +12,7 @@ export type AuthErrorCode =
   | 'bad_json'
   | 'bad_jwt'
   | 'bad_oauth_callback'
+  | 'bad_oauth_state'
   | 'email_address_invalid'
   | 'email_exists'
   | 'email_not_confirmed'
@@ -21,11 +22,16 @@ export type AuthErrorCode =
   | 'not_admin'
   | 'otp_expired'
   | 'over_email_send_rate_limit'
+  | 'over_request_rate_limit'
   | 'provider_disabled'
+  | 'reauthentication_needed'
+  | 'reauthentication_not_valid'
   | 'refresh_token_already_used'
   | 'refresh_token_not_found'
+  | 'request_too_large'
   | 'same_password'
   | 'session_not_found'
+  | 'signup_disabled'
   | 'unexpected_failure'
   | 'unsupported_grant_type'
   | 'user_already_exists'
@@ -36,21 +42,28 @@ export type AuthErrorCode =
 
 export class AuthError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 422 | 429 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500,
     readonly errorCode: AuthErrorCode,
     message: string,
     /** Extra top-level fields, e.g. `weak_password: { reasons }`. */
     readonly extra: Record<string, unknown> = {},
+    /** Extra response headers, e.g. Retry-After on a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AuthError';
   }
 }
 
-export function weakPasswordError(minLength: number): AuthError {
-  return new AuthError(422, 'weak_password', `Password should be at least ${minLength} characters.`, {
-    weak_password: { reasons: ['length'] },
-  });
+/** GoTrue's 429 for a request over one of its rate limits, with the seconds until it may retry. */
+export function rateLimitError(retryAfterSeconds: number): AuthError {
+  return new AuthError(
+    429,
+    'over_request_rate_limit',
+    'Request rate limit reached',
+    {},
+    { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );
 }
 
 /** Builds the JSON body and headers GoTrue would send for `error` to a request with `headers`. */
@@ -70,12 +83,12 @@ export function errorResponse(
         msg: error.message,
         ...error.extra,
       },
-      headers: { 'X-Supabase-Api-Version': API_VERSION_2024 },
+      headers: { ...error.headers, 'X-Supabase-Api-Version': API_VERSION_2024 },
     };
   }
   return {
     status: error.status,
     body: { code: error.status, error_code: error.errorCode, msg: error.message, ...error.extra },
-    headers: {},
+    headers: { ...error.headers },
   };
 }

@@ -1,6 +1,7 @@
 // The page GET /auth/v1/authorize?provider=google shows locally instead of sending the browser to
 // Google: a Google-style account chooser listing the local users who already have a google
-// identity, plus a form for a new one. Each choice posts to /auth/v1/callback.
+// identity, plus a form for a new one. Each choice posts to /auth/v1/callback with the one-time
+// `state` the authorize call issued (oauth-state.ts), which also fixes where the choice returns.
 
 export interface ChooserAccount {
   email: string;
@@ -24,17 +25,17 @@ function avatar(account: ChooserAccount): string {
 
 export function renderGoogleChooser(options: {
   accounts: ChooserAccount[];
-  redirectTo: string;
+  state: string;
   callbackPath: string;
   cancelUrl: string;
 }): string {
-  const redirectField = `<input type="hidden" name="redirect_to" value="${escapeHtml(options.redirectTo)}" />`;
+  const stateField = `<input type="hidden" name="state" value="${escapeHtml(options.state)}" />`;
   const accountItems = options.accounts
     .map(
       (account) => `
         <li>
           <form method="post" action="${escapeHtml(options.callbackPath)}">
-            ${redirectField}
+            ${stateField}
             <input type="hidden" name="email" value="${escapeHtml(account.email)}" />
             <input type="hidden" name="name" value="${escapeHtml(account.name ?? '')}" />
             <button type="submit" class="account">
@@ -107,7 +108,7 @@ export function renderGoogleChooser(options: {
     <details${options.accounts.length === 0 ? ' open' : ''}>
       <summary><span class="plus" aria-hidden="true">+</span>Use another account</summary>
       <form method="post" action="${escapeHtml(options.callbackPath)}" class="new-account">
-        ${redirectField}
+        ${stateField}
         <label>Email<input type="email" name="email" required autocomplete="off" placeholder="you@example.com" /></label>
         <label>Name<input type="text" name="name" autocomplete="off" placeholder="Your name" /></label>
         <div class="actions"><button type="submit" class="primary">Continue</button></div>

@@ -1,21 +1,28 @@
 // Auth emails over SMTP to the local mail catcher (maildev), rendered from the same Go-template
 // files Supabase is configured with (supabase/templates/*.html). Only the plain `{{ .Name }}`
-// substitutions those templates use are understood. A send that fails (catcher down) rejects,
-// and the endpoint answers 500 as GoTrue does when its mailer fails.
+// substitutions those templates use are understood. A send that fails (catcher down) rejects;
+// the endpoints send in the background and log the failure, so their answer (and its timing)
+// never depends on the mail.
 import { readFile } from 'node:fs/promises';
 import nodemailer from 'nodemailer';
 
 export type TemplateData = Record<'SiteURL' | 'TokenHash' | 'Email' | 'RedirectTo', string>;
+
+/** GoTrue's default reauthentication email (Supabase has no template of ours for it). */
+const REAUTHENTICATION_TEMPLATE = `<!doctype html>
+<html><head><title>Confirm reauthentication</title></head>
+<body><h2>Confirm reauthentication</h2><p>Enter the code: {{ .Token }}</p></body></html>`;
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 /** Substitutes `{{ .Name }}` with the HTML-escaped value, as Go's html/template would. */
-export function renderTemplate(template: string, data: TemplateData): string {
-  return template.replace(/\{\{-?\s*\.(\w+)\s*-?\}\}/g, (whole, name: string) =>
-    Object.hasOwn(data, name) ? escapeHtml(data[name as keyof TemplateData]) : whole,
-  );
+export function renderTemplate(template: string, data: Partial<Record<string, string>>): string {
+  return template.replace(/\{\{-?\s*\.(\w+)\s*-?\}\}/g, (whole, name: string) => {
+    const value = Object.hasOwn(data, name) ? data[name] : undefined;
+    return value === undefined ? whole : escapeHtml(value);
+  });
 }
 
 /** A plain-text part for mail clients that do not show HTML: the visible text, links spelled out. */
@@ -36,6 +43,8 @@ function plainText(html: string): string {
 
 export interface Mailer {
   sendRecovery(to: string, data: TemplateData): Promise<void>;
+  /** The 6-digit code GET /reauthenticate sends, for PUT /user's `nonce`. */
+  sendReauthentication(to: string, data: { Token: string; Email: string; SiteURL: string }): Promise<void>;
   close(): void;
 }
 
@@ -59,6 +68,16 @@ export function createMailer(options: {
         from: options.from,
         to,
         subject: title || 'Reset your FareBack password',
+        html,
+        text: plainText(html),
+      });
+    },
+    async sendReauthentication(to, data) {
+      const html = renderTemplate(REAUTHENTICATION_TEMPLATE, data);
+      await transport.sendMail({
+        from: options.from,
+        to,
+        subject: 'Confirm reauthentication',
         html,
         text: plainText(html),
       });

@@ -1,24 +1,39 @@
 // The local auth server driven by the official supabase-js client, as the web app drives it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { startTestAuth, uniqueEmail, waitForEmail, emailsTo, type TestAuth } from './test-support.ts';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import {
+  startTestAuth,
+  uniqueEmail,
+  waitForEmail,
+  emailsTo,
+  type TestAuth,
+  type TestAuthVariant,
+} from './test-support.ts';
 import { sha256Hex } from './store.ts';
 
 let auth: TestAuth;
-const PASSWORD = 'correct-horse-1';
+/** The same server with POST /signup open (AUTH_ENABLE_SIGNUP=true). */
+let openSignup: TestAuthVariant;
+const PASSWORD = 'Correct-horse-1';
 
 beforeAll(async () => {
   auth = await startTestAuth();
+  openSignup = await auth.variant({ enableSignup: true });
 });
 
 afterAll(async () => {
   await auth?.stop();
 });
 
+/** An account as the api makes one (admin call, confirmed), signed in with its password. */
 async function signUp(label: string, data: Record<string, unknown> = {}) {
   const email = uniqueEmail(label);
+  const created = await auth
+    .client(auth.serviceRoleKey)
+    .auth.admin.createUser({ email, password: PASSWORD, email_confirm: true, user_metadata: data });
+  expect(created.error).toBeNull();
   const client = auth.client();
-  const { data: result, error } = await client.auth.signUp({ email, password: PASSWORD, options: { data } });
+  const { data: result, error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
   expect(error).toBeNull();
   expect(result.session).not.toBeNull();
   return { email, client, session: result.session!, user: result.user! };
@@ -41,9 +56,11 @@ describe('service endpoints', () => {
     const settings = (await (await fetch(`${auth.authUrl}/settings`)).json()) as Record<string, unknown>;
     expect(settings).toMatchObject({
       external: { email: true, google: true, phone: false },
-      disable_signup: false,
+      disable_signup: true,
       mailer_autoconfirm: true,
     });
+    const open = (await (await fetch(`${openSignup.authUrl}/settings`)).json()) as Record<string, unknown>;
+    expect(open.disable_signup).toBe(false);
   });
 
   it('publishes a JWKS that verifies the access tokens it issues', async () => {
@@ -111,9 +128,97 @@ describe('service endpoints', () => {
   });
 });
 
-describe('sign-up', () => {
+describe('CORS for other origins (finding 7)', () => {
+  it('gives a page on another origin no CORS headers and no credentials, preflight or not', async () => {
+    const { session } = await signUp('cors');
+    for (const origin of ['https://evil.example', 'http://localhost:4173.evil.example', 'null']) {
+      const preflight = await fetch(`${auth.authUrl}/user`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin'), origin).toBeNull();
+      expect(preflight.headers.get('access-control-allow-credentials'), origin).toBeNull();
+      expect(preflight.headers.get('access-control-allow-headers'), origin).toBeNull();
+
+      // The request a page could make without a preflight: answered, but not readable there.
+      const read = await fetch(`${auth.authUrl}/user`, {
+        headers: { origin, authorization: `Bearer ${session.access_token}` },
+      });
+      expect(read.headers.get('access-control-allow-origin'), origin).toBeNull();
+      expect(read.headers.get('access-control-allow-credentials'), origin).toBeNull();
+      expect(read.headers.get('vary')?.toLowerCase()).toContain('origin');
+    }
+    // The site and the gateway (the server's own public URL) are allowed.
+    for (const origin of [auth.siteUrl, auth.url]) {
+      const res = await fetch(`${auth.authUrl}/user`, {
+        headers: { origin, authorization: `Bearer ${session.access_token}` },
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    }
+  });
+});
+
+describe('request bodies (finding 6)', () => {
+  it("refuses a body over 1 MB with 413 in GoTrue's shape, declared or streamed", async () => {
+    const big = JSON.stringify({ email: uniqueEmail('big'), password: 'x'.repeat(1024 * 1024) });
+    const declared = await post('/token?grant_type=password', JSON.parse(big));
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({
+      code: 413,
+      error_code: 'request_too_large',
+      msg: 'Request body is larger than 1048576 bytes',
+    });
+
+    // No Content-Length: the body arrives in chunks and is cut off once past the limit.
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 20) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await fetch(`${auth.authUrl}/recover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { error_code: string }).error_code).toBe('request_too_large');
+
+    // Just under the limit is read (and refused for what it says, not for its size).
+    const under = await post('/recover', { email: 'not-an-email', padding: 'x'.repeat(1024 * 1024 - 100) });
+    expect(under.status).toBe(400);
+  });
+});
+
+describe('sign-up at /signup (finding 3)', () => {
+  it('is refused as on a project with sign-ups off, creating nothing', async () => {
+    const email = uniqueEmail('direct');
+    const { data, error } = await auth
+      .client()
+      .auth.signUp({ email, password: PASSWORD, options: { data: { username: 'x' } } });
+    expect(data.session).toBeNull();
+    expect(error?.status).toBe(422);
+    expect(error?.code).toBe('signup_disabled');
+    expect(error?.message).toBe('Signups not allowed for this instance');
+    const [count] = await auth.sql<{ n: number }[]>`select count(*)::int as n from auth.users where email = ${email}`;
+    expect(count?.n).toBe(0);
+  });
+});
+
+describe('sign-up, when enabled', () => {
   it('creates a confirmed user with a session, and its profile through the trigger', async () => {
-    const { user, session, email } = await signUp('signup', { username: 'skyler_w' });
+    const email = uniqueEmail('signup');
+    const { data: created, error: signUpError } = await openSignup
+      .client()
+      .auth.signUp({ email, password: PASSWORD, options: { data: { username: 'skyler_w' } } });
+    expect(signUpError).toBeNull();
+    const user = created.user!;
+    const session = created.session!;
     expect(user).toMatchObject({
       email,
       aud: 'authenticated',
@@ -139,28 +244,31 @@ describe('sign-up', () => {
 
   it('refuses a taken email with 422 user_already_exists', async () => {
     const { email } = await signUp('taken');
-    const { data, error } = await auth.client().auth.signUp({ email: email.toUpperCase(), password: PASSWORD });
+    const { data, error } = await openSignup.client().auth.signUp({ email: email.toUpperCase(), password: PASSWORD });
     expect(data.session).toBeNull();
     expect(error?.status).toBe(422);
     expect(error?.code).toBe('user_already_exists');
   });
 
-  it('refuses a password shorter than 6 characters with 422 weak_password', async () => {
-    const { error } = await auth.client().auth.signUp({ email: uniqueEmail('weak'), password: '12345' });
+  it("refuses a password below config.toml's rules with 422 weak_password and its reasons", async () => {
+    const { error } = await openSignup.client().auth.signUp({ email: uniqueEmail('weak'), password: 'Ab1!' });
     expect(error?.status).toBe(422);
     expect(error?.code).toBe('weak_password');
-    expect(error?.message).toBe('Password should be at least 6 characters.');
+    expect(error?.message).toBe('Password should be at least 8 characters.');
+    expect((error as { reasons?: string[] } | null)?.reasons).toEqual(['length']);
   });
 
   it('refuses an invalid email', async () => {
-    const { error } = await auth.client().auth.signUp({ email: 'not-an-email', password: PASSWORD });
+    const { error } = await openSignup.client().auth.signUp({ email: 'not-an-email', password: PASSWORD });
     expect(error?.status).toBe(400);
     expect(error?.code).toBe('email_address_invalid');
   });
 
   it('serves concurrent sign-ups and sign-ins (one shared session when the database is PGlite)', async () => {
     const emails = Array.from({ length: 8 }, (_, i) => uniqueEmail(`parallel${i}`));
-    const signUps = await Promise.all(emails.map((email) => auth.client().auth.signUp({ email, password: PASSWORD })));
+    const signUps = await Promise.all(
+      emails.map((email) => openSignup.client().auth.signUp({ email, password: PASSWORD })),
+    );
     expect(signUps.map((result) => result.error)).toEqual(emails.map(() => null));
     const signIns = await Promise.all(
       emails.map((email) => auth.client().auth.signInWithPassword({ email, password: PASSWORD })),
@@ -214,7 +322,18 @@ describe('password sign-in', () => {
 });
 
 describe('refresh tokens', () => {
-  it('rotates the refresh token and rejects reuse of a revoked one', async () => {
+  async function refresh(token: string) {
+    const res = await post('/token?grant_type=refresh_token', { refresh_token: token });
+    return { status: res.status, body: (await res.json()) as { refresh_token?: string; error_code?: string } };
+  }
+
+  /** As if `token` had been revoked `seconds` ago (the database clock decides the reuse interval). */
+  async function revokedAgo(token: string, seconds: number) {
+    await auth.sql`update auth.refresh_tokens set updated_at = now() - make_interval(secs => ${seconds})
+      where token = ${token}`;
+  }
+
+  it('rotates the refresh token; within the reuse interval a revoked one yields the active token', async () => {
     const { client, session: first } = await signUp('refresh');
 
     const { data: second, error } = await client.auth.refreshSession();
@@ -224,24 +343,49 @@ describe('refresh tokens', () => {
     expect(second.session?.access_token).toBeTruthy();
     expect(second.user?.id).toBe(first.user.id);
 
-    // GoTrue's allowance for a client that lost the refresh response: the immediate parent of
-    // the active token yields that same active token, not a new one.
-    const retry = await post('/token?grant_type=refresh_token', { refresh_token: first.refresh_token });
+    // A client that lost the refresh response, or a second tab refreshing with the same token:
+    // the session's active token, not a new one.
+    const retry = await refresh(first.refresh_token);
     expect(retry.status).toBe(200);
-    expect(((await retry.json()) as { refresh_token: string }).refresh_token).toBe(second.session?.refresh_token);
+    expect(retry.body.refresh_token).toBe(second.session?.refresh_token);
 
     const { data: third, error: thirdError } = await client.auth.refreshSession();
     expect(thirdError).toBeNull();
     expect(third.session?.refresh_token).not.toBe(second.session?.refresh_token);
+    // Any revoked token of the session, not only the active one's parent, within the interval.
+    const older = await refresh(first.refresh_token);
+    expect(older.status).toBe(200);
+    expect(older.body.refresh_token).toBe(third.session?.refresh_token);
+  });
 
-    // Reusing an older token is a possible theft: refused, and the whole family is revoked.
-    const { error: reuseError } = await auth.client().auth.refreshSession({ refresh_token: first.refresh_token });
-    expect(reuseError?.status).toBe(400);
-    expect(reuseError?.code).toBe('refresh_token_already_used');
-    const { error: familyError } = await auth.client().auth.refreshSession({
-      refresh_token: third.session!.refresh_token,
-    });
-    expect(familyError?.code).toBe('refresh_token_already_used');
+  it('takes a revoked token presented after the reuse interval as a replay and ends the session (finding 4)', async () => {
+    const { client, session: first } = await signUp('replay');
+    const { data: second } = await client.auth.refreshSession();
+    const current = second.session!;
+    // The old token is still the active token's parent: before, that alone let it back in at any time.
+    await revokedAgo(first.refresh_token, 11);
+
+    const replay = await refresh(first.refresh_token);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error_code).toBe('refresh_token_already_used');
+
+    // The whole session is gone: its newest refresh token and its access token no longer work.
+    const { error: familyError } = await auth.client().auth.refreshSession({ refresh_token: current.refresh_token });
+    expect(familyError?.status).toBe(400);
+    expect(familyError?.code).toBe('refresh_token_not_found');
+    const { error: userError } = await auth.client().auth.getUser(current.access_token);
+    expect(userError?.name).toBe('AuthSessionMissingError');
+    const [row] = await auth.sql<{ n: number }[]>`
+      select count(*)::int as n from auth.refresh_tokens where token in ${auth.sql([first.refresh_token, current.refresh_token])}`;
+    expect(row?.n).toBe(0);
+
+    // Just inside the interval is still a retry, not a replay.
+    const { client: other, session: start } = await signUp('replay-edge');
+    const { data: next } = await other.auth.refreshSession();
+    await revokedAgo(start.refresh_token, 9);
+    const retry = await refresh(start.refresh_token);
+    expect(retry.status).toBe(200);
+    expect(retry.body.refresh_token).toBe(next.session?.refresh_token);
   });
 
   it('rejects an unknown refresh token with refresh_token_not_found', async () => {
@@ -279,7 +423,7 @@ describe('the signed-in user', () => {
     expect(sameError?.status).toBe(422);
     expect(sameError?.code).toBe('same_password');
 
-    const newPassword = 'battery-staple-2';
+    const newPassword = 'Battery-staple-2';
     const { data, error } = await client.auth.updateUser({ password: newPassword, data: { theme: 'dark' } });
     expect(error).toBeNull();
     expect(data.user?.user_metadata).toMatchObject({ theme: 'dark' });
@@ -293,6 +437,64 @@ describe('the signed-in user', () => {
       'invalid_credentials',
     );
     expect((await auth.client().auth.signInWithPassword({ email, password: newPassword })).error).toBeNull();
+  });
+
+  it("holds a new password to config.toml's rules (finding 3)", async () => {
+    const { client } = await signUp('rules');
+    const characters = `Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789, !@#$%^&*()_+-=[]{};':"|<>?,./\`~.`;
+    const cases: Array<[string, string[], string]> = [
+      ['Sh0rt!', ['length'], 'Password should be at least 8 characters.'],
+      ['alllowercase1!', ['characters'], characters],
+      ['NoDigitsHere!', ['characters'], characters],
+      ['NoSymbols123', ['characters'], characters],
+      ['abc', ['length', 'characters'], `Password should be at least 8 characters. ${characters}`],
+    ];
+    for (const [password, reasons, message] of cases) {
+      const { error } = await client.auth.updateUser({ password });
+      expect(error?.status, password).toBe(422);
+      expect(error?.code, password).toBe('weak_password');
+      expect((error as { reasons?: string[] } | null)?.reasons, password).toEqual(reasons);
+      expect(error?.message, password).toBe(message);
+    }
+    const tooLong = await client.auth.updateUser({ password: `Aa1!${'x'.repeat(69)}` });
+    expect(tooLong.error?.status).toBe(400);
+    expect(tooLong.error?.message).toBe('Password cannot be longer than 72 characters');
+    // FareBack's own rule (one of @$!%*?&) passes.
+    expect((await client.auth.updateUser({ password: 'Fareback@2026' })).error).toBeNull();
+  });
+
+  it('asks a session older than 24 hours to reauthenticate before changing the password (finding 3)', async () => {
+    const { client, session, email } = await signUp('stale');
+    // A session signed in long ago, say one stolen from a shared computer.
+    const { session_id: sessionId } = decodeJwt<{ session_id: string }>(session.access_token);
+    await auth.sql`update auth.sessions set created_at = now() - interval '25 hours' where id = ${sessionId}`;
+
+    const { error } = await client.auth.updateUser({ password: 'Taken-over-1' });
+    expect(error?.status).toBe(400);
+    expect(error?.code).toBe('reauthentication_needed');
+    expect(error?.message).toBe('Password update requires reauthentication');
+    expect((await auth.client().auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
+
+    const { error: wrongNonce } = await client.auth.updateUser({ password: 'Taken-over-1', nonce: '000000' });
+    expect(wrongNonce?.status).toBe(422);
+    expect(wrongNonce?.code).toBe('reauthentication_not_valid');
+
+    // The owner asks for a code, which is mailed to the account's address.
+    expect((await client.auth.reauthenticate()).error).toBeNull();
+    const mail = await waitForEmail(auth.mailUrl, email);
+    expect(mail.subject).toBe('Confirm reauthentication');
+    const code = /Enter the code: (\d{6})/.exec(mail.html)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const { error: tooSoon } = await client.auth.reauthenticate();
+    expect(tooSoon?.status).toBe(429);
+    expect(tooSoon?.code).toBe('over_email_send_rate_limit');
+
+    const { error: changed } = await client.auth.updateUser({ password: 'Owner-chose-2', nonce: code! });
+    expect(changed).toBeNull();
+    expect((await auth.client().auth.signInWithPassword({ email, password: 'Owner-chose-2' })).error).toBeNull();
+    // The code is spent.
+    const { error: reused } = await client.auth.updateUser({ password: 'Owner-chose-3', nonce: code! });
+    expect(reused?.code).toBe('reauthentication_not_valid');
   });
 });
 
@@ -378,7 +580,7 @@ describe('password recovery', () => {
     expect(verified.session?.access_token).toBeTruthy();
     expect(verified.user?.id).toBe(user.id);
 
-    const newPassword = 'new-secret-42';
+    const newPassword = 'New-secret-42';
     expect((await client.auth.updateUser({ password: newPassword })).error).toBeNull();
     expect((await auth.client().auth.signInWithPassword({ email, password: newPassword })).error).toBeNull();
     expect((await auth.client().auth.signInWithPassword({ email, password: PASSWORD })).error?.code).toBe(
@@ -448,6 +650,20 @@ describe('admin API', () => {
     expect((await auth.client().auth.signInWithPassword({ email, password: PASSWORD })).error?.code).toBe(
       'invalid_credentials',
     );
+  });
+
+  it("holds the admin call to config.toml's password rules too", async () => {
+    const admin = auth.client(auth.serviceRoleKey);
+    const email = uniqueEmail('admin-weak');
+    const { error } = await admin.auth.admin.createUser({ email, password: 'password', email_confirm: true });
+    expect(error?.status).toBe(422);
+    expect(error?.code).toBe('weak_password');
+    const [count] = await auth.sql<{ n: number }[]>`select count(*)::int as n from auth.users where email = ${email}`;
+    expect(count?.n).toBe(0);
+
+    const { data } = await admin.auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+    const { error: updateError } = await admin.auth.admin.updateUserById(data.user!.id, { password: 'weakweak' });
+    expect(updateError?.code).toBe('weak_password');
   });
 
   it('keeps an unconfirmed admin-created user from signing in', async () => {

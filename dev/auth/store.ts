@@ -49,6 +49,8 @@ export interface RefreshTokenRow {
   parent: string | null;
   session_id: string | null;
   updated_at: Date | null;
+  /** Seconds since the token was last updated (for a revoked token: since its revocation), by the database clock. */
+  revoked_seconds_ago: number;
 }
 
 export interface SessionRow {
@@ -291,16 +293,19 @@ export async function findSession(db: Db, sessionId: string, forUpdate = false):
   return rows[0];
 }
 
+const REFRESH_TOKEN_COLUMNS = `id::text as id, token, user_id, revoked, parent, session_id, updated_at,
+  extract(epoch from (now() - coalesce(updated_at, created_at)))::float8 as revoked_seconds_ago`;
+
 export async function findRefreshToken(db: Db, token: string): Promise<RefreshTokenRow | undefined> {
   const rows = await db<RefreshTokenRow[]>`
-    select id::text as id, token, user_id, revoked, parent, session_id, updated_at
+    select ${db.unsafe(REFRESH_TOKEN_COLUMNS)}
     from auth.refresh_tokens where token = ${token} for update`;
   return rows[0];
 }
 
 export async function activeRefreshToken(db: Db, sessionId: string): Promise<RefreshTokenRow | undefined> {
   const rows = await db<RefreshTokenRow[]>`
-    select id::text as id, token, user_id, revoked, parent, session_id, updated_at
+    select ${db.unsafe(REFRESH_TOKEN_COLUMNS)}
     from auth.refresh_tokens where session_id = ${sessionId} and revoked = false
     order by id desc limit 1`;
   return rows[0];
@@ -317,9 +322,9 @@ export async function rotateRefreshToken(db: Db, token: RefreshTokenRow): Promis
   return next;
 }
 
-/** What GoTrue does on refresh-token reuse: the whole session's token family is revoked. */
-export async function revokeSessionTokens(db: Db, sessionId: string): Promise<void> {
-  await db`update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = ${sessionId} and revoked = false`;
+/** Ends one session: its refresh tokens go with it (on delete cascade), its access tokens stop working. */
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db`delete from auth.sessions where id = ${sessionId}`;
 }
 
 export async function deleteSessions(

@@ -6,7 +6,33 @@ import postgres from 'postgres';
 import { createTestDatabase } from '../db/test-db.ts';
 import { startMailCatcher } from '../mail.ts';
 import { loadOrCreateSigningKey, mintApiKey, type SigningKey } from './keys.ts';
-import { startAuthServer } from './server.ts';
+import { startAuthServer, type AuthServerOptions } from './server.ts';
+
+/** What a test may set on its auth server; the rest (database, keys, ports, mail) is the harness's. */
+export type TestAuthOptions = Partial<
+  Pick<
+    AuthServerOptions,
+    | 'enableSignup'
+    | 'allowedOrigins'
+    | 'trustedProxyHops'
+    | 'passwordPolicy'
+    | 'securePasswordChange'
+    | 'refreshTokenReuseIntervalSeconds'
+    | 'loginLimits'
+    | 'maxBodyBytes'
+    | 'passwords'
+    | 'sleep'
+    | 'now'
+    | 'wrapMailer'
+  >
+>;
+
+/** Another auth server on the same database, keys and mail catcher, with its own options. */
+export interface TestAuthVariant {
+  url: string;
+  authUrl: string;
+  client(key?: string): SupabaseClient;
+}
 
 type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>;
 
@@ -23,6 +49,8 @@ export interface TestAuth {
   mailUrl: string;
   /** A fresh supabase-js client with its own in-memory session. */
   client(key?: string): SupabaseClient;
+  /** Starts another server sharing everything but `options` (stopped with this one). */
+  variant(options: TestAuthOptions): Promise<TestAuthVariant>;
   stop(): Promise<void>;
 }
 
@@ -63,7 +91,17 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}-${counter}@example.com`;
 }
 
-export async function startTestAuth(): Promise<TestAuth> {
+function supabaseClient(url: string, key: string): SupabaseClient {
+  return createClient(url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: NoRealtimeTransport as unknown as RealtimeTransport },
+  });
+}
+
+/** The site URL every test server uses. */
+export const TEST_SITE_URL = 'http://localhost:4173';
+
+export async function startTestAuth(options: TestAuthOptions = {}): Promise<TestAuth> {
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch(() => {});
@@ -84,21 +122,26 @@ export async function startTestAuth(): Promise<TestAuth> {
     const signingKey = await loadOrCreateSigningKey();
     const anonKey = await mintApiKey(signingKey, 'anon');
     const serviceRoleKey = await mintApiKey(signingKey, 'service_role');
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const siteUrl = 'http://localhost:4173';
-    const server = await startAuthServer({
-      databaseUrl: database.url,
-      port,
-      publicUrl: url,
-      siteUrl,
-      signingKey,
-      serviceRoleKey,
-      smtp: { host: '127.0.0.1', port: mail.smtpPort },
-      mailFrom: 'FareBack <no-reply@fareback.test>',
-      singleSession: database.singleSession,
-    });
-    stops.push(() => server.stop());
+    const siteUrl = TEST_SITE_URL;
+    const startServer = async (serverOptions: TestAuthOptions) => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const server = await startAuthServer({
+        databaseUrl: database.url,
+        port,
+        publicUrl: url,
+        siteUrl,
+        signingKey,
+        serviceRoleKey,
+        smtp: { host: '127.0.0.1', port: mail.smtpPort },
+        mailFrom: 'FareBack <no-reply@fareback.test>',
+        singleSession: database.singleSession,
+        ...serverOptions,
+      });
+      stops.push(() => server.stop());
+      return url;
+    };
+    const url = await startServer(options);
 
     return {
       url,
@@ -109,11 +152,15 @@ export async function startTestAuth(): Promise<TestAuth> {
       signingKey,
       sql,
       mailUrl: mail.url,
-      client: (key = anonKey) =>
-        createClient(url, key, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-          realtime: { transport: NoRealtimeTransport as unknown as RealtimeTransport },
-        }),
+      client: (key = anonKey) => supabaseClient(url, key),
+      async variant(variantOptions) {
+        const variantUrl = await startServer(variantOptions);
+        return {
+          url: variantUrl,
+          authUrl: `${variantUrl}/auth/v1`,
+          client: (key = anonKey) => supabaseClient(variantUrl, key),
+        };
+      },
       stop,
     };
   } catch (error) {
