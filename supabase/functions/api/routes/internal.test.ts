@@ -37,15 +37,23 @@ Deno.test('internal: a missing, malformed or wrong secret is 401 and nothing run
 });
 
 Deno.test('internal: maintenance with the secret prunes, sends queued alerts and reports the counts', async () => {
-  // the prune counts, then the notifier's claim of pending alert emails (none)
-  const db = new ScriptedDb([[{ login_attempts: 3, price_check_jobs: 12 }], []]);
+  // the prune counts, the notifier's claim of pending alert emails (none), then the open
+  // rebookings for the reconciler (none)
+  const db = new ScriptedDb([[{ login_attempts: 3, price_check_jobs: 12, fare_source_calls: 5 }], [], []]);
   const { request } = testApp({ db, config: { ...testConfig, cronSecret: SECRET } });
   const res = await request('/api/internal/maintenance', {
     method: 'POST',
     headers: { Authorization: `Bearer ${SECRET}` },
   });
   assert.equal(res.status, 200);
-  assert.deepEqual(await res.json(), { loginAttemptsDeleted: 3, priceCheckJobsDeleted: 12, alertsSent: 0 });
+  assert.deepEqual(await res.json(), {
+    loginAttemptsDeleted: 3,
+    priceCheckJobsDeleted: 12,
+    fareSourceCallsDeleted: 5,
+    alertsSent: 0,
+    rebookings: { recorded: 0, released: 0, pending: 0 },
+  });
   assert.match(db.queries[0] ?? '', /private\.prune_login_attempts\(\)/);
   assert.match(db.queries[1] ?? '', /status = 'pending' and channel = 'email'/);
+  assert.match(db.queries[2] ?? '', /from private\.rebookings/);
 });
