@@ -1,15 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, emailsTo, resetTokenOf } from './client.ts';
-import { newCredentials, newIp, registerUser } from './factories.ts';
+import { apiClient, type CaughtEmail, emailsTo, resetTokenOf } from './client.ts';
+import { confirmAddress } from './confirmation.ts';
+import { newCredentials, newIp, registerUser, type RegisteredUser } from './factories.ts';
 
 const api = apiClient();
+
+/** A new account whose owner has confirmed the address (only those are sent reset links). */
+async function confirmedUser(): Promise<RegisteredUser> {
+  const user = await registerUser(api);
+  await confirmAddress(api, user);
+  return user;
+}
+
+/** The password reset emails to this address, waiting for the first. */
+async function resetMails(address: string, timeoutMs = 10_000): Promise<CaughtEmail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = (await emailsTo(address, { atLeast: 0, timeoutMs: 0 })).filter((mail) =>
+      /password/i.test(mail.subject),
+    );
+    if (mails.length > 0 || Date.now() > deadline) return mails;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const SENT = { message: 'If an account exists for that email, you will receive a password reset link shortly.' };
 const LINK_INVALID = { message: 'This password reset link is invalid or has expired. Please request a new one.' };
 
 describe('POST /api/auth/forgot-password', () => {
   it('answers a known and an unknown address identically, and mails only the known one', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedUser();
     const stranger = newCredentials().email;
     const known = await api.post('/auth/forgot-password', { email: user.email.toUpperCase() }, { ip: newIp() });
     const unknown = await api.post('/auth/forgot-password', { email: stranger }, { ip: newIp() });
@@ -18,7 +38,7 @@ describe('POST /api/auth/forgot-password', () => {
     expect(known.body).toEqual(SENT);
     expect(unknown.body).toEqual(known.body);
 
-    const mails = await emailsTo(user.email);
+    const mails = await resetMails(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toMatch(/password/i);
     expect(resetTokenOf(mails[0]!)).toMatch(/^[A-Za-z0-9_-]{16,}$/);
@@ -45,9 +65,9 @@ describe('POST /api/auth/forgot-password', () => {
 
 describe('POST /api/auth/reset-password', () => {
   it('resets with the emailed token; the new password works, the old one and the token no longer do', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedUser();
     await api.post('/auth/forgot-password', { email: user.email }, { ip: newIp() });
-    const [mail] = await emailsTo(user.email);
+    const [mail] = await resetMails(user.email);
     const token = resetTokenOf(mail!);
     const newPassword = 'Changed@2026x';
 
@@ -72,9 +92,9 @@ describe('POST /api/auth/reset-password', () => {
   });
 
   it('ends the sessions the account had before the reset', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedUser();
     await api.post('/auth/forgot-password', { email: user.email }, { ip: newIp() });
-    const [mail] = await emailsTo(user.email);
+    const [mail] = await resetMails(user.email);
     await api.post('/auth/reset-password', { token: resetTokenOf(mail!), password: 'Changed@2026y' });
     const refresh = await fetch(`${api.stack.authUrl}/token?grant_type=refresh_token`, {
       method: 'POST',
@@ -93,9 +113,9 @@ describe('POST /api/auth/reset-password', () => {
   });
 
   it('checks the new password before spending the token', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedUser();
     await api.post('/auth/forgot-password', { email: user.email }, { ip: newIp() });
-    const [mail] = await emailsTo(user.email);
+    const [mail] = await resetMails(user.email);
     const token = resetTokenOf(mail!);
     const cases: Array<[string, string]> = [
       ['short', 'Password must be at least 8 characters long'],

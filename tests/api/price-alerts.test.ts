@@ -1,10 +1,14 @@
 // Price-drop alert emails: a check that finds a new drop queues an alert in the same statement
 // as the price, and the api sends it through the mailer (locally: maildev). One alert per drop,
-// only for travellers who want them, and only when a threshold is met.
+// only for travellers who want them, only when a threshold is met, and only to an address its
+// owner has confirmed; the subject is fixed text.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AddFlightResponse, CheckPriceResponse } from '../../supabase/functions/_shared/types/flights.ts';
 import { apiClient, databaseClient, emailsTo } from './client.ts';
+import { CONFIRMATION_SUBJECT, confirmAddress, confirmationEmails } from './confirmation.ts';
 import { registerUser, type RegisteredUser } from './factories.ts';
 
 const api = apiClient();
@@ -25,24 +29,46 @@ async function addAndCheck(user: RegisteredUser, bookingCode: string): Promise<C
   return checked.body;
 }
 
+const ALERT_SUBJECT = 'A fare dropped on one of your flights';
+
+/** A traveller whose address is confirmed (the link from the mail catcher), as alerts need. */
+async function confirmedTraveller(): Promise<RegisteredUser> {
+  const user = await registerUser(api);
+  await confirmAddress(api, user);
+  return user;
+}
+
+/** Mails to this address other than the confirmation, waiting for at least `atLeast`. */
+async function alertMails(address: string, atLeast = 1) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mails = (await emailsTo(address, { atLeast: 0, timeoutMs: 0 })).filter(
+      (mail) => mail.subject !== CONFIRMATION_SUBJECT,
+    );
+    if (mails.length >= atLeast || Date.now() > deadline) return mails;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function alertRows(userId: string) {
   return sql<{ type: string; status: string; channel: string; title: string; flight_id: number }[]>`
     select type, status, channel, title, flight_id::int from public.notification_history where user_id = ${userId}
   `;
 }
 
-/** Waits briefly, then counts: for asserting that no email arrived. */
+/** Waits briefly, then counts alert emails: for asserting that none arrived. */
 async function emailCount(address: string): Promise<number> {
-  return (await emailsTo(address, { atLeast: 99, timeoutMs: 700 })).length;
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  return (await alertMails(address, 0)).length;
 }
 
 describe('price-drop alerts', () => {
   it('emails the traveller once when a check finds a new drop', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedTraveller();
     const checked = await addAndCheck(user, code('DROP'));
     const { flight } = checked;
-    const [mail] = await emailsTo(user.email);
-    expect(mail?.subject).toBe(`Price drop on ${flight.airline} ${flight.flightNumber}`);
+    const [mail] = await alertMails(user.email);
+    expect(mail?.subject).toBe(ALERT_SUBJECT);
     const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
     expect(mail?.text).toContain(
       `dropped from ${dollars(flight.originalPrice)} to ${dollars(flight.currentPrice ?? 0)}`,
@@ -60,7 +86,7 @@ describe('price-drop alerts', () => {
   });
 
   it('stays quiet for travellers who turned price-drop alerts off', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedTraveller();
     await sql`update public.profiles set notify_price_drops = false where id = ${user.id}`;
     await addAndCheck(user, code('DROP'));
     expect(await emailCount(user.email)).toBe(0);
@@ -68,7 +94,7 @@ describe('price-drop alerts', () => {
   });
 
   it('stays quiet when the drop meets neither threshold', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedTraveller();
     // the simulated DROP fare is 20% below: ask for 50% or $100,000
     await sql`update public.profiles set min_price_drop = 10000000, min_price_drop_percent = 50 where id = ${user.id}`;
     const { flight } = await addAndCheck(user, code('DROP'));
@@ -78,16 +104,58 @@ describe('price-drop alerts', () => {
   });
 
   it('fires on the dollar threshold alone (either threshold is enough)', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedTraveller();
     await sql`update public.profiles set min_price_drop = 0, min_price_drop_percent = 100 where id = ${user.id}`;
     await addAndCheck(user, code('DROP'));
-    expect(await emailsTo(user.email)).toHaveLength(1);
+    expect(await alertMails(user.email)).toHaveLength(1);
   });
 
   it('sends nothing when the fare is above the price paid', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedTraveller();
     const { flight } = await addAndCheck(user, code('RISE'));
     expect(flight.status).not.toBe('price_drop');
+    expect(await emailCount(user.email)).toBe(0);
+  });
+
+  it('sends nothing to an unconfirmed address; once confirmed, the next drop arrives with a fixed subject', async () => {
+    // the relay attack: an account made with someone else's address, steering alert emails to it
+    const user = await registerUser(api);
+    const first = await addAndCheck(user, code('DROP'));
+    expect(first.flight.status).toBe('price_drop');
+    expect(await alertRows(user.id)).toEqual([]);
+    expect(await emailCount(user.email)).toBe(0);
+
+    await confirmAddress(api, user);
+    const bookingCode = code('DROP');
+    const second = await addAndCheck(user, bookingCode);
+    const [mail, ...more] = await alertMails(user.email);
+    expect(more).toHaveLength(0);
+    expect(mail?.subject).toBe(ALERT_SUBJECT);
+    for (const userText of [bookingCode, 'Rivera', 'JetBlue', user.username, second.flight.flightNumber]) {
+      expect(mail?.subject).not.toContain(userText);
+    }
+    expect(await alertRows(user.id)).toEqual([
+      { type: 'price_drop', status: 'sent', channel: 'email', title: ALERT_SUBJECT, flight_id: second.flight.id },
+    ]);
+  });
+
+  it('the sender refuses too: a queued alert for an unconfirmed address is suppressed, not sent', async () => {
+    const user = await registerUser(api);
+    await confirmationEmails(user.email);
+    // queued by anything (the address changed after queueing, an old row): the sender checks again
+    const [queued] = await sql<{ id: number }[]>`
+      insert into public.notification_history (user_id, type, title, message, status, channel)
+      values (${user.id}, 'price_drop', 'Invoice overdue: pay now at evil.example', 'Attacker text', 'pending', 'email')
+      returning id::int`;
+    // the scheduler's hourly maintenance delivers whatever is pending
+    const cronSecret = await readFile(path.join(path.dirname(api.stack.signingKeyPath), 'cron-secret'), 'utf8');
+    const maintenance = await api.post('/internal/maintenance', undefined, {
+      headers: { Authorization: `Bearer ${cronSecret.trim()}` },
+    });
+    expect(maintenance.status).toBe(200);
+    const [row] = await sql<{ status: string }[]>`
+      select status from public.notification_history where id = ${queued!.id}`;
+    expect(row?.status).toBe('suppressed');
     expect(await emailCount(user.email)).toBe(0);
   });
 });

@@ -98,6 +98,13 @@ export const LOGIN_DELAY_AFTER_ACCOUNT_FAILURES = 10;
 export const LOGIN_DELAY_BASE_MS = 250;
 export const LOGIN_DELAY_MAX_MS = 4000;
 export const LOGIN_FAILURE_WINDOW_MINUTES = 15;
+/*
+ * Address confirmation: the link in the confirmation email works once, for this long; an account
+ * is sent at most CONFIRMATION_EMAILS_PER_HOUR confirmation emails (sign-up's included).
+ */
+export const CONFIRMATION_LINK_VALID_HOURS = 24;
+export const CONFIRMATION_EMAILS_PER_HOUR = 3;
+export const CONFIRM_EMAIL_PATH = '/confirm-email';
 export const RESET_PASSWORD_PATH = '/reset-password';
 export const AFTER_LOGIN_PATH = '/dashboard';
 

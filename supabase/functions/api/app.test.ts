@@ -3,7 +3,7 @@ import { MESSAGES } from './services/accounts.ts';
 import { MAX_BODY_BYTES } from './app.ts';
 import { afterResponseSettled } from './lib/after-response.ts';
 import { AuthUnavailableError } from './lib/auth-api.ts';
-import { profileRow, recordingAuthApi, ScriptedDb, SITE_URL, testApp, testKeys } from './testing.ts';
+import { profileRow, recordingAuthApi, recordingMailer, ScriptedDb, SITE_URL, testApp, testKeys } from './testing.ts';
 
 async function body(response: Response): Promise<Record<string, unknown>> {
   return (await response.json()) as Record<string, unknown>;
@@ -290,12 +290,19 @@ Deno.test(
           value: { access_token: token, refresh_token: 'r', expires_at: 1, expires_in: 3600, token_type: 'bearer' },
         }),
     });
-    const { request } = testApp({ db, authApi });
+    const mailer = recordingMailer();
+    const { request } = testApp({ db, authApi, mailer });
     const res = await request('/api/auth/register', {
       method: 'POST',
       json: { ...validRegistration, username: 'Alice', email: 'ALICE@example.com', extra: 'ignored' },
     });
     assert.equal(res.status, 201);
+    // after the answer: the address confirmation email, and no other
+    await afterResponseSettled();
+    assert.deepEqual(
+      mailer.sent.map((mail) => [mail.to, mail.subject]),
+      [['alice@example.com', 'Confirm your email address for FareBack']],
+    );
     const answer = (await res.json()) as { user: { id: string; username: string }; session: { access_token: string } };
     assert.equal(answer.user.id, sub);
     assert.equal(answer.user.username, 'Alice');
@@ -376,7 +383,8 @@ Deno.test('forgot password: the same answer whatever Auth says; Auth is asked af
   ];
   for (const recover of outcomes) {
     const authApi = recordingAuthApi({ recover });
-    const { request } = testApp({ authApi });
+    const db = new ScriptedDb([[{ id: 'u1', email: 'who@example.com', confirmed: true }]]);
+    const { request } = testApp({ authApi, db });
     const res = await request('/api/auth/forgot-password', { method: 'POST', json: { email: 'Who@Example.com' } });
     assert.equal(res.status, 200);
     assert.deepEqual(await body(res), { message: MESSAGES.forgotPassword });

@@ -39,6 +39,7 @@ const LoginPage = page(() => import('@/features/auth/pages/login-page'), 'LoginP
 const SignUpPage = page(() => import('@/features/auth/pages/sign-up-page'), 'SignUpPage');
 const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
+const ConfirmEmailPage = page(() => import('@/features/auth/pages/confirm-email-page'), 'ConfirmEmailPage');
 const ContactPage = page(() => import('@/features/contact/contact-page'), 'ContactPage');
 const PrivacyPage = page(() => import('@/features/landing/info-pages'), 'PrivacyPage');
 const TermsPage = page(() => import('@/features/landing/info-pages'), 'TermsPage');
@@ -94,6 +95,11 @@ export const routes: RouteObject[] = [
         // Sends a signed-in user to /dashboard itself, after its missing-token check.
         path: 'reset-password',
         element: <ResetPasswordPage />,
+      },
+      {
+        // the link in the address confirmation email; signed in or not
+        path: 'confirm-email',
+        element: <ConfirmEmailPage />,
       },
       {
         path: 'contact',

@@ -87,6 +87,15 @@ export const resetPasswordInputSchema = z.object({
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInputSchema>;
 
+/** `POST /api/auth/confirm-email`: the token of the link in a confirmation email. */
+export const confirmEmailInputSchema = z.object({
+  token: textField('Confirmation token')
+    .trim()
+    .min(1, { error: 'Confirmation token is required', abort: true })
+    .max(512, { error: 'Confirmation token is invalid' }),
+});
+export type ConfirmEmailInput = z.infer<typeof confirmEmailInputSchema>;
+
 /** The reset form: the new password twice; the token comes from the page's query string. */
 export const resetPasswordFormSchema = z
   .object({

@@ -94,13 +94,16 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
     ),
     -- Price-drop alerts (spec: email alerts on every plan). Queued, not sent: the outbox row
     -- commits with the price, and deliverPendingEmails sends it after the transaction. Only a
-    -- flight newly entering price_drop alerts, and only when the owner wants price-drop emails
-    -- and the drop meets either of their thresholds (minPriceDrop cents or minPriceDropPercent).
+    -- flight newly entering price_drop alerts, and only when the owner wants price-drop emails,
+    -- has confirmed their address (nothing but the confirmation goes to an unconfirmed one), and
+    -- the drop meets either of their thresholds (minPriceDrop cents or minPriceDropPercent).
+    -- The title is fixed text: airline and flight come from the row, which is no place to take
+    -- an email subject from.
     alerts as (
       insert into public.notification_history
         (user_id, flight_id, type, title, message, status, channel, additional_data)
       select u.user_id, u.id, 'price_drop',
-             'Price drop on ' || u.airline || ' ' || u.flight_number,
+             'A fare dropped on one of your flights',
              'The fare for ' || u.airline || ' ' || u.flight_number || ' (' || u.departure_airport || ' to '
                || u.arrival_airport || ') dropped from ' || to_char(u.original_price / 100.0, 'FM$999,999,990.00')
                || ' to ' || to_char(u.price / 100.0, 'FM$999,999,990.00') || '.',
@@ -110,6 +113,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
         join public.profiles p on p.id = u.user_id
        where u.status = 'price_drop' and u.previous_status <> 'price_drop'
          and p.notify_price_drops and p.notify_email and p.email is not null
+         and p.email_confirmed_at is not null
          and (u.original_price - u.price >= p.min_price_drop
               or (u.original_price - u.price) * 100 >= p.min_price_drop_percent * u.original_price)
       returning flight_id

@@ -120,3 +120,20 @@ export async function deleteAccount(tx: Tx, userId: string): Promise<void> {
   await tx`delete from public.profiles where id = ${userId}`;
   await tx`delete from auth.users where id = ${userId}`;
 }
+
+export interface AccountAddress {
+  userId: string;
+  email: string;
+  /** The owner has proved they read this address (profiles.email_confirmed_at). */
+  emailConfirmed: boolean;
+}
+
+/** The account whose address this is (any case), with whether the address is confirmed. */
+export async function findAccountByEmail(tx: Tx, email: string): Promise<AccountAddress | null> {
+  const rows = await tx<{ id: string; email: string; confirmed: boolean }[]>`
+    select id, email, email_confirmed_at is not null as confirmed
+      from public.profiles where lower(email) = lower(${email}) limit 1
+  `;
+  const row = rows[0];
+  return row ? { userId: row.id, email: row.email, emailConfirmed: row.confirmed } : null;
+}

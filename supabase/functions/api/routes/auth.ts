@@ -1,7 +1,9 @@
-// Accounts (spec sections 2, 5, 7, 8). Sign-up, login, logout, password recovery and Google
-// sign-in carry no session and are mounted before the auth middleware; `me` after it.
+// Accounts (spec sections 2, 5, 7, 8). Sign-up, login, logout, password recovery, address
+// confirmation and Google sign-in carry no session and are mounted before the auth middleware;
+// `me` after it.
 import { Hono } from 'hono';
 import {
+  confirmEmailInputSchema,
   forgotPasswordInputSchema,
   loginInputSchema,
   registerInputSchema,
@@ -22,6 +24,7 @@ import {
   requestPasswordReset,
   resetPassword,
 } from '../services/accounts.ts';
+import { CONFIRMATION_MESSAGES, confirmEmail } from '../services/email-confirmation.ts';
 
 export const publicAuthRouter = new Hono<AppEnv>()
   .post('/register', async (c) => {
@@ -47,6 +50,10 @@ export const publicAuthRouter = new Hono<AppEnv>()
   .post('/reset-password', async (c) => {
     await resetPassword(c.var.deps, await readJson(c, resetPasswordInputSchema));
     return c.json({ message: MESSAGES.passwordReset });
+  })
+  .post('/confirm-email', async (c) => {
+    await confirmEmail(c.var.deps, (await readJson(c, confirmEmailInputSchema)).token);
+    return c.json({ message: CONFIRMATION_MESSAGES.confirmed });
   })
   .get('/google', (c) => c.redirect(googleSignInUrl(c.var.deps), 302));
 

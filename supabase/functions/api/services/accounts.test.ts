@@ -1,6 +1,6 @@
 // Login and password recovery decisions that the HTTP tests cannot see without timing them: the
-// password check an unknown account still gets, the account-wide delay, the client address Auth
-// is told, and forgot-password answering before any mail is sent.
+// password check an unknown account still gets, the account-wide delay, and forgot-password
+// answering before any mail is sent.
 import assert from 'node:assert/strict';
 import { afterResponseSettled } from '../lib/after-response.ts';
 import type { AuthApi } from '../lib/auth-api.ts';
@@ -115,7 +115,8 @@ Deno.test('forgot password: answers before the mail is sent, then sends it', asy
       return { ok: true, value: null };
     },
   });
-  const { request } = testApp({ authApi });
+  const db = new ScriptedDb([[{ id: 'u1', email: 'who@example.com', confirmed: true }]]);
+  const { request } = testApp({ db, authApi });
   const res = await request('/api/auth/forgot-password', { method: 'POST', json: { email: 'who@example.com' } });
   // answered while Auth has not yet finished sending
   assert.equal(res.status, 200);
@@ -126,4 +127,31 @@ Deno.test('forgot password: answers before the mail is sent, then sends it', asy
     authApi.calls.map((call) => call.method),
     ['recover'],
   );
+});
+
+Deno.test('forgot password: an unconfirmed address gets the confirmation link, no reset link', async () => {
+  const db = new ScriptedDb([[{ id: 'u1', email: 'who@example.com', confirmed: false }], [], [{ sent: 0 }]]);
+  const authApi = recordingAuthApi();
+  const mailer = recordingMailer();
+  const { request } = testApp({ db, authApi, mailer });
+  const res = await request('/api/auth/forgot-password', { method: 'POST', json: { email: 'who@example.com' } });
+  assert.equal(res.status, 200);
+  await afterResponseSettled();
+  assert.deepEqual(authApi.calls, []);
+  assert.equal(mailer.sent.length, 1);
+  assert.equal(mailer.sent[0]?.to, 'who@example.com');
+  assert.equal(mailer.sent[0]?.subject, 'Confirm your email address for FareBack');
+  assert.match(mailer.sent[0]?.text ?? '', /http:\/\/site\.test\/confirm-email\?token=[A-Za-z0-9_-]{43}\n/);
+});
+
+Deno.test('forgot password: an unknown address: nothing is sent, the answer is the same', async () => {
+  const authApi = recordingAuthApi();
+  const mailer = recordingMailer();
+  const { request } = testApp({ db: new ScriptedDb([[]]), authApi, mailer });
+  const res = await request('/api/auth/forgot-password', { method: 'POST', json: { email: 'nobody@example.com' } });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { message: MESSAGES.forgotPassword });
+  await afterResponseSettled();
+  assert.deepEqual(authApi.calls, []);
+  assert.deepEqual(mailer.sent, []);
 });

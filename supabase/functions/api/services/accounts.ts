@@ -1,7 +1,7 @@
 // Accounts: sign-up, sign-in, sign-out and password recovery. Supabase Auth owns credentials and
 // sessions; these functions put the product's rules around it (unique usernames, sign-in by
-// username, limiting repeated failures, answers that never reveal whether an address exists,
-// neither in what they say nor in how long they take).
+// username, limiting repeated failures, address confirmation, answers that never reveal whether
+// an address exists, neither in what they say nor in how long they take).
 // No database transaction is held while Auth is called: against PGlite, Auth shares the one
 // database session, so it must never wait behind an open transaction of ours.
 import * as jose from 'jose';
@@ -16,8 +16,17 @@ import type { AuthFailure } from '../lib/auth-api.ts';
 import { AuthUnavailableError } from '../lib/auth-api.ts';
 import { runAfterResponse } from '../lib/after-response.ts';
 import { checkUnknownAccountPassword } from '../lib/password-check.ts';
+import { markEmailConfirmed } from '../queries/email-confirmations.ts';
 import { loginDelayMs, loginThrottle, recordLoginAttempt } from '../queries/login-attempts.ts';
-import { deleteAccount, findLoginEmail, findTakenIdentity, getCurrentUser, getUsername } from '../queries/profiles.ts';
+import {
+  deleteAccount,
+  findAccountByEmail,
+  findLoginEmail,
+  findTakenIdentity,
+  getCurrentUser,
+  getUsername,
+} from '../queries/profiles.ts';
+import { sendConfirmationEmail } from './email-confirmation.ts';
 
 export const MESSAGES = {
   usernameTaken: 'Username is already taken',
@@ -89,7 +98,13 @@ export async function registerAccount(deps: AppDeps, input: RegisterInput): Prom
 
   const signedIn = await authApi.signInWithPassword(created.value.email, input.password);
   if (!signedIn.ok) throw unexpectedAuthFailure(signedIn, 'sign-in after sign-up');
-  return { user: await loadUser(deps, signedIn.value), session: signedIn.value };
+  const user = await loadUser(deps, signedIn.value);
+  // Auth counts the address as confirmed (or it could not sign the new account in); FareBack does
+  // not until the owner opens the link, and mails it nothing else meanwhile.
+  runAfterResponse(deps.log, 'confirmation email after sign-up', () =>
+    sendConfirmationEmail(deps, { userId, email: user.email, emailConfirmed: false }),
+  );
+  return { user, session: signedIn.value };
 }
 
 /**
@@ -168,17 +183,26 @@ export async function logOut(deps: AppDeps, accessToken: string | null): Promise
 }
 
 /**
- * Answers at once and asks Auth to mail the reset link afterwards (runAfterResponse): the caller
- * always gets the same answer in the same time, so whether an address has an account cannot be
- * learnt here. Auth's failures, its rate limits included, are logged only.
+ * Answers at once and mails afterwards (runAfterResponse): the caller always gets the same answer
+ * in the same time, so whether an address has an account cannot be learnt here. An account whose
+ * address is not confirmed is sent the confirmation link instead of a reset link: FareBack mails
+ * an unconfirmed address nothing else. Failures, Auth's rate limits included, are logged only.
  */
 export function requestPasswordReset(deps: AppDeps, input: ForgotPasswordInput): void {
-  runAfterResponse(deps.log, 'password recovery', async () => {
-    const result = await deps.authApi.recover(input.email, deps.config.siteUrl + RESET_PASSWORD_PATH);
-    if (!result.ok) {
-      deps.log({ level: 'warn', msg: 'password recovery refused by Auth', status: result.status, code: result.code });
-    }
-  });
+  runAfterResponse(deps.log, 'password recovery', () => sendRecoveryEmail(deps, input.email));
+}
+
+async function sendRecoveryEmail(deps: AppDeps, email: string): Promise<void> {
+  const account = await deps.db.withService((tx) => findAccountByEmail(tx, email));
+  if (!account) return;
+  if (!account.emailConfirmed) {
+    await sendConfirmationEmail(deps, account);
+    return;
+  }
+  const result = await deps.authApi.recover(account.email, deps.config.siteUrl + RESET_PASSWORD_PATH);
+  if (!result.ok) {
+    deps.log({ level: 'warn', msg: 'password recovery refused by Auth', status: result.status, code: result.code });
+  }
 }
 
 export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): Promise<void> {
@@ -195,6 +219,22 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
     if (updated.code === 'weak_password') throw new HttpError(400, updated.message);
     if (updated.status === 401 || updated.status === 403) throw new HttpError(400, MESSAGES.resetLinkInvalid);
     throw unexpectedAuthFailure(updated, 'password update');
+  }
+  // The reset link reached this inbox, which proves the address as the confirmation link does.
+  const claims = sessionClaims(verified.value);
+  if (claims.email) {
+    const owner = { userId: claims.sub, email: claims.email };
+    // the password is already changed: a failure here must not answer as if it were not
+    await deps.db
+      .withService((tx) => markEmailConfirmed(tx, owner))
+      .catch((error: unknown) =>
+        deps.log({
+          level: 'error',
+          msg: 'address not confirmed after reset',
+          userId: owner.userId,
+          error: String(error),
+        }),
+      );
   }
   // A reset means the old password may be known to someone else: end every session of the account.
   try {

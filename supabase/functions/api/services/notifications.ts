@@ -3,6 +3,11 @@
 // before sending and outside any open transaction: two workers never take the same row, and an
 // alert goes out at most once. A send that fails turns its row to 'failed' and is logged; the
 // traveller still sees the drop on the dashboard.
+//
+// Only to confirmed addresses (migration 20261123000300_email_confirmation.sql): a claimed row
+// whose owner's address is unconfirmed becomes 'suppressed' and nothing is sent. The subject is
+// fixed per kind of notification, never the row's title or anything else a user could have
+// written (airline, booking code, names): a subject is what a relay abuser wants to choose.
 import type { Mailer } from '../../_shared/mailer/types.ts';
 import type { Logger } from '../context.ts';
 import type { Db } from '../db.ts';
@@ -16,21 +21,33 @@ export interface NotifierDeps {
 
 interface ClaimedEmail {
   id: number;
+  status: 'sent' | 'suppressed';
+  type: string;
   email: string;
   username: string;
-  title: string;
   message: string;
 }
+
+/** Subjects per notification type: fixed text only. */
+export const NOTIFICATION_SUBJECTS: Record<string, string> = {
+  price_drop: 'A fare dropped on one of your flights',
+};
+const DEFAULT_SUBJECT = 'News about one of your flights on FareBack';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
-/** Sends up to `limit` pending email notifications; answers how many went out and how many failed. */
+/**
+ * Sends up to `limit` pending email notifications; answers how many went out and how many failed
+ * (suppressed ones, for unconfirmed addresses, are neither).
+ */
 export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Promise<{ sent: number; failed: number }> {
-  const claimed = await deps.db.withService(
+  const rows = await deps.db.withService(
     (tx) => tx<ClaimedEmail[]>`
       update public.notification_history n
-         set status = 'sent', sent_at = now()
+         set status = case when p.email_confirmed_at is not null and p.email is not null
+                           then 'sent' else 'suppressed' end,
+             sent_at = now()
         from public.profiles p
        where n.id in (
                select id from public.notification_history
@@ -40,16 +57,25 @@ export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Prom
                 for update skip locked
              )
          and p.id = n.user_id
-      returning n.id, p.email, p.username, n.title, n.message
+      returning n.id, n.status, n.type, p.email, p.username, n.message
     `,
   );
+  const claimed = rows.filter((note) => note.status === 'sent');
+  if (claimed.length < rows.length) {
+    deps.log?.({
+      level: 'info',
+      msg: 'alerts to unconfirmed addresses suppressed',
+      count: rows.length - claimed.length,
+    });
+  }
   let failed = 0;
   const dashboard = `${deps.config.siteUrl}/dashboard`;
   for (const note of claimed) {
     const text = `Hi ${note.username},\n\n${note.message}\n\nOpen your dashboard to see the new fare and rebook: ${dashboard}\n\nYou get these emails because price-drop alerts are on in your notification preferences.\n\nFareBack`;
     const html = `<p>Hi ${escapeHtml(note.username)},</p><p>${escapeHtml(note.message)}</p><p><a href="${escapeHtml(dashboard)}">Open your dashboard</a> to see the new fare and rebook.</p><p style="color:#666;font-size:12px">You get these emails because price-drop alerts are on in your notification preferences.</p>`;
     try {
-      await deps.mailer.send({ to: note.email, subject: note.title, text, html });
+      const subject = NOTIFICATION_SUBJECTS[note.type] ?? DEFAULT_SUBJECT;
+      await deps.mailer.send({ to: note.email, subject, text, html });
     } catch (error) {
       failed += 1;
       deps.log?.({ level: 'error', msg: 'notification email failed', notificationId: note.id, error: String(error) });
