@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { newTraveller, signUp } from './support.ts';
+import { dismissToasts, expectToast, newTraveller, signUp } from './support.ts';
 
 // The flight journey of issue 3 against the simulated fare source, whose booking-code prefixes
 // steer it: DROP... quotes 20% below the price paid (and can be rebooked), BASICDROP... is a Basic
@@ -16,8 +16,7 @@ async function addFlight(page: Page, airline: string, lastName: string, bookingC
   await page.getByLabel('Airline', { exact: true }).selectOption(airline);
   await page.getByLabel('Passenger Last Name').fill(lastName);
   await page.getByLabel('Booking Confirmation Code').fill(bookingCode);
-  await page.getByRole('button', { name: 'Add Flight' }).click();
-  await expect(page.getByText('Flight Added', { exact: true })).toBeVisible();
+  await expectToast(page, { title: 'Flight Added' }, () => page.getByRole('button', { name: 'Add Flight' }).click());
   // After adding, the dashboard shows the Flights tab.
   await expect(page.getByRole('tab', { name: 'Flights' })).toHaveAttribute('aria-selected', 'true');
 }
@@ -30,10 +29,7 @@ function cardOf(page: Page, bookingCode: string) {
 /** A screenshot (whole page, or only the viewport for an open dialog) and the no-sideways-scroll check. */
 async function capture(page: Page, name: string, fullPage = true) {
   // Toasts sit over the cards; the checks above have read them already.
-  for (const dismiss of await page.getByRole('button', { name: 'Dismiss notification' }).all()) {
-    await dismiss.click();
-  }
-  await expect(page.getByRole('button', { name: 'Dismiss notification' })).toHaveCount(0);
+  await dismissToasts(page);
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const width = page.viewportSize()?.width ?? 0;
@@ -72,8 +68,9 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await expect(card.getByText('never', { exact: true })).toBeVisible();
   await expect(card.getByText('FareBack rebooks this for you')).toBeVisible();
 
-  await card.getByRole('button', { name: 'Check Now' }).click();
-  await expect(page.getByText('Price check complete')).toBeVisible();
+  await expectToast(page, { title: 'Price check complete' }, () =>
+    card.getByRole('button', { name: 'Check Now' }).click(),
+  );
   await expect(card.getByText(/^\d+\.\d% Price Drop Found$/)).toBeVisible();
   await expect(card.getByText('0 minutes ago')).toBeVisible();
   await expect(card.getByRole('img', { name: /^Price history: 1 check/ })).toBeVisible();
@@ -82,7 +79,10 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   const basicCode = code('BASICDROP');
   await addFlight(page, 'United Airlines', 'Traveller', basicCode);
   const basicCard = cardOf(page, basicCode);
-  await basicCard.getByRole('button', { name: 'Check Now' }).click();
+  // its toast is awaited too, so that the screenshot below does not find it arriving
+  await expectToast(page, { title: 'Price check complete' }, () =>
+    basicCard.getByRole('button', { name: 'Check Now' }).click(),
+  );
   await expect(basicCard.getByText('Missed Opportunity')).toBeVisible();
   await expect(basicCard.getByText(/tickets cannot be changed automatically/)).toBeVisible();
   await expect(basicCard.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/account');
@@ -93,9 +93,14 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await capture(page, 'dashboard-flights');
   await expectAccessible(page);
 
-  await card.getByRole('button', { name: 'Rebook at Lower Price' }).click();
-  await expect(page.getByText('Flight rebooked successfully')).toBeVisible();
-  await expect(page.getByText(/^You saved \$[\d,]+\.\d\d \(\d+\.\d%\) as airline credit\.$/)).toBeVisible();
+  await expectToast(
+    page,
+    {
+      title: 'Flight rebooked successfully',
+      description: /^You saved \$[\d,]+\.\d\d \(\d+\.\d%\) as airline credit\.$/,
+    },
+    () => card.getByRole('button', { name: 'Rebook at Lower Price' }).click(),
+  );
   // Rebooked flights leave the Flights tab.
   await expect(card).toHaveCount(0);
 
@@ -167,8 +172,9 @@ test('a booking the fare source cannot find is refused with its message and noth
   await page.getByLabel('Airline', { exact: true }).selectOption('JetBlue Airways');
   await page.getByLabel('Passenger Last Name').fill('Nobody');
   await page.getByLabel('Booking Confirmation Code').fill(code('NOTFOUND'));
-  await page.getByRole('button', { name: 'Add Flight' }).click();
-  await expect(page.getByText('Error Adding Flight')).toBeVisible();
+  await expectToast(page, { title: 'Error Adding Flight' }, () =>
+    page.getByRole('button', { name: 'Add Flight' }).click(),
+  );
   await expect(page.getByRole('tab', { name: 'Manual Entry' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Flights' }).click();
   await expect(
@@ -183,7 +189,9 @@ test('a ticket bought from the airline is rebooked through the guided (assisted)
   await addFlight(page, 'Alaska Airlines', 'Okafor', directCode);
   const card = cardOf(page, directCode);
   await expect(card.getByText('You change it with the airline; we guide you')).toBeVisible();
-  await card.getByRole('button', { name: 'Check Now' }).click();
+  await expectToast(page, { title: 'Price check complete' }, () =>
+    card.getByRole('button', { name: 'Check Now' }).click(),
+  );
   await expect(card.getByText(/^\d+\.\d% Price Drop Found$/)).toBeVisible();
 
   await card.getByRole('button', { name: 'Rebook at Lower Price' }).click();
@@ -203,9 +211,9 @@ test('a ticket bought from the airline is rebooked through the guided (assisted)
   await dialog.getByRole('button', { name: 'Confirm Rebooking' }).click();
   await expect(dialog.getByText('Airline credit must be more than $0')).toBeVisible();
   await dialog.getByLabel('Airline credit ($)').fill(credit);
-  await dialog.getByRole('button', { name: 'Confirm Rebooking' }).click();
-
-  await expect(page.getByText('Flight rebooked successfully')).toBeVisible();
+  await expectToast(page, { title: 'Flight rebooked successfully' }, () =>
+    dialog.getByRole('button', { name: 'Confirm Rebooking' }).click(),
+  );
   await expect(dialog).toHaveCount(0);
   await expect(card).toHaveCount(0);
   await page.getByRole('tab', { name: 'Airline Credits' }).click();

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { errors, expect, type Locator, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 
 export const mailUrl = () => process.env.E2E_MAIL_URL ?? '';
@@ -20,18 +20,25 @@ interface CaughtEmail {
   date: string;
 }
 
-/** Waits for the newest email to `address` in the mail catcher. */
-export async function waitForEmail(address: string, timeoutMs = 15_000): Promise<CaughtEmail> {
+/**
+ * Waits for the newest email to `address` in the mail catcher that `wanted` accepts (an account
+ * gets more than one kind: the address confirmation at sign-up, then a reset link, ...).
+ */
+export async function waitForEmail(
+  address: string,
+  wanted: (email: CaughtEmail) => boolean = () => true,
+  timeoutMs = 60_000,
+): Promise<CaughtEmail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const res = await fetch(`${mailUrl()}/email`);
     const emails = (await res.json()) as CaughtEmail[];
-    const mine = emails.filter((e) => e.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+    const mine = emails.filter((e) => e.to.some((t) => t.address.toLowerCase() === address.toLowerCase()) && wanted(e));
     const newest = mine.sort((a, b) => Date.parse(b.date) - Date.parse(a.date))[0];
     if (newest) return newest;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`no email to ${address} arrived`);
+  throw new Error(`no such email to ${address} arrived`);
 }
 
 export async function signUp(page: Page, user: { username: string; email: string; password: string }) {
@@ -55,4 +62,130 @@ export async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
+}
+
+/*
+ * Toasts close by themselves after 5 s (and pause while the pointer is over them), so a test must
+ * neither look for one after a slow step nor expect one to still be there when it clicks it. On a
+ * loaded machine even polling for one can miss it: the page may show it and close it between two
+ * looks. So the page reports every toast the moment it is rendered, and tests assert on that record.
+ */
+
+/** A toast as rendered: its title and description text. */
+export interface ShownToast {
+  title: string;
+  description: string;
+}
+
+/** What a toast must say: each given text exactly, or matching the pattern; one not given: anything. */
+export interface ToastText {
+  title?: string | RegExp;
+  description?: string | RegExp;
+}
+
+const toastRecords = new WeakMap<Page, Promise<ShownToast[]>>();
+
+/**
+ * Runs in the page (and in every document it loads later): a MutationObserver reports each toast
+ * root once, synchronously after the render that inserts it, so no toast can come and go unseen.
+ */
+function reportToasts() {
+  const w = window as unknown as {
+    __e2eToastsReported?: boolean;
+    __e2eToastShown: (toast: ShownToast) => Promise<void>;
+  };
+  if (w.__e2eToastsReported) return;
+  w.__e2eToastsReported = true;
+  const reported = new WeakSet<Element>();
+  const text = (root: Element, part: string) =>
+    (root.querySelector(`[data-scope="toast"][data-part="${part}"]`)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const report = () => {
+    document.querySelectorAll('[data-scope="toast"][data-part="root"]').forEach((root) => {
+      if (reported.has(root)) return;
+      reported.add(root);
+      void w.__e2eToastShown({ title: text(root, 'title'), description: text(root, 'description') });
+    });
+  };
+  new MutationObserver(report).observe(document, { childList: true, subtree: true });
+  report();
+}
+
+/** Every toast `page` has rendered since the first call, in order; starts the reporting on first use. */
+function shownToasts(page: Page): Promise<ShownToast[]> {
+  let record = toastRecords.get(page);
+  if (!record) {
+    const toasts: ShownToast[] = [];
+    record = (async () => {
+      await page.exposeBinding('__e2eToastShown', (_source, toast: ShownToast) => void toasts.push(toast));
+      await page.addInitScript(reportToasts);
+      await page.evaluate(reportToasts);
+      return toasts;
+    })();
+    toastRecords.set(page, record);
+  }
+  return record;
+}
+
+/**
+ * Runs `action` and asserts that the page rendered a toast saying `expected` after the action
+ * began: while it ran, or within the expect timeout after it. However briefly it stayed, and
+ * whether or not it is still open, it counts; earlier toasts do not.
+ */
+export async function expectToast(page: Page, expected: ToastText, action: () => Promise<unknown>) {
+  const toasts = await shownToasts(page);
+  const before = toasts.length;
+  await action();
+  const text = (t: string | RegExp | undefined) =>
+    t === undefined ? expect.any(String) : typeof t === 'string' ? t : expect.stringMatching(t);
+  await expect
+    .poll(() => toasts.slice(before), { message: 'the toasts shown since the action began include it' })
+    .toContainEqual({ title: text(expected.title), description: text(expected.description) });
+}
+
+/**
+ * Runs `action` and asserts that each locator (a short-lived page state, such as a message shown
+ * for a second or two before the page moves on) is visible at some moment while the action runs or
+ * within the expect timeout after it. The wait starts before the action, so a state shown briefly
+ * counts even when the action returns after it has gone.
+ */
+export async function expectShownDuring(locators: Locator | Locator[], action: () => Promise<unknown>) {
+  const list = Array.isArray(locators) ? locators : [locators];
+  const seen = list.map(() => false);
+  let failure: unknown;
+  // timeout 0: no limit of their own; the limit is the expect timeout below, counted from the action's end
+  list.forEach((locator, i) => {
+    void locator.waitFor({ state: 'visible', timeout: 0 }).then(
+      () => (seen[i] = true),
+      (error: unknown) => (failure ??= error),
+    );
+  });
+  await action();
+  await expect
+    .poll(
+      () => {
+        if (failure) throw failure;
+        return list.filter((_, i) => !seen[i]).map(String);
+      },
+      { message: 'shown during the action or after it', intervals: [100] },
+    )
+    .toEqual([]);
+}
+
+/**
+ * Closes every open toast: clicks the first Dismiss button while there is one, tolerating a toast
+ * that closes by itself in the meantime (its button is detached and the short click times out,
+ * and the loop looks again), until no toast is left.
+ */
+export async function dismissToasts(page: Page) {
+  const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+  await expect(async () => {
+    if ((await dismiss.count()) > 0) {
+      try {
+        await dismiss.first().click({ timeout: 5_000 });
+      } catch (error) {
+        if (!(error instanceof errors.TimeoutError)) throw error;
+      }
+    }
+    await expect(dismiss).toHaveCount(0, { timeout: 5_000 });
+  }, 'every toast is closed').toPass({ timeout: 60_000 });
 }
