@@ -2,19 +2,15 @@
 // out is either nothing or a booking with a code, flight numbers and two valid airports.
 import fc from 'fast-check';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from './testing/harness.ts';
 import { lookupAirport } from './airports.ts';
 import { extractFlightBookings } from './index.ts';
 import type { ExtractionResult } from './types.ts';
 import { buildEmail } from './testing/email-factory.ts';
+import { emailCorpusDir } from './testing/shared-fixtures.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const corpus =
-  [resolve(here, '../../../../../shared/fixtures/emails'), '/work/shared/fixtures/emails'].find((path) =>
-    existsSync(path),
-  ) ?? '';
+const corpus = emailCorpusDir() ?? '';
 const samples = existsSync(corpus)
   ? readdirSync(corpus)
       .filter((name) => name.endsWith('.eml'))
