@@ -3,11 +3,8 @@
 // customer's order id, a business cabin and a huge price paid must change nothing but the
 // traveller's own order, at a lower fare, without FareBack's balance paying anything. Also the
 // rebookings whose outcome the source left unknown, settled by asking the source.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AddFlightResponse,
   CheckPriceResponse,
@@ -19,10 +16,10 @@ import {
   startDuffelStub,
   type StubFlight,
 } from '../../supabase/functions/_shared/fare-source/testing/duffel-stub.ts';
-import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
-import { anyFreePorts, startStack, type Stack } from '../../dev/stack.ts';
-import { apiClient, type ApiClient } from './client.ts';
+import type { Stack } from '../../dev/stack.ts';
+import type { ApiClient } from './client.ts';
 import { registerUser, type RegisteredUser } from './factories.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 const OUT: StubFlight = {
   flightNumber: 'UA338',
@@ -33,9 +30,8 @@ const OUT: StubFlight = {
 };
 
 let stub: DuffelStub;
+let own: OwnStack;
 let stack: Stack;
-let database: TestDatabase | undefined;
-let stateDir: string;
 let api: ApiClient;
 let sql: postgres.Sql;
 
@@ -58,14 +54,7 @@ beforeAll(async () => {
   // on sale now: the same economy fare for less, and business for much more
   stub.addFare({ slices: [OUT], fareBrand: 'Flexible Economy', cabinClass: 'economy', amount: '350.00' });
   stub.addFare({ slices: [OUT], fareBrand: 'Flexible Economy', cabinClass: 'business', amount: '1500.00' });
-  stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-duffel-tests-'));
-  if (process.env.TEST_DATABASE_URL) database = await createTestDatabase({ seed: true });
-  stack = await startStack({
-    ...(database ? { databaseUrl: database.url } : {}),
-    stateDir,
-    ports: anyFreePorts,
-    seed: true,
-    ticker: false,
+  own = await startOwnStack('duffel', {
     apiEnv: {
       FARE_SOURCE: 'duffel',
       DUFFEL_ACCESS_TOKEN: stub.token,
@@ -73,16 +62,12 @@ beforeAll(async () => {
       PRICE_CHECK_MIN_INTERVAL_SECONDS: '0',
     },
   });
-  api = apiClient({ ...inject('stack'), apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl });
-  sql = postgres(stack.databaseUrl, { max: 1, prepare: !stack.singleSession, onnotice: () => {} });
+  ({ stack, api, sql } = own);
 });
 
 afterAll(async () => {
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
-  await database?.close();
+  await own?.stop();
   await stub?.close();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
 });
 
 const token = (user: RegisteredUser) => ({ token: user.session.access_token });

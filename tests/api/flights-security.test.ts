@@ -6,52 +6,34 @@
 // This file runs its own stack with the default traveller limits (the shared test stack turns the
 // per-flight check interval off) and the scheduler secret, on its own database.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AddFlightResponse,
   CheckPriceResponse,
   Flight,
   RebookResponse,
 } from '../../supabase/functions/_shared/types/flights.ts';
-import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
-import { anyFreePorts, startStack, type Stack } from '../../dev/stack.ts';
-import { apiClient, type ApiClient } from './client.ts';
+import type { Stack } from '../../dev/stack.ts';
+import type { ApiClient } from './client.ts';
 import { registerUser, type RegisteredUser } from './factories.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
 
+let own: OwnStack;
 let stack: Stack;
-let database: TestDatabase | undefined;
-let stateDir: string;
 let api: ApiClient;
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-security-tests-'));
-  if (process.env.TEST_DATABASE_URL) database = await createTestDatabase({ seed: true });
-  stack = await startStack({
-    ...(database ? { databaseUrl: database.url } : {}),
-    stateDir,
-    ports: anyFreePorts,
-    seed: true,
-    ticker: false,
+  own = await startOwnStack('security', {
     apiEnv: { FARE_SOURCE_CALLS_PER_TRAVELLER_PER_HOUR: '8' },
+    connections: 3,
   });
-  api = apiClient({ ...inject('stack'), apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl });
-  sql = postgres(stack.databaseUrl, {
-    max: stack.singleSession ? 1 : 3,
-    prepare: !stack.singleSession,
-    onnotice: () => {},
-  });
+  ({ stack, api, sql } = own);
 });
 
 afterAll(async () => {
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
-  await database?.close();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 const token = (user: RegisteredUser) => ({ token: user.session.access_token });

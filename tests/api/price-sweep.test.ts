@@ -7,41 +7,24 @@
 // the outcome (drop or not) does not depend on the simulated clock. Booking codes use the
 // simulated source's controls: OUTAGE... quotes fail.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPriceCheckResponse } from '../../supabase/functions/_shared/types/flights.ts';
-import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
-import { anyFreePorts, startStack, type Stack } from '../../dev/stack.ts';
-import { apiClient, type ApiClient } from './client.ts';
+import type { Stack } from '../../dev/stack.ts';
+import type { ApiClient } from './client.ts';
 import { registerUser, type RegisteredUser } from './factories.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
 
+let own: OwnStack;
 let stack: Stack;
-let database: TestDatabase | undefined;
-let stateDir: string;
 let api: ApiClient;
 let sql: postgres.Sql;
 let admin: RegisteredUser;
 let traveller: RegisteredUser;
 
 beforeAll(async () => {
-  stateDir = await mkdtemp(path.join(os.tmpdir(), 'fareback-sweep-tests-'));
-  if (process.env.TEST_DATABASE_URL) database = await createTestDatabase({ seed: true });
-  stack = await startStack({
-    ...(database ? { databaseUrl: database.url } : {}),
-    stateDir,
-    ports: anyFreePorts,
-    seed: true,
-    ticker: false,
-  });
-  api = apiClient({ ...inject('stack'), apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl });
-  sql = postgres(stack.databaseUrl, {
-    max: 1,
-    prepare: !stack.singleSession,
-    onnotice: () => {},
-  });
+  own = await startOwnStack('sweep');
+  ({ stack, api, sql } = own);
   admin = await registerUser(api);
   traveller = await registerUser(api);
   await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
@@ -49,10 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
-  await database?.close();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 const bearer = (user: RegisteredUser) => ({ token: user.session.access_token });

@@ -180,14 +180,6 @@ export async function insertFlight(
   return flightId;
 }
 
-/** What the fare source answered at retrieval, as private.flight_bookings keeps it. */
-export interface FlightBooking {
-  source: string;
-  sourceReference: string | null;
-  pricePaid: number;
-  booking: RetrievedBooking;
-}
-
 /** Keeps (or replaces) the retrieval a flight's rebookings will be based on. */
 export async function saveFlightBooking(
   tx: Tx,
@@ -213,21 +205,12 @@ export async function saveFlightBooking(
   `;
 }
 
-export async function getFlightBooking(tx: Tx, userId: string, flightId: number): Promise<FlightBooking | null> {
-  const [row] = await tx<
-    { source: string; source_reference: string | null; price_paid: number; booking: RetrievedBooking }[]
-  >`
-    select source, source_reference, price_paid, booking
-    from private.flight_bookings
-    where flight_id = ${flightId} and user_id = ${userId}
+/** The booking as the fare source returned it at retrieval (private.flight_bookings), if kept. */
+export async function getFlightBooking(tx: Tx, userId: string, flightId: number): Promise<RetrievedBooking | null> {
+  const [row] = await tx<{ booking: RetrievedBooking }[]>`
+    select booking from private.flight_bookings where flight_id = ${flightId} and user_id = ${userId}
   `;
-  if (!row) return null;
-  return {
-    source: row.source,
-    sourceReference: row.source_reference,
-    pricePaid: Number(row.price_paid),
-    booking: row.booking,
-  };
+  return row?.booking ?? null;
 }
 
 /**
@@ -404,8 +387,6 @@ export interface OpenRebooking {
   state: 'claimed' | 'confirmed';
   request: RebookRequest | null;
   result: RebookResult | null;
-  flightStatus: FlightStatus | null;
-  isEligibleForRebooking: boolean | null;
 }
 
 /**
@@ -424,13 +405,10 @@ export async function listOpenRebookings(tx: Tx, limit: number): Promise<OpenReb
       state: 'claimed' | 'confirmed';
       request: RebookRequest | null;
       result: RebookResult | null;
-      status: FlightStatus | null;
-      is_eligible_for_rebooking: boolean | null;
     }[]
   >`
-    select r.id, r.flight_id, r.user_id, r.state, r.request, r.result, f.status, f.is_eligible_for_rebooking
+    select r.id, r.flight_id, r.user_id, r.state, r.request, r.result
     from private.rebookings r
-    left join public.flights f on f.id = r.flight_id and f.user_id = r.user_id
     where (r.state = 'confirmed' and r.confirmed_at < now() - interval '30 seconds')
        or (r.state = 'claimed' and r.claimed_at < now() - make_interval(mins => ${REBOOKING_CLAIM_MINUTES}))
     order by r.id
@@ -443,8 +421,6 @@ export async function listOpenRebookings(tx: Tx, limit: number): Promise<OpenReb
     state: row.state,
     request: row.request,
     result: row.result,
-    flightStatus: row.status,
-    isEligibleForRebooking: row.is_eligible_for_rebooking,
   }));
 }
 

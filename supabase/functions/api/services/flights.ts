@@ -267,32 +267,11 @@ async function rebookRequestFor(deps: AppDeps, userId: string, flight: Flight): 
     await deps.db.withService((tx) =>
       saveFlightBooking(tx, { flightId: flight.id, userId, source: deps.fareSource.name, booking }),
     );
-    kept = {
-      source: deps.fareSource.name,
-      sourceReference: booking.sourceReference,
-      pricePaid: booking.pricePaid,
-      booking,
-    };
+    kept = booking;
   }
-  const b = kept.booking;
-  if (b.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  if (kept.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
   return {
-    booking: {
-      airline: b.airline,
-      flightNumber: b.flightNumber,
-      departureAirport: b.departureAirport,
-      arrivalAirport: b.arrivalAirport,
-      departureDate: b.departureDate,
-      returnFlightNumber: b.returnFlightNumber,
-      returnDate: b.returnDate,
-      cabinClass: b.cabinClass,
-      fareType: b.fareType,
-      currency: b.currency,
-      bookingCode: b.bookingCode,
-      passengerLastName: b.passengerLastName,
-      seatNumber: b.seatNumber,
-      sourceReference: kept.sourceReference,
-    },
+    booking: kept,
     pricePaid: kept.pricePaid,
     // never above the fare the traveller saw, and always below what they paid
     maxPrice: Math.min(flight.currentPrice ?? kept.pricePaid, kept.pricePaid - 1),
