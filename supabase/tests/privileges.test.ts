@@ -360,14 +360,14 @@ describe("the api's database role", () => {
       `copy (select 1) to program 'true'`,
     ];
     for (const statement of attempts) {
-      const error = await db.withService((tx) => tx.unsafe(statement)).catch((e: unknown) => e);
+      const error = await db.asService((tx) => tx.unsafe(statement)).catch((e: unknown) => e);
       expect((error as { code?: string }).code, statement).toBe('42501');
     }
   });
 
   it('may act as the end-user roles, as the data API does', async () => {
     const claims = { sub: '00000000-0000-0000-0000-000000000001', role: 'authenticated', aud: 'authenticated', exp: 0 };
-    const [row] = await db.withUser(claims, (tx) => tx<{ role: string }[]>`select current_user as role`);
+    const [row] = await db.asUser(claims, (tx) => tx<{ role: string }[]>`select current_user as role`);
     expect(row).toEqual({ role: 'authenticated' });
   });
 });

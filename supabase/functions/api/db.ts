@@ -28,8 +28,8 @@ export interface AuthClaims {
 }
 
 export interface Db {
-  withUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T>;
-  withService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  asUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * One statement on the connecting role outside any transaction: a single read needs no
    * BEGIN/COMMIT round trips (the per-request session check).
@@ -78,7 +78,7 @@ export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
   const begin = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => sql.begin((tx) => fn(tx)) as Promise<T>;
 
   return {
-    withUser(claims, fn) {
+    asUser(claims, fn) {
       return begin(async (tx) => {
         // Sent at once and pipelined with the handler's first query: the connection runs a
         // transaction's statements in order, so the role and claims are set before it runs,
@@ -93,7 +93,7 @@ export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
         return result;
       });
     },
-    withService(fn) {
+    asService(fn) {
       return begin(fn);
     },
     serviceStatement(fn) {

@@ -59,11 +59,11 @@ export class ScriptedDb implements Db {
     return run as unknown as Tx;
   }
 
-  withUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  asUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {
     this.userTransactions.push(claims);
     return fn(this.tx());
   }
-  withService<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     this.serviceTransactions += 1;
     return fn(this.tx());
   }

@@ -12,7 +12,7 @@ import { priceSweepMessage, runPriceSweep, SWEEP_REQUEST_BUDGET_MS } from '../se
 export const ADMIN_REQUIRED = 'Admin access required';
 
 const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  const isAdmin = await c.var.deps.db.withUser(c.var.claims, async (tx) => {
+  const isAdmin = await c.var.deps.db.asUser(c.var.claims, async (tx) => {
     const [row] = await tx<{ is_admin: boolean }[]>`select private.is_admin() as is_admin`;
     return row?.is_admin === true;
   });

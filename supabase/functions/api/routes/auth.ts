@@ -59,7 +59,7 @@ export const publicAuthRouter = new Hono<AppEnv>()
 
 export const authRouter = new Hono<AppEnv>().get('/me', async (c) => {
   const claims = c.var.claims;
-  const user = await c.var.deps.db.withUser(claims, (tx) => getCurrentUser(tx, claims.email));
+  const user = await c.var.deps.db.asUser(claims, (tx) => getCurrentUser(tx, claims.email));
   if (!user) throw new HttpError(401, NOT_AUTHENTICATED);
   return c.json({ user });
 });

@@ -57,7 +57,7 @@ Deno.test('contact: a mail failure fails the transaction (nothing stored) and an
     message:
       "We couldn't send your message right now. Please try again in a few minutes, or email us at support@fareback.app.",
   });
-  // the error left withService's callback, so the real database rolls the transaction back
+  // the error left asService's callback, so the real database rolls the transaction back
   assert.ok(logs.some((entry) => entry.msg === 'contact message not mailed; nothing stored'));
 });
 

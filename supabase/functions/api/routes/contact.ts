@@ -78,7 +78,7 @@ export const contactRouter = new Hono<AppEnv>().post('/', async (c) => {
   if (claims) c.set('userId', claims.sub);
   const sender = { email: input.email.toLowerCase(), ip: clientIp(c.req.raw.headers, deps.config.trustedProxyHops) };
 
-  await deps.db.withService(async (tx) => {
+  await deps.db.asService(async (tx) => {
     await lockSender(tx, sender);
     const retryAfter = await contactRetryAfterSeconds(tx, sender);
     if (retryAfter > 0) throw tooManyContactMessages(retryAfter);

@@ -4,5 +4,5 @@ import { dashboardStats } from '../queries/flights.ts';
 
 export const dashboardRouter = new Hono<AppEnv>().get('/stats', async (c) => {
   const claims = c.var.claims;
-  return c.json(await c.var.deps.db.withUser(claims, (tx) => dashboardStats(tx, claims.sub)));
+  return c.json(await c.var.deps.db.asUser(claims, (tx) => dashboardStats(tx, claims.sub)));
 });

@@ -26,7 +26,7 @@ export const flightsRouter = new Hono<AppEnv>()
   .get('/', async (c) => {
     const claims = c.var.claims;
     // FlightsResponse, with the list's JSON passed through as Postgres built it
-    const flights = await c.var.deps.db.withUser(claims, (tx) => flightsJson(tx, claims.sub));
+    const flights = await c.var.deps.db.asUser(claims, (tx) => flightsJson(tx, claims.sub));
     return c.body(`{"flights":${flights}}`, 200, { 'Content-Type': 'application/json; charset=UTF-8' });
   })
   .post('/manual', async (c) => {

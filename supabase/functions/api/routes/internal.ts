@@ -62,7 +62,7 @@ internalRouter.post('/price-sweep', async (c) => {
  * rebookings a request left open.
  */
 internalRouter.post('/maintenance', async (c) => {
-  const [row] = await c.var.deps.db.withService(
+  const [row] = await c.var.deps.db.asService(
     (tx) => tx<{ login_attempts: number; price_check_jobs: number; fare_source_calls: number }[]>`
       select private.prune_login_attempts() as login_attempts,
              private.prune_price_check_jobs() as price_check_jobs,

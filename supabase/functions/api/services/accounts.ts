@@ -62,7 +62,7 @@ function sessionClaims(session: AuthSession): AuthClaims {
 
 async function loadUser(deps: AppDeps, session: AuthSession): Promise<CurrentUser> {
   const claims = sessionClaims(session);
-  const user = await deps.db.withUser(claims, (tx) => getCurrentUser(tx, claims.email));
+  const user = await deps.db.asUser(claims, (tx) => getCurrentUser(tx, claims.email));
   if (!user) throw new Error(`No profile for user ${claims.sub}`);
   return user;
 }
@@ -74,12 +74,12 @@ function throwIfTaken(taken: { usernameTaken: boolean; emailTaken: boolean }): v
 
 export async function registerAccount(deps: AppDeps, input: RegisterInput): Promise<AuthResponse> {
   const { db, authApi } = deps;
-  throwIfTaken(await db.withService((tx) => findTakenIdentity(tx, input)));
+  throwIfTaken(await db.asService((tx) => findTakenIdentity(tx, input)));
 
   const created = await authApi.createUser(input);
   if (!created.ok) {
     // Someone may have taken the username or email between our check and Auth's insert.
-    throwIfTaken(await db.withService((tx) => findTakenIdentity(tx, input)));
+    throwIfTaken(await db.asService((tx) => findTakenIdentity(tx, input)));
     if (created.code === 'weak_password') throw new HttpError(400, created.message);
     if (created.code === 'email_exists' || created.code === 'user_already_exists') {
       throw new HttpError(409, MESSAGES.emailTaken);
@@ -88,10 +88,10 @@ export async function registerAccount(deps: AppDeps, input: RegisterInput): Prom
   }
 
   const userId = created.value.id;
-  const username = await db.withService((tx) => getUsername(tx, userId));
+  const username = await db.asService((tx) => getUsername(tx, userId));
   if (username?.toLowerCase() !== input.username.toLowerCase()) {
     // The profile trigger gave the account another name: a concurrent sign-up won this username.
-    await db.withService((tx) => deleteAccount(tx, userId));
+    await db.asService((tx) => deleteAccount(tx, userId));
     if (username === null) throw new Error(`Sign-up created no profile for user ${userId}`);
     throw new HttpError(409, MESSAGES.usernameTaken);
   }
@@ -135,7 +135,7 @@ export async function logIn(
   hooks: LoginHooks = loginHooks,
 ): Promise<AuthResponse> {
   const { db, authApi } = deps;
-  const { email, account, throttle } = await db.withService(async (tx) => {
+  const { email, account, throttle } = await db.asService(async (tx) => {
     const email = await findLoginEmail(tx, input.username);
     const account = (email ?? input.username).toLowerCase();
     return { email, account, throttle: await loginThrottle(tx, { ip, account }) };
@@ -162,10 +162,10 @@ export async function logIn(
     throw unexpectedAuthFailure(signedIn, 'sign-in');
   }
   if (signedIn === null || !signedIn.ok) {
-    await db.withService((tx) => recordLoginAttempt(tx, { ip, account, succeeded: false }));
+    await db.asService((tx) => recordLoginAttempt(tx, { ip, account, succeeded: false }));
     throw new HttpError(401, MESSAGES.invalidCredentials);
   }
-  await db.withService((tx) => recordLoginAttempt(tx, { ip, account, succeeded: true }));
+  await db.asService((tx) => recordLoginAttempt(tx, { ip, account, succeeded: true }));
   return { user: await loadUser(deps, signedIn.value), session: signedIn.value };
 }
 
@@ -193,7 +193,7 @@ export function requestPasswordReset(deps: AppDeps, input: ForgotPasswordInput):
 }
 
 async function sendRecoveryEmail(deps: AppDeps, email: string): Promise<void> {
-  const account = await deps.db.withService((tx) => findAccountByEmail(tx, email));
+  const account = await deps.db.asService((tx) => findAccountByEmail(tx, email));
   if (!account) return;
   if (!account.emailConfirmed) {
     await sendConfirmationEmail(deps, account);
@@ -226,7 +226,7 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
     const owner = { userId: claims.sub, email: claims.email };
     // the password is already changed: a failure here must not answer as if it were not
     await deps.db
-      .withService((tx) => markEmailConfirmed(tx, owner))
+      .asService((tx) => markEmailConfirmed(tx, owner))
       .catch((error: unknown) =>
         deps.log({
           level: 'error',

@@ -60,7 +60,7 @@ export function confirmationEmail(link: string): { subject: string; text: string
 export async function sendConfirmationEmail(deps: ConfirmationDeps, account: AccountAddress): Promise<boolean> {
   const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const tokenHash = await hashConfirmationToken(token);
-  const recorded = await deps.db.withService((tx) =>
+  const recorded = await deps.db.asService((tx) =>
     recordConfirmationEmail(tx, { userId: account.userId, email: account.email, tokenHash }),
   );
   if (!recorded) {
@@ -75,6 +75,6 @@ export async function sendConfirmationEmail(deps: ConfirmationDeps, account: Acc
 /** Spends a link from a confirmation email; a bad, used or expired one is a 400. */
 export async function confirmEmail(deps: Pick<AppDeps, 'db'>, token: string): Promise<void> {
   const tokenHash = await hashConfirmationToken(token);
-  const confirmed = await deps.db.withService((tx) => confirmEmailWithToken(tx, tokenHash));
+  const confirmed = await deps.db.asService((tx) => confirmEmailWithToken(tx, tokenHash));
   if (!confirmed) throw new HttpError(400, CONFIRMATION_MESSAGES.linkInvalid);
 }

@@ -114,14 +114,14 @@ function isPgError(error: unknown, code: string): boolean {
 
 /** Counts one fare-source call against the traveller's budget, or refuses with 429 and Retry-After. */
 async function spendBudget(deps: AppDeps, userId: string, kind: FareCallKind, flightId: number | null): Promise<void> {
-  const wait = await deps.db.withService((tx) =>
+  const wait = await deps.db.asService((tx) =>
     spendFareCall(tx, deps.config.travellerLimits, { userId, kind, flightId }),
   );
   if (wait > 0) throw new HttpError(429, fareBudgetMessage(kind, wait), { 'Retry-After': String(wait) });
 }
 
 async function ownFlight(deps: AppDeps, claims: AuthClaims, flightId: number): Promise<Flight> {
-  const flight = await deps.db.withUser(claims, (tx) => getFlight(tx, claims.sub, flightId));
+  const flight = await deps.db.asUser(claims, (tx) => getFlight(tx, claims.sub, flightId));
   if (!flight) throw new HttpError(404, FLIGHT_MESSAGES.notFound);
   return flight;
 }
@@ -133,7 +133,7 @@ export async function addManualFlight(
 ): Promise<AddFlightResponse> {
   const userId = claims.sub;
   // Cheap refusals first: a search costs money at real fare sources.
-  await deps.db.withUser(claims, async (tx) => {
+  await deps.db.asUser(claims, async (tx) => {
     const { flightLimit, watched } = await flightAllowance(tx, userId);
     if (flightLimit !== -1 && watched >= flightLimit) throw new HttpError(409, flightLimitMessage(flightLimit));
     if (await hasBooking(tx, userId, input.bookingCode)) throw new HttpError(409, FLIGHT_MESSAGES.duplicate);
@@ -151,7 +151,7 @@ export async function addManualFlight(
   try {
     // Written on the service connection: users may not write flight rows (the booking is what the
     // source returned, never what a request claims).
-    const flightId = await deps.db.withService(async (tx) => {
+    const flightId = await deps.db.asService(async (tx) => {
       // the booking code is the one the traveller typed (upper-cased), whatever the source echoes
       const id = await insertFlight(tx, {
         userId,
@@ -170,7 +170,7 @@ export async function addManualFlight(
     // the same checks, lost to a concurrent request: the database's unique key and limit trigger
     if (isPgError(error, '23505')) throw new HttpError(409, FLIGHT_MESSAGES.duplicate);
     if (isPgError(error, 'FB409')) {
-      const { flightLimit } = await deps.db.withUser(claims, (tx) => flightAllowance(tx, userId));
+      const { flightLimit } = await deps.db.asUser(claims, (tx) => flightAllowance(tx, userId));
       throw new HttpError(409, flightLimitMessage(flightLimit));
     }
     throw error;
@@ -189,7 +189,7 @@ export async function checkFlightPrice(
 
   await spendBudget(deps, claims.sub, 'check', flight.id);
   const quote = await deps.fareSource.quote(itineraryOf(flight));
-  const [result] = await deps.db.withService((tx) =>
+  const [result] = await deps.db.asService((tx) =>
     recordPriceChecks(tx, [
       {
         flightId: flight.id,
@@ -249,7 +249,7 @@ function sameItinerary(a: RetrievedBooking, flight: Flight): boolean {
  * the itinerary on the card.
  */
 async function rebookRequestFor(deps: AppDeps, userId: string, flight: Flight): Promise<RebookRequest> {
-  let kept = await deps.db.withService((tx) => getFlightBooking(tx, userId, flight.id));
+  let kept = await deps.db.asService((tx) => getFlightBooking(tx, userId, flight.id));
   if (!kept) {
     let fresh: RetrievedBooking;
     try {
@@ -264,7 +264,7 @@ async function rebookRequestFor(deps: AppDeps, userId: string, flight: Flight): 
     }
     if (!sameItinerary(fresh, flight)) throw new HttpError(409, FLIGHT_MESSAGES.bookingChanged);
     const booking = { ...fresh, bookingCode: flight.bookingCode, passengerLastName: flight.passengerLastName };
-    await deps.db.withService((tx) =>
+    await deps.db.asService((tx) =>
       saveFlightBooking(tx, { flightId: flight.id, userId, source: deps.fareSource.name, booking }),
     );
     kept = booking;
@@ -283,7 +283,7 @@ export function recordConfirmedRebooking(
   deps: Pick<AppDeps, 'db'>,
   r: { rebookingId: number; userId: string; flightId: number; result: RebookResult },
 ): Promise<{ commission: number } | null> {
-  return deps.db.withService((tx) =>
+  return deps.db.asService((tx) =>
     recordRebooking(tx, {
       rebookingId: r.rebookingId,
       userId: r.userId,
@@ -311,7 +311,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
   if (flight.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
   const request = await rebookRequestFor(deps, userId, flight);
 
-  const rebookingId = await deps.db.withService((tx) =>
+  const rebookingId = await deps.db.asService((tx) =>
     claimRebooking(tx, { userId, flightId, method: 'source', request }),
   );
   if (rebookingId === null) {
@@ -326,7 +326,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
   } catch (error) {
     if (error instanceof RebookOutcomeUnknownError) {
       // The change may have happened: the claim stays until the reconciler has asked the source.
-      await deps.db.withService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
+      await deps.db.asService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
       throw new HttpError(503, FLIGHT_MESSAGES.rebookOutcomeUnknown);
     }
     // Nothing changed at the source. The drop is gone when the fare is: show the flight as
@@ -339,7 +339,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
           ? 'monitoring'
           : 'limited'
         : 'price_drop';
-    await deps.db.withService((tx) =>
+    await deps.db.asService((tx) =>
       releaseRebooking(tx, { rebookingId, userId, flightId, status, error: String(error) }),
     );
     if (error instanceof BookingMismatchError || error instanceof BookingNotFoundError) {
@@ -350,7 +350,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
 
   let recorded: { commission: number } | null;
   try {
-    await deps.db.withService((tx) => confirmRebooking(tx, rebookingId, result));
+    await deps.db.asService((tx) => confirmRebooking(tx, rebookingId, result));
     recorded = await recordConfirmedRebooking(deps, { rebookingId, userId, flightId, result });
   } catch (error) {
     // The airline change is made; only our bookkeeping failed. The result is on the record (or,
@@ -384,12 +384,12 @@ export async function confirmAssistedRebooking(
   const flight = await ownFlight(deps, claims, flightId);
   refuseRebooking(flight);
   if (flight.rebookingMethod !== 'assisted') throw new HttpError(409, FLIGHT_MESSAGES.sourceHandles);
-  const kept = await deps.db.withService((tx) => getFlightBooking(tx, userId, flightId));
+  const kept = await deps.db.asService((tx) => getFlightBooking(tx, userId, flightId));
   const pricePaid = kept?.pricePaid ?? flight.originalPrice;
   if (input.newPrice >= pricePaid) throw new HttpError(400, FLIGHT_MESSAGES.newPriceNotLower);
   if (input.airlineCredit > pricePaid) throw new HttpError(400, FLIGHT_MESSAGES.creditTooLarge);
 
-  const recorded = await deps.db.withService(async (tx) => {
+  const recorded = await deps.db.asService(async (tx) => {
     const rebookingId = await claimRebooking(tx, { userId, flightId, method: 'assisted', request: null });
     if (rebookingId === null) return null;
     return await recordRebooking(tx, {
@@ -416,9 +416,9 @@ export async function removeFlight(deps: AppDeps, claims: AuthClaims, flightId: 
   const flight = await ownFlight(deps, claims, flightId);
   if (flight.status === 'rebooking') throw new HttpError(409, FLIGHT_MESSAGES.removeWhileRebooking);
   // as the user: the delete policy holds the same rule, should the status change meanwhile
-  const removed = await deps.db.withUser(claims, (tx) => deleteFlight(tx, claims.sub, flightId));
+  const removed = await deps.db.asUser(claims, (tx) => deleteFlight(tx, claims.sub, flightId));
   if (!removed) {
-    const now = await deps.db.withUser(claims, (tx) => getFlight(tx, claims.sub, flightId));
+    const now = await deps.db.asUser(claims, (tx) => getFlight(tx, claims.sub, flightId));
     if (now?.status === 'rebooking') throw new HttpError(409, FLIGHT_MESSAGES.removeWhileRebooking);
     throw new HttpError(404, FLIGHT_MESSAGES.notFound);
   }

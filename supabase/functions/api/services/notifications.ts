@@ -13,7 +13,7 @@ import type { Logger } from '../context.ts';
 import type { Db } from '../db.ts';
 
 export interface NotifierDeps {
-  db: Pick<Db, 'withService'>;
+  db: Pick<Db, 'asService'>;
   mailer: Mailer;
   config: { siteUrl: string };
   log?: Logger;
@@ -42,7 +42,7 @@ const escapeHtml = (text: string) =>
  * (suppressed ones, for unconfirmed addresses, are neither).
  */
 export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Promise<{ sent: number; failed: number }> {
-  const rows = await deps.db.withService(
+  const rows = await deps.db.asService(
     (tx) => tx<ClaimedEmail[]>`
       update public.notification_history n
          set status = case when p.email_confirmed_at is not null and p.email is not null
@@ -79,7 +79,7 @@ export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Prom
     } catch (error) {
       failed += 1;
       deps.log?.({ level: 'error', msg: 'notification email failed', notificationId: note.id, error: String(error) });
-      await deps.db.withService(
+      await deps.db.asService(
         (tx) => tx`update public.notification_history set status = 'failed' where id = ${note.id}`,
       );
     }

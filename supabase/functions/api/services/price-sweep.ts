@@ -28,7 +28,7 @@ import type { Db, Tx } from '../db.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
 
 export interface PriceSweepDeps {
-  db: Pick<Db, 'withService'>;
+  db: Pick<Db, 'asService'>;
   fareSource: FareSource;
   config: { sweep: SweepConfig };
   log?: Logger;
@@ -218,7 +218,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   let quoteErrors = 0;
 
   if (signal?.aborted) throw abortError(signal);
-  const sweep = await db.withService((tx) => startSweep(tx, options.initiatedBy, config.sweep));
+  const sweep = await db.asService((tx) => startSweep(tx, options.initiatedBy, config.sweep));
 
   const quoteOnce = (key: string, itinerary: Itinerary): { outcome: Promise<QuoteOutcome>; fresh: boolean } => {
     const cached = quotes.get(key);
@@ -237,7 +237,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   };
 
   const processBatch = async (claim: Claim, lockedBy: string): Promise<void> => {
-    const flights = await db.withService((tx) => loadDueFlights(tx, claim.flightIds, sweep.startedAt));
+    const flights = await db.asService((tx) => loadDueFlights(tx, claim.flightIds, sweep.startedAt));
     const byKey = new Map<string, DueFlight[]>();
     for (const flight of flights) {
       const key = itineraryKey(flight.itinerary);
@@ -276,7 +276,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
     }
     if (signal?.aborted) throw abortError(signal);
 
-    await db.withService(async (tx) => {
+    await db.asService(async (tx) => {
       const recorded = await recordPriceChecks(tx, results);
       counts.checked = recorded.length;
       counts.drops = recorded.filter((r) => r.priceDropped).length;
@@ -298,7 +298,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
       if (options.maxBatches !== undefined && claimedBatches >= options.maxBatches) return;
       if (Date.now() >= deadline) return;
       claimedBatches++;
-      const claim = await db.withService((tx) => claimBatch(tx, sweep.sweepId, lockedBy, config.sweep.leaseSeconds));
+      const claim = await db.asService((tx) => claimBatch(tx, sweep.sweepId, lockedBy, config.sweep.leaseSeconds));
       if (!claim) return;
       try {
         await processBatch(claim, lockedBy);
@@ -316,7 +316,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
         // the batch could not be written: back to the queue with a delay (failed after max attempts)
         const message = error instanceof Error ? error.message : String(error);
         deps.log?.({ level: 'error', msg: 'price sweep batch failed', jobId: claim.jobId, error: message });
-        await db.withService(
+        await db.asService(
           (tx) => tx`select private.fail_price_check_job(${claim.jobId}, ${lockedBy}, ${claim.attempt}, ${message})`,
         );
       }
@@ -328,7 +328,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure) throw failure.reason;
 
-  const [total] = await db.withService(
+  const [total] = await db.asService(
     (tx) =>
       tx<
         {

@@ -25,7 +25,7 @@ export async function reconcileRebookings(
   deps: Pick<AppDeps, 'db' | 'fareSource' | 'log'>,
   limit = 50,
 ): Promise<ReconcileResult> {
-  const open = await deps.db.withService((tx) => listOpenRebookings(tx, limit));
+  const open = await deps.db.asService((tx) => listOpenRebookings(tx, limit));
   const outcome: ReconcileResult = { recorded: 0, released: 0, pending: 0 };
   for (const rebooking of open) {
     const { id: rebookingId, userId, flightId } = rebooking;
@@ -37,14 +37,14 @@ export async function reconcileRebookings(
         if (error instanceof BookingNotFoundError || error instanceof BookingMismatchError) {
           // the booking is gone or was changed by someone else: nothing of ours to record
           deps.log({ level: 'warn', msg: 'rebooking released: booking no longer matches', rebookingId, flightId });
-          await deps.db.withService((tx) =>
+          await deps.db.asService((tx) =>
             releaseRebooking(tx, { rebookingId, userId, flightId, status: 'price_drop', error: String(error) }),
           );
           outcome.released += 1;
           continue;
         }
         if (!(error instanceof FareSourceUnavailableError)) throw error;
-        await deps.db.withService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
+        await deps.db.asService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
         outcome.pending += 1;
         continue;
       }
@@ -58,7 +58,7 @@ export async function reconcileRebookings(
       continue;
     }
     // Nothing changed at the source: the flight is a price drop again until a check says otherwise.
-    await deps.db.withService((tx) =>
+    await deps.db.asService((tx) =>
       releaseRebooking(tx, {
         rebookingId,
         userId,
