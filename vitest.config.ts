@@ -33,7 +33,7 @@ export default defineConfig({
         },
       },
       {
-        // Flight display rules (also run under deno test, through the extraction harness).
+        // Flight rules and the fare source (also run under deno test, through the extraction harness).
         test: {
           name: 'flights',
           environment: 'node',

@@ -1,5 +1,5 @@
-// A test factory for the api's Flight shape, shared by the display rules' tests and the web
-// components' tests: an eligible, monitored, never-checked manual flight; override what a test needs.
+// A test factory for the api's Flight shape, for the web app's tests (its display rules and
+// components): an eligible, monitored, never-checked manual flight; override what a test needs.
 import type { Flight } from '../types/flights.ts';
 
 let nextId = 1;

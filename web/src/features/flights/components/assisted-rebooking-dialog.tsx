@@ -1,5 +1,5 @@
 import { Box, Button, Dialog, Icon, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { airlineManageUrl, savingsSummary } from '@shared/flights/display.ts';
+import { airlineManageUrl, savingsSummary } from '../display';
 import { creditExpiryDate } from '@shared/flights/rules.ts';
 import { confirmRebookingInputSchema } from '@shared/schemas/flights.ts';
 import type { Flight } from '@shared/types/flights.ts';

@@ -25,7 +25,7 @@ import {
   savingsSummary,
   statusBadge,
   type BorderTone,
-} from '@shared/flights/display.ts';
+} from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import { lazy, Suspense, useState } from 'react';
 import { LuArrowRight, LuCircleAlert, LuExternalLink, LuHandshake, LuZap } from 'react-icons/lu';

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Card, Flex, Heading, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { creditFlights, monitoredFlights, rebookedFlights, totalSavings } from '@shared/flights/display.ts';
+import { creditFlights, monitoredFlights, rebookedFlights, totalSavings } from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import type { ReactNode } from 'react';
 import { isPremium, useCurrentUser } from '@/lib/auth';

@@ -1,6 +1,6 @@
 import { Button, Dialog, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import { COMMISSION_RATE_PERCENT } from '@shared/constants.ts';
-import { airlineLinks, savingsSummary } from '@shared/flights/display.ts';
+import { airlineLinks, savingsSummary } from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import type { ReactNode } from 'react';
 import { LuExternalLink } from 'react-icons/lu';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '../extraction/testing/harness.ts';
+import { describe, expect, it } from 'vitest';
 import {
   airlineLinks,
   airlineManageUrl,
@@ -14,8 +14,8 @@ import {
   savingsSummary,
   statusBadge,
   totalSavings,
-} from './display.ts';
-import { buildFlight } from './test-flight.ts';
+} from './display';
+import { buildFlight } from '@shared/flights/test-flight.ts';
 
 describe('lastCheckedLabel', () => {
   const now = new Date('2027-03-10T12:00:00.000Z');

@@ -1,9 +1,9 @@
-// How a monitored flight reads on the dashboard (spec section 2 "Flight card" and section 4):
-// last-checked wording, status and eligibility badges, the side border colour, airline links and
-// which footer action a card offers. Pure functions over the api's Flight shape, so the rules are
-// unit-tested once (under vitest and deno) and the React components only lay them out.
-import type { Flight } from '../types/flights.ts';
-import { canRebook, flightSavings, roundPercent, savingsPercent } from './rules.ts';
+// How a monitored flight reads on the dashboard's flight card: last-checked wording, status and
+// eligibility badges, the side border colour, airline links and which footer action a card
+// offers. Pure functions over the api's Flight shape, so the rules are unit-tested here and the
+// React components only lay them out. The api never needs them: they are display rules only.
+import type { Flight } from '@shared/types/flights.ts';
+import { canRebook, flightSavings, roundPercent, savingsPercent } from '@shared/flights/rules.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -11,10 +11,10 @@ const DAY_MS = 24 * HOUR_MS;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
 /**
- * Spec: 'never', 'N minutes ago', 'N hours ago', or a date ('MMM d, yyyy'); minutes switch to
+ * 'never', 'N minutes ago', 'N hours ago', or a date ('MMM d, yyyy'); minutes switch to
  * hours at 60 minutes and hours to the date at 24 hours. Counts are whole units rounded down.
  * Decided here: a count of one is singular ('1 minute ago', '1 hour ago'); a check under a minute
- * old reads '0 minutes ago' (the spec's own form, no extra wording); a timestamp slightly in the
+ * old reads '0 minutes ago' (the same form, no extra wording); a timestamp slightly in the
  * future (clock skew between server and browser) counts as now. The date is the viewer's local
  * calendar date of the check.
  */
@@ -54,7 +54,7 @@ export interface StatusBadge {
 type BadgeFields = SavingsFields & Pick<Flight, 'status' | 'isEligibleForRebooking'>;
 
 /**
- * Spec section 4, by priority: rebooked -> 'Successfully Rebooked'; status price_drop -> the
+ * By priority: rebooked -> 'Successfully Rebooked'; status price_drop -> the
  * percentage plus 'Price Drop Found'; eligible -> 'Monitoring'; otherwise 'Limited Monitoring'.
  */
 export function statusBadge(flight: BadgeFields): StatusBadge {
@@ -84,7 +84,7 @@ export function eligibilityExplanation(flight: Pick<Flight, 'fareType' | 'isElig
 export type BorderTone = 'orange' | 'green' | 'primary' | 'gray';
 
 /**
- * Spec: status limited is orange; otherwise green when rebooked or a price drop was found,
+ * Status limited is orange; otherwise green when rebooked or a price drop was found,
  * the primary colour when eligible, else grey.
  */
 export function borderTone(flight: Pick<Flight, 'status' | 'hasBeenRebooked' | 'isEligibleForRebooking'>): BorderTone {
@@ -115,7 +115,7 @@ function flightDigits(flightNumber: string): string {
   return flightNumber.replace(/^([A-Z]{2}|[A-Z]\d|\d[A-Z])(?=\d)/i, '').replace(/\D/g, '') || flightNumber;
 }
 
-// Spec: flight status and manage booking links for these six airlines; other airlines get a search
+// Flight status and manage booking links for these six airlines; other airlines get a search
 // link. The status pages take the flight number (and date where the page reads one from the URL).
 const AIRLINE_SITES: readonly AirlineSite[] = [
   {
@@ -198,7 +198,7 @@ export type RebookAction =
   | { kind: 'none'; label: 'No Price Drop' };
 
 /**
- * The footer action after 'Check Now' (spec "Flight card"): a rebooked flight shows its details;
+ * The footer action after 'Check Now': a rebooked flight shows its details;
  * a price drop on an eligible fare can be rebooked (on the flight's path); a price drop on a
  * non-eligible fare explains why not; anything else is a disabled 'No Price Drop'.
  */
