@@ -95,3 +95,24 @@ describe('findTimes with spaced French hours', () => {
     expect(findTimes('durée 7 h 05 min')).toEqual([]);
   });
 });
+
+describe('findTimes: receipt times', () => {
+  it('reads four-digit times with an A/P suffix, and nothing else as one', () => {
+    expect(findTimes('ATLANTA 0805A DETROIT 0455P').map((t) => [t.hour, t.minute])).toEqual([
+      [8, 5],
+      [16, 55],
+    ]);
+    expect(findTimes('Flight 1822 row 23B code X1234P')).toEqual([]);
+  });
+
+  it('reads three- and four-digit times with an A/P suffix', () => {
+    expect(findTimes('03OCT27  DL1146  600A  928A').map((t) => [t.hour, t.minute])).toEqual([
+      [6, 0],
+      [9, 28],
+    ]);
+    expect(findTimes('1045P  631A+1').map((t) => [t.hour, t.minute])).toEqual([
+      [22, 45],
+      [6, 31],
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from './testing/harness.ts';
+import { extractHtml } from './testing/extract.ts';
 import { decodeEntities, htmlToLines, parseHtml, textToLines } from './html.ts';
 
 const lines = (html: string) => htmlToLines(parseHtml(html)).map((line) => line.text);
@@ -45,5 +46,17 @@ describe('textToLines', () => {
   it('splits columns on pipes, tabs and wide spaces', () => {
     const [line] = textToLines('Mr Fiachra Mulcahy    Seat 17F');
     expect(line?.cells).toEqual(['Mr Fiachra Mulcahy', 'Seat 17F']);
+  });
+});
+
+describe('labels after a <br> in one cell', () => {
+  it('ends a value at a label after a <br> in the same cell', async () => {
+    const result = await extractHtml(
+      'SWISS <noreply@notifications.swiss.com>',
+      `<table><tr><td>Booking reference: P8XNRD<br>Passenger: Mr Reto Zimmerli</td></tr>
+<tr><td>Thu 23 Sep 2027 LX2084</td><td>Zurich ZRH 12:40</td><td>Lisbon LIS 14:25</td></tr>
+<tr><td>Fare: Business Saver<br>Total price: CHF 1'985.40</td></tr></table>`,
+    );
+    expect(result.bookings[0]).toMatchObject({ fareType: 'Business Saver', passengers: ['Reto Zimmerli'] });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from './testing/harness.ts';
-import { parseEmail } from './mime.ts';
+import { parseEmail, repairC1 } from './mime.ts';
 import { buildEmail } from './testing/email-factory.ts';
 
 describe('parseEmail', () => {
@@ -48,5 +48,12 @@ describe('parseEmail', () => {
     const email = await parseEmail(new Uint8Array([0, 255, 13, 10, 13, 10, 1, 2, 3]));
     expect(email.attachedMessages).toEqual([]);
     expect(typeof email.text).toBe('string');
+  });
+});
+
+describe('repairC1', () => {
+  it('reads C1 controls as the windows-1252 characters their bytes stand for', () => {
+    expect(repairC1('Total 1 689,40 \u0080 \u0096 l\u0092avion')).toBe('Total 1 689,40 € – l’avion');
+    expect(repairC1('plain text')).toBe('plain text');
   });
 });

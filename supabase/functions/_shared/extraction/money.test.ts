@@ -35,3 +35,11 @@ describe('currenciesMentioned', () => {
     expect(currenciesMentioned('All prices in US Dollars')[0]).toBe('USD');
   });
 });
+
+describe('kr amounts', () => {
+  it("marks 'kr' amounts as money without naming the currency", () => {
+    expect(findAmounts('Total price (SEK) 6 845 kr')).toEqual([
+      { amount: 6845, currency: null, dollarSign: true, index: 18 },
+    ]);
+  });
+});

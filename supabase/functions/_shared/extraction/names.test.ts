@@ -35,3 +35,28 @@ describe('readName with several travellers on one line', () => {
     expect(readName('Mr Benoit Lavoie Mrs Lea Lavoie')?.name).toBe('Benoit Lavoie');
   });
 });
+
+describe('readName: reservation forms and brand words', () => {
+  it('keeps every given name of the FAMILY/GIVEN MIDDLE TITLE form', () => {
+    expect(readName('TAN/RACHEL MEI LING MS')?.name).toBe('Rachel Mei Ling Tan');
+    expect(readName('SMITH-JONES/EVELYN MARIE MS')?.name).toBe('Evelyn Marie Smith-Jones');
+    expect(readName('KHAN/ZAIN MSTR(CHD)')?.name).toBe('Zain Khan');
+  });
+
+  it('ends a name at a brand word with an inner capital', () => {
+    expect(readName("Mr. Liam O'Neil WestJet Rewards ID")?.name).toBe("Liam O'Neil");
+    expect(readName('Mr Angus McDonald')?.name).toBe('Angus McDonald');
+  });
+});
+
+describe('familyName: Spanish double surnames', () => {
+  it('keeps a Spanish first surname with the last one', () => {
+    expect(familyName('Javier Ruiz Montalbán')).toBe('Ruiz Montalbán');
+    expect(familyName('María José Ortega Villalobos')).toBe('Ortega Villalobos');
+    expect(familyName('Lucía Ortiz de Zárate')).toBe('Ortiz de Zárate');
+    expect(familyName('Mary Ann Whitfield')).toBe('Whitfield');
+    expect(familyName('Ana Ruiz')).toBe('Ruiz');
+    expect(familyName('Rocío Valdés Ortuño')).toBe('Valdés Ortuño');
+    expect(familyName('John Martin Smith')).toBe('Smith');
+  });
+});

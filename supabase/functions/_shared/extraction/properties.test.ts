@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from './testing/harness.ts';
 import { lookupAirport } from './airports.ts';
 import { extractFlightBookings } from './index.ts';
+import { extractText } from './testing/extract.ts';
 import type { ExtractionResult } from './types.ts';
 import { buildEmail } from './testing/email-factory.ts';
 import { emailCorpusDir } from './testing/shared-fixtures.ts';
@@ -135,5 +136,18 @@ describe('hostile input', () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('cost', () => {
+  // A name pattern once backtracked exponentially on this input (822 ms for one email). The test
+  // runner's timeout catches a relapse; `npm run bench:extract` prints how long it takes.
+
+  it('reads a long run of letters in a traveller list without choking', async () => {
+    const result = await extractText(
+      'Eurowings <noreply@booking.eurowings.com>',
+      ['Buchungscode: KXR7WB', `Reisende: Herr Bernd Roth, Frau ${'abcdefghij'.repeat(8)}1`].join('\n'),
+    );
+    expect(result.isFlightBooking).toBe(false);
   });
 });

@@ -1,0 +1,95 @@
+// Stage 5 of the generic extractor: the booking code (record locator) after its label, in any of
+// the languages the engine reads; hotel, car, promotion and agency references are not codes.
+import { at, type LineInfo } from './lines.ts';
+
+const CODE_LABEL = new RegExp(
+  [
+    '(?:confirmation|booking|reservation|record|airline|flight)\\s*(?:code|number|no\\.?|nr\\.?|#|reference|ref\\.?|locator|id)',
+    'record\\s+locator',
+    'booking\\s+ref(?:erence)?',
+    '\\bpnr\\b',
+    'confirmation(?=\\s*(?:\\([^()]{1,30}\\)\\s*)?[:#|])',
+    'reference\\s*(?:code|number)?(?=\\s*[:#|])',
+    'reservation(?=\\s*[:#|])',
+    'e-?ticket\\s+itinerary\\s+and\\s+receipt\\s+for\\s+confirmation',
+    'buchungs(?:code|nummer|referenz)',
+    'reservierungs(?:code|nummer)',
+    'vorgangsnummer',
+    'buchung(?=\\s*[:#|])',
+    'filekey',
+    'r[ée]f[ée]rence\\s+(?:de\\s+(?:la\\s+)?|du\\s+)?(?:r[ée]servation|dossier)',
+    '(?:num[ée]ro|n[°º]|no\\.?)\\s*de\\s+(?:r[ée]servation|dossier|confirmation)',
+    'code\\s+de\\s+(?:r[ée]servation|confirmation)',
+    'localisateur',
+    'localizador(?:\\s+de\\s+(?:la\\s+)?reserva)?',
+    'c[óo]digo\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
+    'clave\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
+    'localizador\\s+da\\s+reserva',
+    'n[úu]mero\\s+da\\s+reserva',
+    'referencia\\s+de\\s+(?:la\\s+)?reserva',
+    'n[úu]mero\\s+de\\s+(?:reservaci[óo]n|reserva|confirmaci[óo]n)',
+  ].join('|'),
+  'gi',
+);
+const CODE_AFTER_LABEL =
+  /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number|\((?:pnr|code|[\p{L} ]{1,30})\))\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/u;
+const NOT_CODES = new Set([
+  'PENDING',
+  'CONFIRM',
+  'NUMBER',
+  'TICKET',
+  'BOOKING',
+  'STATUS',
+  'DETAILS',
+  'ISSUED',
+  'CODE',
+  'AIRLINE',
+  'FLIGHT',
+  'RECEIPT',
+  'ONLINE',
+  'CHANGE',
+  'CHANGED',
+  'NUMMER',
+  'NUMERO',
+]);
+/** Hotel, car and agency references are not airline record locators. */
+const FOREIGN_CODE_CONTEXT =
+  /(promo|promotional|discount|voucher|coupon|gift|gutschein|rabatt|code promo|c[óo]digo promocional|hotel|room|zimmer|chambre|habitaci[óo]n|car rental|rental car|mietwagen|location de voiture|alquiler|vehicle|trip id|itinerary number|expedia|booking\.com|priceline|agency|agentur|agence|agencia|order|lounge|parking|parkplatz|insurance|versicherung|assurance|policy|baggage|luggage|gep[äa]ck|bag|tracking|offer|upgrade|tour|transfer|shuttle)\s*$/i;
+
+export interface CodeMention {
+  code: string;
+  line: number;
+  pos: number;
+}
+
+export function isPlausibleCode(code: string): boolean {
+  return /^[A-Z0-9]{5,8}$/.test(code) && /[A-Z]/.test(code) && !NOT_CODES.has(code);
+}
+
+export function findBookingCodes(infos: LineInfo[]): CodeMention[] {
+  const found: CodeMention[] = [];
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    for (const match of text.matchAll(CODE_LABEL)) {
+      const start = match.index ?? 0;
+      const before = text.slice(Math.max(0, start - 40), start);
+      if (FOREIGN_CODE_CONTEXT.test(before)) continue;
+      const rest = text.slice(start + match[0].length);
+      const after = CODE_AFTER_LABEL.exec(rest);
+      // 'CONFIRMATION CODE' on a line of its own, the code alone on the next line.
+      const below = infos[line + 1]?.line.text.trim() ?? '';
+      const code = after?.[1] ?? (/^[\s:#]*$/.test(rest) && /^[A-Z0-9]{5,8}$/.test(below) ? below : undefined);
+      if (!code || !isPlausibleCode(code)) continue;
+      found.push({ code, line, pos: at(line, start) });
+    }
+  });
+  return found;
+}
+
+export function codeFromSubject(subject: string): string | null {
+  for (const match of subject.matchAll(CODE_LABEL)) {
+    const after = CODE_AFTER_LABEL.exec(subject.slice((match.index ?? 0) + match[0].length));
+    if (after?.[1] && isPlausibleCode(after[1])) return after[1];
+  }
+  return null;
+}

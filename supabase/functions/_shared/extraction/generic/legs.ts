@@ -1,0 +1,238 @@
+// Stage 2 of the generic extractor: stops and legs. A stop is an airport paired with the clock
+// time printed beside it (same piece, neighbouring piece, or the line above or below); a leg is
+// two consecutive stops, departure then arrival, with the roles 'Depart'/'Arrive' words give.
+import type { DateToken, TimeToken } from '../dates.ts';
+import { at, pieceOf, type AirportToken, type GenericContext, type LineInfo } from './lines.ts';
+
+export interface Stop {
+  line: number;
+  pos: number;
+  code: string;
+  time: TimeToken;
+  date: DateToken | null;
+  role: 'dep' | 'arr' | null;
+  pieceText: string;
+}
+
+const DEPART_WORD = /\b(depart(?:s|ure|ing)?|dep\.?|abflug|ab|d[ée]part|salida|sale|from|von|outbound from)\b/i;
+const ARRIVE_WORD = /\b(arriv(?:e|es|al|ing)|arr\.?|ankunft|an|arriv[ée]e|llegada|llega)\b/i;
+
+function roleOf(piece: string): 'dep' | 'arr' | null {
+  const dep = DEPART_WORD.test(piece);
+  const arr = ARRIVE_WORD.test(piece);
+  if (dep && !arr) return 'dep';
+  if (arr && !dep) return 'arr';
+  return null;
+}
+
+export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
+  const stops: Stop[] = [];
+  const usedTimes = new Set<string>();
+  const timeKey = (line: number, time: TimeToken): string => `${line}:${time.start}`;
+  const unpaired: { line: number; airport: AirportToken }[] = [];
+  infos.forEach((info, lineIndex) => {
+    const text = info.line.text;
+    const pending: AirportToken[] = [];
+    info.pieces.forEach(([a, b], pieceIndex) => {
+      const airports = info.airports.filter((airport) => airport.start >= a && airport.start < b);
+      const times = info.times.filter((time) => time.start >= a && time.start < b);
+      const dates = info.dates.filter((date) => date.start >= a && date.start < b);
+      const pieceText = text.slice(a, b);
+      if (airports.length === 1 && times.length >= 1) {
+        const airport = airports[0] as AirportToken;
+        const time = nearest(times, airport.start) as TimeToken;
+        usedTimes.add(timeKey(lineIndex, time));
+        stops.push(makeStop(lineIndex, airport, time, dates.length === 1 ? (dates[0] ?? null) : null, pieceText));
+      } else if (airports.length === 2 && times.length === 2 && (times[0]?.start ?? 0) > (airports[1]?.end ?? 0)) {
+        // Columns 'FROM TO DEP ARR': both places, then their times, in order.
+        airports.forEach((airport, i) => {
+          const time = times[i] as TimeToken;
+          usedTimes.add(timeKey(lineIndex, time));
+          stops.push(makeStop(lineIndex, airport, time, null, pieceText));
+        });
+      } else if (airports.length >= 2 && times.length >= 1) {
+        // Several stops in one piece: 'JFK 8:05 LAX 11:10' or '8:05 JFK 11:10 LAX'.
+        const timeFirst = (times[0]?.start ?? 0) < (airports[0]?.start ?? 0);
+        airports.forEach((airport, i) => {
+          const next = airports[i + 1]?.start ?? b;
+          const previous = airports[i - 1]?.end ?? a;
+          const time = timeFirst
+            ? [...times].reverse().find((t) => t.start < airport.start && t.start >= previous)
+            : times.find((t) => t.start > airport.start && t.start < next);
+          if (time) {
+            usedTimes.add(timeKey(lineIndex, time));
+            stops.push(makeStop(lineIndex, airport, time, null, pieceText));
+          } else {
+            pending.push(airport);
+          }
+        });
+      } else if (airports.length >= 1) {
+        for (const airport of airports) pending.push(airport);
+      }
+      void pieceIndex;
+    });
+    // Columns 'From | To | Date | Dep. | Arr.' or 'MSP to MSY · Delta 1544 · 10:20am - 1:05pm':
+    // the line's only two places, then its only two times on one side of them, in order.
+    const [first, second] = pending;
+    if (pending.length === 2 && first && second && info.airports.length === 2 && info.times.length === 2) {
+      const [early, late] = info.times as [TimeToken, TimeToken];
+      const free = !usedTimes.has(timeKey(lineIndex, early)) && !usedTimes.has(timeKey(lineIndex, late));
+      if (free && (early.start > second.end || late.end < first.start)) {
+        const date = info.dates.length === 1 ? (info.dates[0] ?? null) : null;
+        [first, second].forEach((airport, i) => {
+          const time = i === 0 ? early : late;
+          const piece = info.pieces[pieceOf(info, time.start)];
+          usedTimes.add(timeKey(lineIndex, time));
+          stops.push(
+            makeStop(lineIndex, airport, time, i === 0 ? date : null, piece ? text.slice(piece[0], piece[1]) : ''),
+          );
+        });
+        pending.length = 0;
+      }
+    }
+    // An airport alone in its piece takes the time alone in the neighbouring piece.
+    for (const airport of pending) {
+      const index = pieceOf(info, airport.start);
+      const candidates = [index + 1, index - 1]
+        .map((i) => info.pieces[i])
+        .filter((range): range is [number, number] => range !== undefined)
+        .filter(([a, b]) => !info.airports.some((other) => other.start >= a && other.start < b));
+      let paired = false;
+      for (const [a, b] of candidates) {
+        const time = info.times.find((t) => t.start >= a && t.start < b && !usedTimes.has(timeKey(lineIndex, t)));
+        if (time) {
+          usedTimes.add(timeKey(lineIndex, time));
+          stops.push(makeStop(lineIndex, airport, time, null, text));
+          paired = true;
+          break;
+        }
+      }
+      if (!paired) unpaired.push({ line: lineIndex, airport });
+    }
+  });
+  // A route line ('London Heathrow (LHR) to New York JFK (JFK)') over a line of times without
+  // airports ('Depart: 20 March 2027 at 08:25  Arrive: 20 March 2027 at 11:15'): in order.
+  const pairedOnLine = new Set<number>();
+  for (const { line } of unpaired) {
+    const info = infos[line];
+    const own = unpaired.filter((entry) => entry.line === line);
+    if (!info || info.times.length > 0 || own.length !== 2 || pairedOnLine.has(line)) continue;
+    // A line of bare codes ('(ATL) (DTW)') continues the table row above it; a route line with
+    // place names heads the times printed below it.
+    const codesOnly = /^[\s()A-Z/,-]{5,24}$/.test(info.line.text);
+    const other = [...(codesOnly ? [line - 1] : []), line + 1].find((index) => {
+      const candidate = infos[index];
+      if (!candidate || candidate.airports.length > 0 || candidate.routes.length > 0) return false;
+      const open = candidate.times.filter((t) => !usedTimes.has(timeKey(index, t)));
+      return open.length === 2 && open.length === candidate.times.length;
+    });
+    const neighbour = other === undefined ? undefined : infos[other];
+    if (other === undefined || !neighbour) continue;
+    const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(other, t)));
+    pairedOnLine.add(line);
+    own.forEach(({ airport }, i) => {
+      const time = free[i] as TimeToken;
+      const previous = i === 0 ? -1 : (free[i - 1]?.end ?? -1);
+      const date = [...neighbour.dates].reverse().find((d) => d.start < time.start && d.start > previous) ?? null;
+      usedTimes.add(timeKey(other, time));
+      const piece = neighbour.pieces[pieceOf(neighbour, time.start)];
+      const pieceText = piece ? neighbour.line.text.slice(piece[0], piece[1]) : '';
+      stops.push(makeStop(line, airport, time, date, pieceText));
+    });
+  }
+  // An airport alone on its line takes the only free time of the line before or after.
+  for (const { line, airport } of unpaired) {
+    const info = infos[line];
+    if (!info || info.times.length > 0 || pairedOnLine.has(line)) continue;
+    for (const other of [line - 1, line + 1]) {
+      const neighbour = infos[other];
+      if (!neighbour) continue;
+      const free = neighbour.times.filter((t) => !usedTimes.has(timeKey(other, t)));
+      if (free.length !== 1) continue;
+      // 'DFW Dallas/Fort Worth 12:00 PM 4:31 PM' over 'LGA New York': the line above keeps its
+      // last time for the arrival printed below it.
+      if (
+        neighbour.airports.length > 0 &&
+        (other !== line - 1 || neighbour.airports.length !== 1 || free[0] !== neighbour.times.at(-1))
+      )
+        continue;
+      const time = free[0] as TimeToken;
+      usedTimes.add(timeKey(other, time));
+      stops.push(makeStop(line, airport, time, null, `${neighbour.line.text} ${info.line.text}`));
+      break;
+    }
+  }
+  // 'MINNEAPOLIS 9:10a | SEATTLE 10:55a | MSP>SEA': two free times and a route on one line.
+  infos.forEach((info, lineIndex) => {
+    if (stops.some((stop) => stop.line === lineIndex)) return;
+    const free = info.times.filter((t) => !usedTimes.has(timeKey(lineIndex, t)));
+    if (free.length !== 2) return;
+    const route = info.routes[0];
+    if (!route || info.routes.length > 1) return;
+    const [first, second] = free as [TimeToken, TimeToken];
+    stops.push(
+      makeStop(
+        lineIndex,
+        { start: route.start, end: route.start + 3, code: route.from, paren: false },
+        first,
+        null,
+        '',
+      ),
+    );
+    stops.push(
+      makeStop(lineIndex, { start: route.end - 3, end: route.end, code: route.to, paren: false }, second, null, ''),
+    );
+  });
+  return stops.sort((a, b) => a.pos - b.pos);
+
+  function makeStop(
+    line: number,
+    airport: AirportToken,
+    time: TimeToken,
+    date: DateToken | null,
+    pieceText: string,
+  ): Stop {
+    return { line, pos: at(line, airport.start), code: airport.code, time, date, role: roleOf(pieceText), pieceText };
+  }
+}
+
+function nearest<T extends { start: number }>(items: T[], offset: number): T | undefined {
+  let best: T | undefined;
+  for (const item of items) {
+    if (!best || Math.abs(item.start - offset) < Math.abs(best.start - offset)) best = item;
+  }
+  return best;
+}
+
+export interface Leg {
+  departure: Stop;
+  arrival: Stop;
+}
+
+export function pairLegs(stops: Stop[]): Leg[] {
+  const legs: Leg[] = [];
+  let i = 0;
+  while (i < stops.length - 1) {
+    const departure = stops[i] as Stop;
+    const arrival = stops[i + 1] as Stop;
+    if (departure.role === 'arr' || arrival.role === 'dep' || departure.code === arrival.code) {
+      i += 1;
+      continue;
+    }
+    legs.push({ departure, arrival });
+    i += 2;
+  }
+  // The same leg printed twice (summary and details, or once per passenger).
+  return legs.filter(
+    (leg, index) =>
+      !legs
+        .slice(0, index)
+        .some(
+          (other) =>
+            other.departure.code === leg.departure.code &&
+            other.arrival.code === leg.arrival.code &&
+            other.departure.time.hour === leg.departure.time.hour &&
+            other.departure.time.minute === leg.departure.time.minute,
+        ),
+  );
+}

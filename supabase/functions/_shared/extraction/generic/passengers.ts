@@ -1,0 +1,164 @@
+// Stage 6 of the generic extractor: travellers, from a label ('Passenger: Mr John Example'), a
+// heading with one name per line, traveller tables, numbered travellers ('Adult 1:'), given and
+// family names on two lines, and at last the greeting.
+import { findAmounts } from '../money.ts';
+import { readName, sameName } from '../names.ts';
+import type { LineInfo } from './lines.ts';
+
+const PASSENGER_LABEL =
+  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|passag[èe]res?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?(?:\s*\d{1,2}(?=\s*[:|]))?\s*([:|#])?\s*/gi;
+
+/** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
+const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
+const TITLED_SLASH_LIST = /^\s*(?:[\p{Lu}][\p{Lu}'’-]*\s+){2,4}(?:MR|MRS|MS|MISS|MSTR|DR)\.?\s+\/\s+\p{Lu}/u;
+const NAME_LIST_SEPARATOR =
+  /\s*[,;&]\s*|\s+(?:and|und|et|y)\s+|\s+(?=(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|mlle|sr|sra|kind|child|infant|enfant|bébé|niño|niña)\.?\s)/i;
+
+/** 'Herr Jürgen Oberländer, Frau Sabine Oberländer': every name of a list after one label. */
+function readNameList(rest: string, first: string): string[] {
+  // 'SAKURAGI HARUTO MR / SAKURAGI MEI MS': reservation-style names, one per slash.
+  const separator = TITLED_SLASH_LIST.test(rest) ? /\s+\/\s+/ : NAME_LIST_SEPARATOR;
+  const parts: string[] = [];
+  for (const part of rest.split(separator).filter((piece) => piece.trim() !== '')) {
+    // 'Herr Dr. Jürgen Weiß': a part of titles only belongs to the name after it.
+    const previous = parts[parts.length - 1];
+    const titlesOnly = (text: string): boolean =>
+      text.trim().split(/\s+/).length <= 3 &&
+      text
+        .trim()
+        .split(/\s+/)
+        .every((word) => /^\p{L}{1,5}\.?$/u.test(word));
+    if (previous !== undefined && titlesOnly(previous) && !readName(previous))
+      parts[parts.length - 1] = `${previous} ${part}`;
+    else parts.push(part);
+  }
+  if (parts.length < 2) return [first];
+  const names: string[] = [];
+  for (const part of parts) {
+    const reading = readName(part);
+    if (!reading) break;
+    names.push(reading.name);
+  }
+  return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
+}
+
+const TRAVELLER_TYPE_LABEL =
+  /^\s*(?:adult|child|infant|youth|senior|erwachsene[rn]?|kind|jugendliche[rn]?|adulte|enfant|b[ée]b[ée]|adulto|niñ[oa]|beb[ée])\s*\d{1,2}\s*[:|]\s*/i;
+const GIVEN_HEADER = /^(?:first|given)\s+names?$|^forenames?$|^vornamen?$|^pr[ée]noms?$|^nombres?$/i;
+const FAMILY_HEADER = /^(?:last|family)\s+names?$|^surnames?$|^nachnamen?$|^nom(?:\s+de\s+famille)?$|^apellidos?$/i;
+const TRAVELLER_HEADER = /^(?:passengers?|travell?ers?|passenger names?|names?|reisende[rn]?|passagers?|pasajeros?)$/i;
+/** 'Example, John' (its title already cut): FAMILY, GIVEN. */
+const COMMA_NAME = /^(\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?),\s*(\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?)$/u;
+const NAME_COLUMN_HEADER =
+  /^\s*(?:full\s+)?(?:names?|passengers?(?:\s+names?)?|travell?ers?|nom|nombre|nome|vor-?\s*und\s+nachname)\s*$/i;
+
+const GIVEN_LABEL =
+  /^\s*(?:first names?|given names?|forenames?|nombres?|vornamen?|pr[ée]noms?)\s*[:|]\s*(?:\|\s*)?([\p{L}'’ -]{2,40}?)\s*$/iu;
+const FAMILY_LABEL =
+  /^\s*(?:last names?|surnames?|family names?|apellidos?|nachnamen?|nom de famille|noms?)\s*[:|]\s*(?:\|\s*)?([\p{L}'’ -]{2,40}?)\s*$/iu;
+
+const GREETING_NOT_NAME =
+  /\b(?:customer|traveller|traveler|passenger|guest|member|friend|flyer|flier|team|sir|madam|valued|kunde|kundin|client|cliente|viajero)s?\b/i;
+
+export function findPassengers(infos: LineInfo[]): string[] {
+  const names: string[] = [];
+  const add = (name: string): void => {
+    if (!names.some((known) => sameName(known, name))) names.push(name);
+  };
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    for (const match of text.matchAll(PASSENGER_LABEL)) {
+      const start = match.index ?? 0;
+      // A label in running text ('the passenger named on the ticket') is not a label.
+      if (start > 0 && !/[\s|·:(]$/.test(text.slice(0, start))) continue;
+      const explicit = !!match[2];
+      const rest = text.slice(start + match[0].length);
+      const reading = rest.trim() ? readName(rest) : null;
+      if (reading && (explicit || reading.marked)) {
+        for (const name of readNameList(rest, reading.name)) add(name);
+        continue;
+      }
+      if (rest.trim() && reading) continue;
+      // 'TOTAL PAID (ALL PASSENGERS) AED 8490.00': a label inside a line of figures heads nothing.
+      if (findAmounts(rest).length > 0) continue;
+      // A heading ('Passengers', 'Traveler  eTicket Number') followed by one name per line; under
+      // a heading alone on its line, a capitalised 'Given Family' counts without title or caps.
+      const headingAlone = start === 0 && rest.trim() === '';
+      for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
+        const cell = (infos[next]?.line.cells.find((value) => value.trim() !== '') ?? '')
+          .replace(NAME_LABEL, '')
+          .replace(/^\s*\d{1,2}[.)]\s+/, ''); // '1. Frau Dr. Hannelore ...'
+        // 'Name | SQ 325 | SQ 231': the header row of a traveller table under the heading.
+        if (next === line + 1 && NAME_COLUMN_HEADER.test(cell)) continue;
+        const candidate = readName(cell);
+        const capitalised = !!candidate && candidate.name.split(' ').every((word) => /^\p{Lu}\p{Ll}/u.test(word));
+        if (!candidate || !(candidate.marked || (headingAlone && capitalised))) break;
+        // Travellers separated only by their titles when line breaks were lost.
+        for (const name of candidate.marked ? readNameList(cell, candidate.name) : [candidate.name]) add(name);
+        // 'MR JAMES FITZGERALD Seats: 21A | MRS SIOBHAN FITZGERALD Seats: 21B': one per cell.
+        for (const other of (infos[next]?.line.text ?? '').split(/\s+\|\s+/).slice(1)) {
+          const reading = /^\s*(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?\s/i.test(other)
+            ? readName(other)
+            : null;
+          if (reading?.marked) add(reading.name);
+        }
+      }
+    }
+  });
+  // A traveller table: 'First name | Last name' columns, or 'Passenger | ...' holding 'Example, John Mr'.
+  if (names.length === 0) {
+    for (const info of infos) {
+      const headers = info.line.headers;
+      if (!headers || info.line.cells.every((cell, i) => cell.toLowerCase() === (headers[i] ?? ''))) continue;
+      const cell = (pattern: RegExp): string =>
+        info.line.cells[headers.findIndex((header) => pattern.test(header))] ?? '';
+      const given = cell(GIVEN_HEADER).trim();
+      const family = cell(FAMILY_HEADER).trim();
+      const whole = cell(TRAVELLER_HEADER)
+        .trim()
+        .replace(/\s+(?:mr|mrs|ms|miss|mstr|dr|herr|frau|mme|sr|sra)\.?$/i, '');
+      const commaForm = COMMA_NAME.exec(whole);
+      const text = given && family ? `${given} ${family}` : commaForm ? `${commaForm[2]} ${commaForm[1]}` : '';
+      const reading = text && /^[\p{L}'’ .-]+$/u.test(text) ? readName(text) : null;
+      if (reading) add(reading.name);
+    }
+  }
+  // 'Adult 1: John Example', 'Erwachsener 2: Jane Example': travellers counted by their type.
+  if (names.length === 0) {
+    for (const info of infos) {
+      const label = TRAVELLER_TYPE_LABEL.exec(info.line.text);
+      const reading = label ? readName(info.line.text.slice(label[0].length)) : null;
+      if (reading) add(reading.name);
+    }
+  }
+  if (names.length === 0) {
+    // 'Nombre: ALEJANDRO JOSE' over 'Apellidos: GOMEZ PAREDES': given and family names apart.
+    infos.forEach((info, line) => {
+      const given = GIVEN_LABEL.exec(info.line.text);
+      const family = given ? FAMILY_LABEL.exec(infos[line + 1]?.line.text ?? '') : null;
+      if (!given?.[1] || !family?.[1]) return;
+      const reading = readName(`${given[1]} ${family[1]}`);
+      if (reading) add(reading.name);
+    });
+  }
+  if (names.length === 0) {
+    for (const info of infos) {
+      const greeting =
+        /^(?:dear|hello|hi|hallo|sehr geehrter?|liebe[r]?|bonjour|cher|ch[èe]re|estimad[oa]|hola)\s+(.+)$/i.exec(
+          info.line.text,
+        );
+      if (!greeting?.[1]) continue;
+      const reading = readName(greeting[1].replace(/[,!].*$/, ''));
+      const titled = /^(?:mr|mrs|ms|miss|dr|herr|frau|m\.|mme|sr|sra)\.?\s/i.test(greeting[1]);
+      // 'Dear Mathis Thibodeau,': an untitled greeting counts only as a full, capitalised name.
+      const fullName =
+        /^\p{Lu}[\p{Ll}'’-]+(?:\s+\p{Lu}[\p{Ll}'’-]+){1,3}\s*[,!:]?\s*$/u.test(greeting[1]) &&
+        !GREETING_NOT_NAME.test(greeting[1]);
+      // 'Dear ÖZTÜRK/SELIN MRS,': the airline's SURNAME/GIVEN form is a name by its shape.
+      const slashName = /^\p{Lu}[\p{Lu}'’ -]*\/\p{Lu}[\p{Lu}'’ -]*[,!:]?\s*$/u.test(greeting[1]);
+      if (reading && (titled || fullName || slashName)) add(reading.name);
+      break;
+    }
+  }
+  return names;
+}
