@@ -10,6 +10,8 @@ import type { FareQuote, FareSource, Itinerary } from '../functions/_shared/fare
 import { FareSourceUnavailableError, itineraryKey } from '../functions/_shared/fare-source/types.ts';
 import type { SweepConfig } from '../functions/api/config.ts';
 import { createDb, type Db } from '../functions/api/db.ts';
+import { type ClaimedJob, claimJobs, completeJob } from '../functions/api/queries/jobs.ts';
+import { PRICE_CHECK_JOB, type PriceCheckPayload } from '../functions/api/queries/price-sweeps.ts';
 import { runPriceSweep, type PriceSweepResult } from '../functions/api/services/price-sweep.ts';
 import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
 import { createUser, type Sql, type TestUser } from './factories.ts';
@@ -29,7 +31,8 @@ beforeAll(async () => {
     prepare: !database.singleSession,
     onnotice: () => {},
   });
-  db = createDb({ databaseUrl: database.url, singleSession: database.singleSession });
+  // the sweep runs as the api does: on its role, not a superuser
+  db = createDb({ databaseUrl: database.ownerUrl, singleSession: database.singleSession });
   travellers = [];
   for (let i = 0; i < 20; i++) travellers.push(await createUser(sql, { premium: true }));
 });
@@ -47,7 +50,7 @@ beforeEach(async () => {
 });
 
 function sweepConfig(overrides: Partial<SweepConfig> = {}): { sweep: SweepConfig } {
-  return { sweep: { checkIntervalMinutes: 60, concurrency: 4, batchSize: 50, leaseSeconds: 1, ...overrides } };
+  return { sweep: { checkIntervalMinutes: 60, concurrency: 4, batchSize: 50, leaseSeconds: 60, ...overrides } };
 }
 
 /**
@@ -131,14 +134,9 @@ async function logRow(sweepId: number) {
   return row;
 }
 
-/** Waits until every lease the crashed run left behind has run out (the lease is 1 s here). */
-async function untilLeasesExpire(): Promise<void> {
-  for (;;) {
-    const [row] = await sql<{ live: string }[]>`
-      select count(*) as live from public.jobs where status = 'running' and lease_expires_at >= clock_timestamp()`;
-    if (Number(row?.live) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** Every lease the crashed run left behind runs out (as if its time had passed). */
+async function leasesRunOut(): Promise<void> {
+  await sql`update public.jobs set lease_expires_at = clock_timestamp() - interval '1 second' where status = 'running'`;
 }
 
 describe('a price sweep', () => {
@@ -235,7 +233,7 @@ describe('a price sweep', () => {
     const [sweep] = await sql<{ id: string; status: string }[]>`select id, status from public.price_check_logs`;
     expect(sweep?.status).toBe('running');
 
-    await untilLeasesExpire();
+    await leasesRunOut();
     const healthy = fakeSource();
     const secondRun = await runPriceSweep(
       { db, fareSource: healthy, config: sweepConfig({ batchSize: 40, concurrency: 2 }) },
@@ -311,29 +309,53 @@ describe('a price sweep', () => {
     expect(workers).toEqual([{ locked_by: null }]);
   });
 
-  it('records a batch only for the worker that still holds its lease', async () => {
+  it('records a batch only for the worker that still holds its claim', async () => {
     const [flight] = await seedFlights(1, 1);
+    const source = fakeSource();
+    // a worker claims the batch and stalls past its lease
     const [started] = await sql<{ sweep_id: string }[]>`select sweep_id from private.start_price_sweep(null, 60, 10)`;
-    const sweepId = Number(started?.sweep_id);
-    const [first] = await sql<{ job_id: string; attempt: number; flight_ids: string[] }[]>`
-      select * from private.claim_price_check_job(${sweepId}, 'stalled', 1)`;
-    expect(first?.flight_ids.map(Number)).toEqual([flight]);
-    // nobody else can take it while the lease runs
-    expect(await sql`select * from private.claim_price_check_job(${sweepId}, 'other', 1)`).toHaveLength(0);
-    await untilLeasesExpire();
-    const [second] = await sql<{ job_id: string; attempt: number }[]>`
-      select * from private.claim_price_check_job(${sweepId}, 'other', 30)`;
-    expect(second).toMatchObject({ job_id: first?.job_id, attempt: 2 });
+    const stalled = await db.asService((tx) =>
+      claimJobs<PriceCheckPayload>(tx, { kinds: [PRICE_CHECK_JOB], worker: 'stalled', limit: 1, leaseSeconds: 60 }),
+    );
+    expect(stalled[0]?.payload).toMatchObject({ sweepId: Number(started?.sweep_id), flightIds: [flight] });
+    await leasesRunOut();
 
-    const complete = (worker: string, attempt: number) =>
-      sql<{ ok: boolean }[]>`select private.complete_price_check_job(${Number(first?.job_id)}, ${worker}, ${attempt},
-                                                                     1, 0, 1, 0) as ok`;
-    expect((await complete('stalled', 1))[0]?.ok).toBe(false);
-    expect((await complete('other', 2))[0]?.ok).toBe(true);
-    expect((await complete('other', 2))[0]?.ok).toBe(false);
-    const [finished] = await sql<{ finished: boolean; total_flights_checked: number }[]>`
-      select * from private.finish_price_sweep(${sweepId})`;
-    expect(finished).toMatchObject({ finished: true, total_flights_checked: 1 });
+    // another run takes the batch over and finishes the sweep
+    const result = await runPriceSweep({ db, fareSource: source, config: sweepConfig() }, { initiatedBy: null });
+    expect(result).toMatchObject({ finished: true, success: true, checkedCount: 1 });
+
+    // the stalled worker's late completion changes nothing
+    const late = await db.asService((tx) =>
+      completeJob(tx, stalled[0] as ClaimedJob<PriceCheckPayload>, { checked: 1 }),
+    );
+    expect(late).toBe(false);
+    expect((await historyCounts()).get(flight as number)).toBe(1);
+    expect(await logRow(result.sweepId)).toMatchObject({ total_flights_checked: 1, status: 'completed' });
+    const [job] = await sql<
+      { attempts: number; result: { checked: number } }[]
+    >`select attempts, result from public.jobs`;
+    expect(job).toMatchObject({ attempts: 2, result: { checked: 1 } });
+  });
+
+  it('a batch that cannot be written goes back to the queue and is retried', async () => {
+    const flights = await seedFlights(3, 3);
+    // the batch's prices cannot be written: a check constraint refuses them
+    const negative: FakeSource = {
+      ...fakeSource(),
+      quote: async (it) => ({ ...(await fakeSource().quote(it)), price: -1 }),
+    };
+    const first = await runPriceSweep({ db, fareSource: negative, config: sweepConfig() }, { initiatedBy: null });
+    expect(first).toMatchObject({ finished: false, checkedCount: 0 });
+    const [failed] = await sql<{ status: string; attempts: number; last_error: string }[]>`
+      select status, attempts, last_error from public.jobs`;
+    expect(failed).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(failed?.last_error).toMatch(/check constraint/);
+
+    await sql`update public.jobs set run_at = clock_timestamp() - interval '1 second'`;
+    const second = await runPriceSweep({ db, fareSource: fakeSource(), config: sweepConfig() }, { initiatedBy: null });
+    expect(second).toMatchObject({ sweepId: first.sweepId, resumed: true, finished: true, checkedCount: 3 });
+    const counts = await historyCounts();
+    for (const id of flights) expect(counts.get(id)).toBe(1);
   });
 
   it('is system work: travellers cannot start, claim or finish sweeps', async () => {

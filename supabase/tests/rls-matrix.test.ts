@@ -299,8 +299,8 @@ const tables: TableCase[] = [
     table: 'jobs',
     statements: () => ({
       select: { run: (tx) => tx`select id from public.jobs` },
-      insert: { run: (tx) => tx`insert into public.jobs (kind) values ('inbox_scan')` },
-      update: { run: (tx) => tx`update public.jobs set status = 'done'` },
+      insert: { run: (tx) => tx`insert into public.jobs (kind) values ('price_check')` },
+      update: { run: (tx) => tx`update public.jobs set run_at = now()` },
       delete: { run: (tx) => tx`delete from public.jobs` },
     }),
     expected: {
@@ -461,7 +461,7 @@ beforeAll(async () => {
   await createContactMessage(sql, b.id);
   await createContactMessage(sql, null);
   await createJob(sql, 'price_check');
-  await createJob(sql, 'auto_rebooking');
+  await createJob(sql, 'price_check');
   await sql`insert into private.login_attempts (ip, account, succeeded)
             values ('198.51.100.7', 'pat', false), ('198.51.100.8', 'sam', true)`;
   world = { a, b, admin, flights };

@@ -160,17 +160,23 @@ describe('the scheduler endpoints', () => {
     expect(log).toEqual({ initiated_by: null, success: false, status: 'failed' });
   });
 
-  it('run maintenance with the secret: old login attempts are pruned', async () => {
+  it('run maintenance with the secret: old login attempts and finished jobs are pruned', async () => {
     await sql`insert into private.login_attempts (ip, account, succeeded, attempted_at)
               values ('198.18.0.9', 'old@example.com', false, now() - interval '2 days'),
                      ('198.18.0.9', 'new@example.com', false, now())`;
-    const res = await api.post<{ loginAttemptsDeleted: number; priceCheckJobsDeleted: number }>(
+    // the sweeps above left their batches done; one of them finished long ago
+    const [old] = await sql<{ id: string }[]>`
+      update public.jobs set finished_at = now() - interval '8 days'
+       where id = (select min(id) from public.jobs where status = 'done') returning id`;
+    const res = await api.post<{ loginAttemptsDeleted: number; jobsDeleted: number }>(
       '/internal/maintenance',
       {},
       { headers: { Authorization: `Bearer ${stack.cronSecret}` } },
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.loginAttemptsDeleted).toBe(1);
+    expect(res.body.jobsDeleted).toBe(1);
+    expect(await sql`select id from public.jobs where id = ${old?.id ?? 0}`).toHaveLength(0);
     const left = await sql<{ account: string }[]>`
       select account from private.login_attempts where account in ('old@example.com', 'new@example.com')`;
     expect(left).toEqual([{ account: 'new@example.com' }]);

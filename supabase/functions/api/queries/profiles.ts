@@ -82,6 +82,12 @@ export async function getCurrentUser(tx: Tx, fallbackEmail?: string): Promise<Cu
   return row ? toCurrentUser(row, fallbackEmail) : null;
 }
 
+/** Whether the caller (run as the user) is an admin, by the helper the admin policies use. */
+export async function isAdmin(tx: Tx): Promise<boolean> {
+  const [row] = await tx<{ is_admin: boolean }[]>`select private.is_admin() as is_admin`;
+  return row?.is_admin === true;
+}
+
 // ---- service queries: run without a user role, each names the account it looks at ----
 
 /** Which of a new account's username and email already belong to someone (case-insensitive). */

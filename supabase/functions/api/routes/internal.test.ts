@@ -39,7 +39,7 @@ Deno.test('internal: a missing, malformed or wrong secret is 401 and nothing run
 Deno.test('internal: maintenance with the secret prunes, sends queued alerts and reports the counts', async () => {
   // the prune counts, the notifier's claim of pending alert emails (none), then the open
   // rebookings for the reconciler (none)
-  const db = new ScriptedDb([[{ login_attempts: 3, price_check_jobs: 12, fare_source_calls: 5 }], [], []]);
+  const db = new ScriptedDb([[{ login_attempts: 3, fare_source_calls: 5, jobs: 12 }], [], []]);
   const { request } = testApp({ db, config: { ...testConfig, cronSecret: SECRET } });
   const res = await request('/api/internal/maintenance', {
     method: 'POST',
@@ -48,12 +48,13 @@ Deno.test('internal: maintenance with the secret prunes, sends queued alerts and
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), {
     loginAttemptsDeleted: 3,
-    priceCheckJobsDeleted: 12,
     fareSourceCallsDeleted: 5,
+    jobsDeleted: 12,
     alertsSent: 0,
     rebookings: { recorded: 0, released: 0, pending: 0 },
   });
   assert.match(db.queries[0] ?? '', /private\.prune_login_attempts\(\)/);
+  assert.match(db.queries[0] ?? '', /private\.prune_jobs\(\)/);
   assert.match(db.queries[1] ?? '', /status = 'pending' and channel = 'email'/);
   assert.match(db.queries[2] ?? '', /from private\.rebookings/);
 });

@@ -5,8 +5,9 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
-import { deliverPendingEmails } from '../services/notifications.ts';
-import { priceSweepMessage, runPriceSweep, SWEEP_REQUEST_BUDGET_MS } from '../services/price-sweep.ts';
+import { pruneExpiredRows } from '../queries/maintenance.ts';
+import { ALERTS_PER_REQUEST, deliverPendingEmails } from '../services/notifications.ts';
+import { runSweepAndSendAlerts } from '../services/price-sweep.ts';
 import { reconcileRebookings } from '../services/rebooking-reconciler.ts';
 
 const encoder = new TextEncoder();
@@ -38,43 +39,29 @@ const requireCronSecret = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Alert emails sent per scheduler call; a backlog drains over the following calls. */
-const ALERTS_PER_REQUEST = 200;
-
 export const internalRouter = new Hono<AppEnv>();
 
 internalRouter.use('*', requireCronSecret);
 
 /** One scheduled run: starts a sweep of the due flights, or carries on with the running one. */
 internalRouter.post('/price-sweep', async (c) => {
-  const { db, fareSource, config, log } = c.var.deps;
-  const result = await runPriceSweep(
-    { db, fareSource, config, log },
-    { initiatedBy: null, budgetMs: SWEEP_REQUEST_BUDGET_MS },
-  );
-  const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
+  const run = await runSweepAndSendAlerts(c.var.deps, null);
   const rebookings = await reconcileRebookings(c.var.deps);
-  return c.json({ ...result, alertsSent: alerts.sent, rebookings, message: priceSweepMessage(result) });
+  return c.json({ ...run.sweep, alertsSent: run.alertsSent, rebookings, message: run.message });
 });
 
 /**
- * Hourly housekeeping: old login attempts, fare-source call counts and finished sweeps' jobs;
- * rebookings a request left open.
+ * Hourly housekeeping: expired rows (login attempts, fare-source call counts, finished jobs and
+ * old dead letters), alerts left queued, rebookings a request left open.
  */
 internalRouter.post('/maintenance', async (c) => {
-  const [row] = await c.var.deps.db.asService(
-    (tx) => tx<{ login_attempts: number; price_check_jobs: number; fare_source_calls: number }[]>`
-      select private.prune_login_attempts() as login_attempts,
-             private.prune_price_check_jobs() as price_check_jobs,
-             private.prune_fare_source_calls() as fare_source_calls
-    `,
-  );
+  const pruned = await c.var.deps.db.asService(pruneExpiredRows);
   const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
   const rebookings = await reconcileRebookings(c.var.deps);
   return c.json({
-    loginAttemptsDeleted: row?.login_attempts ?? 0,
-    priceCheckJobsDeleted: row?.price_check_jobs ?? 0,
-    fareSourceCallsDeleted: row?.fare_source_calls ?? 0,
+    loginAttemptsDeleted: pruned.loginAttempts,
+    fareSourceCallsDeleted: pruned.fareSourceCalls,
+    jobsDeleted: pruned.jobs,
     alertsSent: alerts.sent,
     rebookings,
   });

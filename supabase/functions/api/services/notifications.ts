@@ -1,8 +1,8 @@
 // Delivers queued email notifications (the outbox rows price checks write; see migration
-// 20261122001400_price_alerts.sql). Claiming marks the rows sent in one UPDATE ... SKIP LOCKED,
-// before sending and outside any open transaction: two workers never take the same row, and an
-// alert goes out at most once. A send that fails turns its row to 'failed' and is logged; the
-// traveller still sees the drop on the dashboard.
+// 20261122001400_price_alerts.sql). Claiming marks the rows sent in one UPDATE ... SKIP LOCKED
+// (queries/notifications.ts), before sending and outside any open transaction: two workers never
+// take the same row, and an alert goes out at most once. A send that fails turns its row to
+// 'failed' and is logged; the traveller still sees the drop on the dashboard.
 //
 // Only to confirmed addresses (migration 20261123000300_email_confirmation.sql): a claimed row
 // whose owner's address is unconfirmed becomes 'suppressed' and nothing is sent. The subject is
@@ -11,6 +11,7 @@
 import type { Mailer } from '../../_shared/mailer/types.ts';
 import type { Logger } from '../context.ts';
 import type { Db } from '../db.ts';
+import { claimPendingEmails, markEmailFailed } from '../queries/notifications.ts';
 
 export interface NotifierDeps {
   db: Pick<Db, 'asService'>;
@@ -19,14 +20,8 @@ export interface NotifierDeps {
   log?: Logger;
 }
 
-interface ClaimedEmail {
-  id: number;
-  status: 'sent' | 'suppressed';
-  type: string;
-  email: string;
-  username: string;
-  message: string;
-}
+/** Alert emails one scheduler or admin request sends; a backlog drains over the following requests. */
+export const ALERTS_PER_REQUEST = 200;
 
 /** Subjects per notification type: fixed text only. */
 export const NOTIFICATION_SUBJECTS: Record<string, string> = {
@@ -42,24 +37,7 @@ const escapeHtml = (text: string) =>
  * (suppressed ones, for unconfirmed addresses, are neither).
  */
 export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Promise<{ sent: number; failed: number }> {
-  const rows = await deps.db.asService(
-    (tx) => tx<ClaimedEmail[]>`
-      update public.notification_history n
-         set status = case when p.email_confirmed_at is not null and p.email is not null
-                           then 'sent' else 'suppressed' end,
-             sent_at = now()
-        from public.profiles p
-       where n.id in (
-               select id from public.notification_history
-                where status = 'pending' and channel = 'email'
-                order by id
-                limit ${limit}
-                for update skip locked
-             )
-         and p.id = n.user_id
-      returning n.id, n.status, n.type, p.email, p.username, n.message
-    `,
-  );
+  const rows = await deps.db.asService((tx) => claimPendingEmails(tx, limit));
   const claimed = rows.filter((note) => note.status === 'sent');
   if (claimed.length < rows.length) {
     deps.log?.({
@@ -79,9 +57,7 @@ export async function deliverPendingEmails(deps: NotifierDeps, limit = 50): Prom
     } catch (error) {
       failed += 1;
       deps.log?.({ level: 'error', msg: 'notification email failed', notificationId: note.id, error: String(error) });
-      await deps.db.asService(
-        (tx) => tx`update public.notification_history set status = 'failed' where id = ${note.id}`,
-      );
+      await deps.db.asService((tx) => markEmailFailed(tx, note.id));
     }
   }
   return { sent: claimed.length - failed, failed };
