@@ -7,6 +7,7 @@ import type { AppDeps, LogEntry } from './context.ts';
 import type { AuthClaims, Db, Tx } from './db.ts';
 import type { AuthApi, AuthResult } from './lib/auth-api.ts';
 import { createTokenVerifier } from './middleware/auth.ts';
+import type { ContactInput } from '../_shared/schemas/contact.ts';
 import type { AuthSession } from '../_shared/types/auth.ts';
 import { type Mailer, MailerError, type OutgoingEmail } from '../_shared/mailer/index.ts';
 
@@ -40,16 +41,20 @@ export const testConfig: Config = {
  */
 export class ScriptedDb implements Db {
   readonly queries: string[] = [];
+  /** The values each awaited query was given, in the order of `queries`. */
+  readonly parameters: unknown[][] = [];
   readonly userTransactions: AuthClaims[] = [];
+  anonTransactions = 0;
   serviceTransactions = 0;
   reachable = true;
 
   constructor(private readonly answers: Array<unknown[] | Error> = []) {}
 
   private tx(): Tx {
-    const run = (strings: TemplateStringsArray) => ({
+    const run = (strings: TemplateStringsArray, ...values: unknown[]) => ({
       then: (resolve: (rows: unknown[]) => unknown, reject: (error: unknown) => unknown) => {
         this.queries.push(strings.join('?').replace(/\s+/g, ' ').trim());
+        this.parameters.push(values);
         const answer = this.answers.shift();
         if (answer instanceof Error) return Promise.reject(answer).then(resolve, reject);
         return Promise.resolve(answer ?? []).then(resolve, reject);
@@ -61,6 +66,10 @@ export class ScriptedDb implements Db {
 
   asUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {
     this.userTransactions.push(claims);
+    return fn(this.tx());
+  }
+  asAnon<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.anonTransactions += 1;
     return fn(this.tx());
   }
   asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -78,7 +87,12 @@ export class ScriptedDb implements Db {
     return Promise.resolve();
   }
   get touched(): boolean {
-    return this.queries.length > 0 || this.userTransactions.length > 0 || this.serviceTransactions > 0;
+    return (
+      this.queries.length > 0 ||
+      this.userTransactions.length > 0 ||
+      this.anonTransactions > 0 ||
+      this.serviceTransactions > 0
+    );
   }
 }
 
@@ -173,6 +187,38 @@ export function testApp(deps: Partial<AppDeps> = {}) {
     });
   };
   return { app, request, logs, db, authApi, mailer };
+}
+
+/** Verified claims of a signed-in traveller, as the token verifier answers them. */
+export function userClaims(overrides: Partial<AuthClaims> = {}): AuthClaims {
+  return {
+    sub: '00000000-0000-4000-8000-000000000007',
+    role: 'authenticated',
+    aud: 'authenticated',
+    exp: Math.floor(Date.now() / 1000) + 3600,
+    email: 'ada@example.com',
+    ...overrides,
+  };
+}
+
+/** A contact form message that passes validation. */
+export function contactMessage(overrides: Partial<ContactInput> = {}): ContactInput {
+  return {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    subject: 'Refund question',
+    message: 'My flight dropped by $80, can you rebook it?',
+    ...overrides,
+  };
+}
+
+/**
+ * A database answering the contact service's statements in order (lock, limit check, record,
+ * prune, insert): the sender is under the limits unless `until` says when they may send again.
+ */
+export function contactDb(until: { email?: Date; ip?: Date } = {}): ScriptedDb {
+  const limits = { email_until: until.email ?? null, ip_until: until.ip ?? null, now: new Date() };
+  return new ScriptedDb([[], [limits], [], [], []]);
 }
 
 export function profileRow(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,16 +1,14 @@
-// Contact messages (public.contact_messages) and the contact form's rate limit
-// (private.contact_submissions, migration 20261122001300_contact_rate_limit.sql).
-//
-// Limits: CONTACT_MAX_PER_ADDRESS messages per sender address and CONTACT_MAX_PER_IP per client
-// address within CONTACT_WINDOW_MINUTES. The per-address limit stops one inbox being flooded in
-// someone's name; the per-IP limit stops one client cycling through made-up addresses. Only
-// accepted messages count, so a visitor fixing a validation error is not penalised.
+// Contact messages (public.contact_messages) and the submissions the contact form's rate limits
+// count (private.contact_submissions, migration 20261122001300_contact_rate_limit.sql). The
+// limits themselves are the contact service's (services/contact.ts).
 import type { ContactInput } from '../../_shared/schemas/contact.ts';
-import type { AuthClaims, Tx } from '../db.ts';
+import type { Tx } from '../db.ts';
 
-export const CONTACT_MAX_PER_ADDRESS = 3;
-export const CONTACT_MAX_PER_IP = 10;
-export const CONTACT_WINDOW_MINUTES = 10;
+export interface ContactLimits {
+  perAddress: number;
+  perIp: number;
+  windowMinutes: number;
+}
 
 export interface ContactSender {
   /** Lower-cased sender address. */
@@ -28,15 +26,19 @@ export async function lockSender(tx: Tx, { email }: ContactSender): Promise<void
 }
 
 /** Seconds until this sender may send another message, or 0 when they may send now. */
-export async function contactRetryAfterSeconds(tx: Tx, { email, ip }: ContactSender): Promise<number> {
-  const window = `${CONTACT_WINDOW_MINUTES} minutes`;
+export async function contactRetryAfterSeconds(
+  tx: Tx,
+  { email, ip }: ContactSender,
+  limits: ContactLimits,
+): Promise<number> {
+  const window = `${limits.windowMinutes} minutes`;
   const [row] = await tx<{ email_until: Date | null; ip_until: Date | null; now: Date }[]>`
     select
       (select s.submitted_at + ${window}::interval
          from private.contact_submissions s
         where s.email = ${email} and s.submitted_at > now() - ${window}::interval
         order by s.submitted_at desc
-        offset ${CONTACT_MAX_PER_ADDRESS - 1} limit 1) as email_until,
+        offset ${limits.perAddress - 1} limit 1) as email_until,
       ${
         ip === null
           ? tx`null::timestamptz`
@@ -44,7 +46,7 @@ export async function contactRetryAfterSeconds(tx: Tx, { email, ip }: ContactSen
                   from private.contact_submissions s
                  where s.ip = ${ip} and s.submitted_at > now() - ${window}::interval
                  order by s.submitted_at desc
-                 offset ${CONTACT_MAX_PER_IP - 1} limit 1)`
+                 offset ${limits.perIp - 1} limit 1)`
       } as ip_until,
       now() as now
   `;
@@ -63,11 +65,11 @@ export async function recordContactSubmission(tx: Tx, { email, ip }: ContactSend
  * Stores the message on the service connection, with the signed-in sender's id (from their
  * verified token) or none for a visitor. Only the api writes contact_messages: users hold no
  * insert grant (migration 20261123000400_contact.sql), since on Supabase that grant would let
- * anyone post rows straight to /rest/v1, past the validation and the limits above.
+ * anyone post rows straight to /rest/v1, past the validation and the limits.
  */
-export async function insertContactMessage(tx: Tx, input: ContactInput, claims: AuthClaims | null): Promise<void> {
+export async function insertContactMessage(tx: Tx, input: ContactInput, userId: string | null): Promise<void> {
   await tx`
     insert into public.contact_messages (user_id, name, email, subject, message)
-    values (${claims?.sub ?? null}, ${input.name}, ${input.email}, ${input.subject}, ${input.message})
+    values (${userId}, ${input.name}, ${input.email}, ${input.subject}, ${input.message})
   `;
 }
