@@ -370,4 +370,35 @@ describe("the api's database role", () => {
     const [row] = await db.asUser(claims, (tx) => tx<{ role: string }[]>`select current_user as role`);
     expect(row).toEqual({ role: 'authenticated' });
   });
+
+  it('acts as a visitor with asAnon: role anon, no user, and the policies and grants of anon', async () => {
+    const tag = Date.now().toString(36);
+    await db.asService(
+      (tx) => tx`
+        insert into public.subscription_plans (name, price, flight_limit, is_active)
+        values (${`Shown ${tag}`}, 100, 5, true), (${`Retired ${tag}`}, 200, 5, false)`,
+    );
+
+    const [who] = await db.asAnon(
+      (tx) => tx<{ role: string; uid: string | null; claimRole: string }[]>`
+        select current_user as role, auth.uid() as uid, auth.role() as "claimRole"`,
+    );
+    expect(who).toEqual({ role: 'anon', uid: null, claimRole: 'anon' });
+
+    // row-level security: the visitors' policy shows active plans only
+    const plans = await db.asAnon(
+      (tx) => tx<{ name: string }[]>`select name from public.subscription_plans where name like ${`% ${tag}`}`,
+    );
+    expect(plans.map((plan) => plan.name)).toEqual([`Shown ${tag}`]);
+
+    // grants: nothing beyond reading plans
+    for (const statement of [
+      `insert into public.subscription_plans (name, price) values ('Sneaky ${tag}', 0)`,
+      `update public.subscription_plans set price = 0`,
+      `select count(*) from public.profiles`,
+    ]) {
+      const error = await db.asAnon((tx) => tx.unsafe(statement)).catch((e: unknown) => e);
+      expect((error as { code?: string }).code, statement).toBe('42501');
+    }
+  });
 });

@@ -32,6 +32,7 @@ import { dashboardRouter } from './routes/dashboard.ts';
 import { flightsRouter } from './routes/flights.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
+import { publicSubscriptionRouter } from './routes/subscription.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -215,6 +216,7 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/health', healthRouter);
   app.route('/auth', publicAuthRouter);
   app.route('/contact', contactRouter);
+  app.route('/subscription', publicSubscriptionRouter);
   // scheduler endpoints: authenticated by the cron secret, not a user session
   app.route('/internal', internalRouter);
 

@@ -1,6 +1,9 @@
-// Database access. Every user query runs in one transaction as role `authenticated` with the
-// verified claims set, exactly as Supabase's data API does, so row-level security applies.
-// System work (login lookups, rate limits) runs as the connecting role and names the user.
+// Database access, and the only place that decides whom a transaction acts as. Every user query
+// runs in one transaction as role `authenticated` with the verified claims set (`asUser`), and
+// every public read as role `anon` with an anonymous caller's claims (`asAnon`), exactly as
+// Supabase's data API does, so row-level security and the end-user grants apply. System work
+// (login lookups, rate limits, writes users may not make) runs as the connecting role
+// (`asService`) and names the user. Queries never switch roles themselves.
 //
 // Against PGlite (DB_SINGLE_SESSION=true) the pool is one connection without prepared
 // statements: PGlite is one database session and its socket multiplexer breaks under concurrent
@@ -27,8 +30,15 @@ export interface AuthClaims {
   [claim: string]: unknown;
 }
 
+/** What the data API sets for a request made with only the public anon key: no user. */
+export const ANON_CLAIMS = { role: 'anon' } as const;
+
 export interface Db {
+  /** One transaction as the signed-in user: role `authenticated`, their verified claims. */
   asUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** One transaction as a visitor: role `anon`, no user (auth.uid() is null). */
+  asAnon<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** One transaction as the connecting role (BYPASSRLS): system work that names its user. */
   asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * One statement on the connecting role outside any transaction: a single read needs no
@@ -77,21 +87,32 @@ export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
   // sql.begin's declared result unwraps nested promise arrays; handlers return plain values.
   const begin = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => sql.begin((tx) => fn(tx)) as Promise<T>;
 
+  /**
+   * A transaction as an end-user role. The settings are local to the transaction, so they end
+   * with it and the pooled connection goes back as the connecting role. They are sent at once and
+   * pipelined with the handler's first query: the connection runs a transaction's statements in
+   * order, so the role and claims are set before it runs, one round trip sooner than awaiting
+   * them first.
+   */
+  const asRole = <T>(role: 'authenticated' | 'anon', claims: object, sub: string, fn: (tx: Tx) => Promise<T>) =>
+    begin(async (tx) => {
+      const settingClaims = tx`
+        select set_config('role', ${role}, true),
+               set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+               set_config('request.jwt.claim.sub', ${sub}, true),
+               set_config('request.jwt.claim.role', ${role}, true)
+      `.execute();
+      const [, result] = await Promise.all([settingClaims, fn(tx)]);
+      return result;
+    });
+
   return {
     asUser(claims, fn) {
-      return begin(async (tx) => {
-        // Sent at once and pipelined with the handler's first query: the connection runs a
-        // transaction's statements in order, so the role and claims are set before it runs,
-        // one round trip sooner than awaiting them first.
-        const settingClaims = tx`
-          select set_config('role', 'authenticated', true),
-                 set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
-                 set_config('request.jwt.claim.sub', ${claims.sub}, true),
-                 set_config('request.jwt.claim.role', 'authenticated', true)
-        `.execute();
-        const [, result] = await Promise.all([settingClaims, fn(tx)]);
-        return result;
-      });
+      return asRole('authenticated', claims, claims.sub, fn);
+    },
+    asAnon(fn) {
+      // an empty sub reads as no user: auth.uid() is null, as for the data API's anon key
+      return asRole('anon', ANON_CLAIMS, '', fn);
     },
     asService(fn) {
       return begin(fn);
