@@ -1,15 +1,41 @@
-// Places printed as names rather than codes resolve to their airport.
+// Places printed as names rather than codes resolve to their airport through the airport data.
 import { describe, expect, it } from './testing/harness.ts';
-import { findCityAirports } from './cities.ts';
+import { findPlaces, loadAirportNames } from './airport-names.ts';
 import { extractText } from './testing/extract.ts';
 
-describe('places printed without airport codes', () => {
-  it('maps unambiguous names and skips ambiguous cities', () => {
-    expect(findCityAirports('Depart Auckland 8:30am Arrive Sydney 10:05am').map((c) => c.code)).toEqual(['AKL', 'SYD']);
-    expect(findCityAirports('London to Paris')).toEqual([]);
-    expect(findCityAirports('Tokyo (Narita)').map((c) => c.code)).toEqual(['NRT']);
+const codes = async (text: string, countries: string[] = []) => {
+  await loadAirportNames();
+  return findPlaces(text, { countries }).map((place) => place.code);
+};
+
+describe('airport names', () => {
+  it('reads city and airport names, accents stripped, in English and local spellings', async () => {
+    expect(await codes('Depart Auckland 8:30am Arrive Sydney 10:05am')).toEqual(['AKL', 'SYD']);
+    expect(await codes('ZURICH 07:05 · Brussels Airport 08:30')).toEqual(['ZRH', 'BRU']);
+    expect(await codes('Zürich – München – Köln – Wien')).toEqual(['ZRH', 'MUC', 'CGN', 'VIE']);
+    expect(await codes('Milano Malpensa · Roma Fiumicino · Göteborg Landvetter')).toEqual(['MXP', 'FCO', 'GOT']);
+    expect(await codes('Tokyo (Narita)')).toEqual(['NRT']);
   });
 
+  it("joins a city, its country and an old airport name: 'BERLIN, DE (TEGEL)'", async () => {
+    expect(await codes('DEPARTURE: BERLIN, DE (TEGEL)   07:05')).toEqual(['TXL']);
+    expect(await codes('ARRIVAL: FRANKFURT, DE (FRANKFURT INTL), TERMINAL 1')).toEqual(['FRA']);
+    expect(await codes('Frankfurt/Main 10:05 Berlin 11:15')).toEqual(['FRA', 'BER']);
+  });
+
+  it('takes the main airport of a city with several, or the one in the airline’s country', async () => {
+    expect(await codes('London to Paris')).toEqual(['LHR', 'CDG']);
+    expect(await codes('Birmingham', ['US'])).toEqual(['BHM']);
+    expect(await codes('Berlin')).toEqual(['BER']);
+    expect(await codes('Birmingham', ['GB'])).toEqual(['BHX']);
+  });
+
+  it('leaves common words and lower-case text alone', async () => {
+    expect(await codes('Have a nice trip, see the split fare and the main cabin')).toEqual([]);
+  });
+});
+
+describe('places printed without airport codes', () => {
   it('reads legs named by city in an airline confirmation', async () => {
     const result = await extractText(
       'Air New Zealand <noreply@airnz.co.nz>',
@@ -29,7 +55,7 @@ describe('places printed without airport codes', () => {
     });
   });
 
-  it('does not read city names outside an airline sender', async () => {
+  it('does not read city names in mail that does not speak of flights', async () => {
     const result = await extractText(
       'Hilton <reservations@res.hilton.com>',
       [

@@ -12,7 +12,7 @@
 import type { TextLine } from './html.ts';
 import type { DateToken, TimeToken } from './dates.ts';
 import { resolveYear } from './dates.ts';
-import { airlineByCode } from './airlines.ts';
+import { airlineByCode, type AirlineProfile } from './airlines.ts';
 import type { DraftBooking, DraftSegment, LocalDateTime } from './types.ts';
 import { analyseLine, at, labelTextTables, type GenericContext } from './generic/lines.ts';
 import { findStops, pairLegs } from './generic/legs.ts';
@@ -40,6 +40,47 @@ function toLocal(date: DateToken, time: TimeToken, sent: Date | null): LocalDate
 
 const NEXT_DAY = /\+\s?([12])(?!\d)|\bnext day\b|\bfollowing day\b|am folgetag|le lendemain|d[íi]a siguiente/i;
 
+/** Mail that speaks of flights; hotel and car mail that mentions one flight seldom does. */
+const FLIGHT_WORDS =
+  /\b(?:flights?|flug|fl[üu]ge|vol|vols|vuelos?|voli|volo|vlucht(?:en)?|flyg|flygning|airline|e-?ticket|itinerary|boarding)\b/i;
+
+/** Countries whose money an airline sells in, or whose domain sends its mail. */
+const CURRENCY_COUNTRIES: Record<string, string> = {
+  USD: 'US',
+  CAD: 'CA',
+  MXN: 'MX',
+  GBP: 'GB',
+  AUD: 'AU',
+  NZD: 'NZ',
+  JPY: 'JP',
+  KRW: 'KR',
+  CNY: 'CN',
+  TWD: 'TW',
+  HKD: 'HK',
+  SGD: 'SG',
+  MYR: 'MY',
+  THB: 'TH',
+  PHP: 'PH',
+  INR: 'IN',
+  ZAR: 'ZA',
+  CHF: 'CH',
+  SEK: 'SE',
+  NOK: 'NO',
+  DKK: 'DK',
+};
+
+function airlineCountries(airline: AirlineProfile | null): string[] {
+  if (!airline) return [];
+  const countries = new Set<string>();
+  const home = CURRENCY_COUNTRIES[airline.currency];
+  if (home) countries.add(home);
+  for (const domain of airline.domains) {
+    const tld = /\.([a-z]{2})$/.exec(domain)?.[1];
+    if (tld && !['co', 'io', 'me', 'tv'].includes(tld)) countries.add(tld === 'uk' ? 'GB' : tld.toUpperCase());
+  }
+  return [...countries];
+}
+
 /** Every three-letter upper-case word: the airport candidates to look up before extracting. */
 export function airportCandidates(lines: TextLine[]): Set<string> {
   const codes = new Set<string>();
@@ -52,9 +93,11 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   let infos = lines.map((line) => analyseLine(line, context));
   labelTextTables(infos);
   let legs = pairLegs(findStops(infos, context));
-  // No leg from airport codes in an airline's own mail: read places named without codes.
-  if (legs.length === 0 && context.airline) {
-    infos = lines.map((line) => analyseLine(line, context, true));
+  // No leg from airport codes in an airline's mail, or in mail that speaks of flights: read places
+  // named without codes, the airline's country deciding between airports of one name.
+  if (legs.length === 0 && (context.airline || lines.some((line) => FLIGHT_WORDS.test(line.text)))) {
+    const carrier = context.airline ?? airlineByCode(findFlightTokens(infos, context)[0]?.carrier);
+    infos = lines.map((line) => analyseLine(line, context, { countries: airlineCountries(carrier) }));
     labelTextTables(infos);
     legs = pairLegs(findStops(infos, context));
   }

@@ -7,7 +7,7 @@ import type { DateToken, NumericDateOrder, TimeToken } from '../dates.ts';
 import { findDates, findTimes } from '../dates.ts';
 import type { AirportInfo } from '../airports.ts';
 import type { AirlineProfile } from '../airlines.ts';
-import { findCityAirports } from '../cities.ts';
+import { findPlaces, type PlaceHints } from '../airport-names.ts';
 
 export interface GenericContext {
   sent: Date | null;
@@ -112,12 +112,16 @@ function mask(text: string, spans: { start: number; end: number }[]): string {
 /** 'HELSINKI  BARCELONA  0725  1010': four-digit clock times, read only beside two named places. */
 const COMPACT_TIME = /(?<![\p{L}\d:.,/-])([01]\d|2[0-3])([0-5]\d)(?![\p{L}\d:.,/-])/gu;
 
-export function analyseLine(line: TextLine, context: GenericContext, byCityName = false): LineInfo {
+/**
+ * The tokens of one line. With `places` (a second reading, when codes gave no leg), places named
+ * without a code stand for their airport on lines that print no code.
+ */
+export function analyseLine(line: TextLine, context: GenericContext, places: PlaceHints | null = null): LineInfo {
   const text = line.text;
   const dates = findDates(text, context.dateOrder);
   const times = findTimes(text).filter((time) => !dates.some((date) => time.start < date.end && time.end > date.start));
   let masked = mask(text, [...dates, ...times]);
-  const cities = byCityName ? findCityAirports(masked) : [];
+  const cities = places ? findPlaces(masked, places) : [];
   if (cities.length >= 2 && times.length === 0) {
     for (const match of masked.matchAll(COMPACT_TIME)) {
       const start = match.index ?? 0;
@@ -145,7 +149,7 @@ export function analyseLine(line: TextLine, context: GenericContext, byCityName 
     if (insideParens(masked, start) || nextToCapsWord(masked, start, context)) continue;
     airports.push({ start, end: start + 3, code, paren: false });
   }
-  // No code on the line: places named in full stand for their airport (see cities.ts).
+  // No code on the line: places named in full stand for their airport (see airport-names.ts).
   if (airports.length === 0) for (const city of cities) airports.push({ ...city, paren: false });
   // 'DXB / BKK 0950 1925': four-digit clock times beside two airport codes and no other time.
   if (times.length === 0 && airports.length >= 2) {
