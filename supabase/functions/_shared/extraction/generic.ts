@@ -183,7 +183,9 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     });
   });
 
-  const codes = findBookingCodes(infos);
+  const mentions = findBookingCodes(infos);
+  // An agency's mail names its own reference and the airline's: the airline's is the booking code.
+  const codes = mentions.some((mention) => mention.airline) ? mentions.filter((mention) => mention.airline) : mentions;
   const subjectCode = codeFromSubject(context.subject);
   const distinct = [...new Set(codes.map((mention) => mention.code))];
   if (distinct.length === 0 && subjectCode) distinct.push(subjectCode);

@@ -6,6 +6,7 @@ const CODE_LABEL = new RegExp(
   [
     '(?:confirmation|booking|reservation|record|airline|flight)\\s*(?:code|number|no\\.?|nr\\.?|#|reference|ref\\.?|locator|id)',
     'record\\s+locator',
+    'vendor\\s+locator',
     'booking\\s+ref(?:erence)?',
     '\\bpnr\\b',
     'confirmation(?=\\s*(?:\\([^()]{1,30}\\)\\s*)?[:#|])',
@@ -13,6 +14,11 @@ const CODE_LABEL = new RegExp(
     'reservation(?=\\s*[:#|])',
     'e-?ticket\\s+itinerary\\s+and\\s+receipt\\s+for\\s+confirmation',
     'buchungs(?:code|nummer|referenz)',
+    'boknings(?:nummer|referens|kod)',
+    'boekings(?:nummer|code|referentie)',
+    'reserverings(?:nummer|code)',
+    '(?:codice|numero)\\s+(?:di\\s+)?prenotazione',
+    'riferimento\\s+(?:della\\s+)?prenotazione',
     'reservierungs(?:code|nummer)',
     'vorgangsnummer',
     'buchung(?=\\s*[:#|])',
@@ -32,7 +38,7 @@ const CODE_LABEL = new RegExp(
   'gi',
 );
 const CODE_AFTER_LABEL =
-  /^\s*(?:(?:is|ist|lautet|est|es|:|#|\||-|–|no\.?|number|\((?:pnr|code|[\p{L} ]{1,30})\))\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/u;
+  /^\s*(?:(?:is|ist|lautet|est|es|är|is|è|:|#|\||-|–|no\.?|number|\((?:pnr|code|[\p{L} ]{1,30})\)|(?:[A-Z][A-Z0-9]|[0-9][A-Z])\s*(?:\/|[-–](?=\s*[A-Z0-9]{5,8}(?![A-Za-z0-9]))))\s*)*([A-Z0-9]{5,8})(?![A-Za-z0-9])/u;
 const NOT_CODES = new Set([
   'PENDING',
   'CONFIRM',
@@ -60,7 +66,13 @@ export interface CodeMention {
   code: string;
   line: number;
   pos: number;
+  /** Labelled as the airline's own ('Airline Ref: LH/QZP4TW') in mail that may carry an agency's too. */
+  airline: boolean;
 }
+
+/** 'Airline Ref', 'Airline booking reference', 'FLIGHT BOOKING REF', 'Vendor locator': the carrier's locator. */
+const AIRLINE_CODE_LABEL =
+  /\b(?:airline|carrier|flight)\s+(?:booking\s+|reservation\s+)?(?:ref(?:erence)?|code|locator|pnr|confirmation|record)\b|\bvendor\s+locator\b|\bairline\s+(?:confirmation|booking)\b/i;
 
 export function isPlausibleCode(code: string): boolean {
   return /^[A-Z0-9]{5,8}$/.test(code) && /[A-Z]/.test(code) && !NOT_CODES.has(code);
@@ -80,7 +92,8 @@ export function findBookingCodes(infos: LineInfo[]): CodeMention[] {
       const below = infos[line + 1]?.line.text.trim() ?? '';
       const code = after?.[1] ?? (/^[\s:#]*$/.test(rest) && /^[A-Z0-9]{5,8}$/.test(below) ? below : undefined);
       if (!code || !isPlausibleCode(code)) continue;
-      found.push({ code, line, pos: at(line, start) });
+      const label = text.slice(Math.max(0, start - 16), start + match[0].length);
+      found.push({ code, line, pos: at(line, start), airline: AIRLINE_CODE_LABEL.test(label) });
     }
   });
   return found;

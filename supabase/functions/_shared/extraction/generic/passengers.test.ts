@@ -99,3 +99,11 @@ describe('numbered travellers and traveller tables', () => {
     ).toEqual(['John Example', 'Jane Example']);
   });
 });
+
+describe('reservation names', () => {
+  it("reads 'NAME: SURNAME/GIVEN TITLE' in an agency's itinerary", async () => {
+    const text = plainConfirmation({}).replace('Passenger: Mr John Example', 'NAME: NIEMINEN/AINO MS');
+    const result = await extractText('Trips <trips@agency.example>', text);
+    expect(result.bookings[0]?.passengers).toEqual(['Aino Nieminen']);
+  });
+});

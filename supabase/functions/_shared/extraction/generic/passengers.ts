@@ -6,7 +6,7 @@ import { readName, sameName } from '../names.ts';
 import type { LineInfo } from './lines.ts';
 
 const PASSENGER_LABEL =
-  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|passag[èe]res?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro)(?![A-Za-z])\s*(?:info(?:rmation)?|details|names?|\(s\))?(?:\s*\d{1,2}(?=\s*[:|]))?\s*([:|#])?\s*/gi;
+  /(?<![A-Za-z])(passengers?|travell?ers?|guests?|passenger names?|traveller names?|name of passenger|reisender?|reisenden|passagiere?|fluggäste|fluggast|passagers?|passag[èe]res?|voyageurs?|pasajeros?|viajeros?|nom du passager|nombre del pasajero|passageiros?|viajantes?|nome do passageiro|resen[äa]rer|resen[äa]r|passagerare|reizigers?|passagiers?|passegger[oi]|viaggiator[ei]|nome del passeggero|naam passagier)(?![A-Za-zäåöèéì])\s*(?:info(?:rmation)?|details|names?|\(s\))?(?:\s*\d{1,2}(?=\s*[:|]))?\s*([:|#])?\s*/gi;
 
 /** 'Name: ABIGAIL FENWICK' under a 'Passenger Info' heading. */
 const NAME_LABEL = /^\s*(?:full\s+)?(?:name|nom|nombre)\s*:\s*/i;
@@ -42,6 +42,8 @@ function readNameList(rest: string, first: string): string[] {
   return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
 }
 
+const NAME_LINE_LABEL = /^\s*(?:\d{1,2}\.?\s*)?(?:full\s+)?(?:name|nom|nombre|namn|naam|nome)\s*[:|]\s*/i;
+const SLASH_NAME = /^\p{Lu}[\p{Lu}'’ -]*\/\p{Lu}[\p{Lu}'’ -]*$/u;
 const TRAVELLER_TYPE_LABEL =
   /^\s*(?:adult|child|infant|youth|senior|erwachsene[rn]?|kind|jugendliche[rn]?|adulte|enfant|b[ée]b[ée]|adulto|niñ[oa]|beb[ée])\s*\d{1,2}\s*[:|]\s*/i;
 const GIVEN_HEADER = /^(?:first|given)\s+names?$|^forenames?$|^vornamen?$|^pr[ée]noms?$|^nombres?$/i;
@@ -120,6 +122,15 @@ export function findPassengers(infos: LineInfo[]): string[] {
       const commaForm = COMMA_NAME.exec(whole);
       const text = given && family ? `${given} ${family}` : commaForm ? `${commaForm[2]} ${commaForm[1]}` : '';
       const reading = text && /^[\p{L}'’ .-]+$/u.test(text) ? readName(text) : null;
+      if (reading) add(reading.name);
+    }
+  }
+  // 'NAME: NIEMINEN/AINO MS' in an agency's itinerary: the reservation's SURNAME/GIVEN form.
+  if (names.length === 0) {
+    for (const info of infos) {
+      const label = NAME_LINE_LABEL.exec(info.line.text);
+      const rest = label ? info.line.text.slice(label[0].length).trim() : '';
+      const reading = SLASH_NAME.test(rest) ? readName(rest) : null;
       if (reading) add(reading.name);
     }
   }

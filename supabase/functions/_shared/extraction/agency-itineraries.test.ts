@@ -1,0 +1,97 @@
+// Agency and GDS itineraries (Amadeus, Travelport and Sabre text layouts): one block or line per
+// leg with date, carrier and number, city names, times, a booking-class letter and a status code,
+// and the airline's own record locator on its own line apart from the agency's reference.
+import { describe, expect, it } from './testing/harness.ts';
+import { extractText } from './testing/extract.ts';
+
+const AGENCY = 'Sonnenschein Reisen <service@sonnenschein-reisen.example>';
+
+describe('Amadeus itinerary blocks', () => {
+  const itinerary = [
+    'ELECTRONIC TICKET ITINERARY / RECEIPT',
+    'BOOKING REF: 6Y5TKL                                   DATE: 02 MARCH 2019',
+    'TRAVELLER: SOLBERG/MINA MS',
+    '',
+    'FLIGHT     LH 180 - LUFTHANSA                          THU 21 MARCH 2019',
+    'DEPARTURE: FRANKFURT, DE (FRANKFURT INTL), TERMINAL 1   21 MAR 07:05',
+    'ARRIVAL:   BERLIN, DE (TEGEL)                            21 MAR 08:10',
+    'FLIGHT BOOKING REF: LH/QZP4TW',
+    'RESERVATION CONFIRMED, ECONOMY (M)',
+    'BAGGAGE ALLOWANCE: 1PC',
+    '',
+    'FLIGHT     LH 191 - LUFTHANSA                          TUE 26 MARCH 2019',
+    'DEPARTURE: BERLIN, DE (TEGEL)                            26 MAR 18:30',
+    'ARRIVAL:   FRANKFURT, DE (FRANKFURT INTL), TERMINAL 1   26 MAR 19:35',
+    'FLIGHT BOOKING REF: LH/QZP4TW',
+    'RESERVATION CONFIRMED, ECONOMY (M)',
+  ].join('\n');
+
+  it("reads city names with countries and old airport names, and the airline's own locator", async () => {
+    const result = await extractText(
+      AGENCY,
+      itinerary,
+      'Itinerary SOLBERG/MINA MS 21MAR2019',
+      'Sat, 02 Mar 2019 10:00:00 +0100',
+    );
+    expect(result.bookings).toHaveLength(1);
+    expect(result.bookings[0]).toMatchObject({
+      airlineIata: 'LH',
+      bookingCode: 'QZP4TW',
+      passengers: ['Mina Solberg'],
+      isRoundTrip: true,
+    });
+    expect(result.bookings[0]?.segments).toMatchObject([
+      {
+        flightNumber: 'LH 180',
+        departureAirport: 'FRA',
+        arrivalAirport: 'TXL',
+        departureTime: '2019-03-21T07:05:00+01:00',
+        arrivalTime: '2019-03-21T08:10:00+01:00',
+        cabinClass: 'Economy',
+      },
+      { flightNumber: 'LH 191', departureAirport: 'TXL', arrivalAirport: 'FRA' },
+    ]);
+  });
+});
+
+describe('Travelport and Sabre itinerary rows', () => {
+  it("reads a row per leg with city names, class and status, and the 'Airline Ref' line", async () => {
+    const text = [
+      'Agency Record Locator: 2RT9XK',
+      'Airline Ref: SK - KV7TQM',
+      'Passenger: LINDQVIST/ARVID MR',
+      '',
+      'Date      Flight    From                 To                   Depart   Arrive   Class   Status',
+      'Thu 14OCT SK 1417   Copenhagen           Stockholm Arlanda    08:05    09:15    Y       HK',
+      'Sun 17OCT SK 1426   Stockholm Arlanda    Copenhagen           17:40    18:50    Y       HK',
+      '',
+      'Total fare: DKK 2,184.00',
+    ].join('\n');
+    const result = await extractText(AGENCY, text, 'Your flight itinerary', 'Mon, 04 Oct 2027 10:00:00 +0200');
+    expect(result.bookings[0]).toMatchObject({ bookingCode: 'KV7TQM', passengers: ['Arvid Lindqvist'] });
+    expect(result.bookings[0]?.segments.map((s) => [s.flightNumber, s.departureAirport, s.arrivalAirport])).toEqual([
+      ['SK 1417', 'CPH', 'ARN'],
+      ['SK 1426', 'ARN', 'CPH'],
+    ]);
+    expect(result.bookings[0]?.segments[0]?.departureTime).toBe('2027-10-14T08:05:00+02:00');
+  });
+
+  it('reads upper-case city names and HHMM times in a Sabre-style row', async () => {
+    const text = [
+      'RECORD LOCATOR: XWQTNB',
+      'AIRLINE BOOKING REFERENCE: AY/M7RTQX',
+      'NAME: NIEMINEN/AINO MS',
+      'DATE   FLIGHT   CL FROM          TO              DEP   ARR   ST',
+      '02NOV  AY1331   Y  HELSINKI      ZURICH          0725  0910  HK1',
+    ].join('\n');
+    const result = await extractText(AGENCY, text, 'Flight itinerary', 'Mon, 18 Oct 2027 10:00:00 +0300');
+    expect(result.bookings[0]).toMatchObject({ bookingCode: 'M7RTQX', passengers: ['Aino Nieminen'] });
+    expect(result.bookings[0]?.segments[0]).toMatchObject({
+      flightNumber: 'AY 1331',
+      departureAirport: 'HEL',
+      arrivalAirport: 'ZRH',
+      departureTime: '2027-11-02T07:25:00+02:00',
+      arrivalTime: '2027-11-02T09:10:00+01:00',
+    });
+  });
+});
