@@ -1,6 +1,8 @@
 // Flights and their price history: what a traveller may do with a flight (read it and remove it;
 // only the system writes flights, migration 20261123000200_flight_bookings.sql), the itinerary
-// constraints, the duplicate rule and the plan's flight limit.
+// constraints, the duplicate rule, which flights are watched (the plan's flight limit, the
+// dashboard's counts and the flight list all count by private.flight_is_watched) and the status a
+// price check leaves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,
@@ -20,6 +22,8 @@ import {
   type TestDb,
   type TestUser,
 } from './factories.ts';
+import { dashboardStats, flightAllowance, listFlights } from '../functions/api/queries/flights.ts';
+import { recordPriceChecks } from '../functions/api/queries/price-checks.ts';
 
 let db: TestDb;
 let traveller: TestUser;
@@ -46,6 +50,11 @@ function insertAs(actor: Actor, row: Record<string, unknown>) {
   return attempt(db.sql, actor, (tx) => tx`insert into public.flights ${tx(row as Record<string, string>)}`, {
     commit: true,
   });
+}
+
+/** A date `days` from today, as a departure_date. */
+function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** A free traveller already watching as many flights as the plan allows (5). */
@@ -360,10 +369,107 @@ describe('the flight limit of the plan', () => {
     expect(outcome).toMatchObject({ error: 'FB409' });
   });
 
+  it('does not count a flight whose day has passed, even before anything marks it departed', async () => {
+    const free = await createUser(db.sql);
+    for (let i = 0; i < 4; i += 1) await createFlight(db.sql, free.id);
+    await createFlight(db.sql, free.id, { departure_date: daysFromNow(-1), status: 'monitoring' });
+    expect(await insertAs(serviceRole, { user_id: free.id, ...flightInput() })).toEqual({ rows: 1 });
+    expect(await insertAs(serviceRole, { user_id: free.id, ...flightInput() })).toMatchObject({ error: 'FB409' });
+  });
+
+  it('counts a flight while it is being rebooked (a refused rebooking gives it back)', async () => {
+    const free = await createUser(db.sql);
+    for (let i = 0; i < 4; i += 1) await createFlight(db.sql, free.id);
+    await createFlight(db.sql, free.id, { status: 'rebooking' });
+    expect(await insertAs(serviceRole, { user_id: free.id, ...flightInput() })).toMatchObject({ error: 'FB409' });
+  });
+
   it('does not limit premium (-1)', async () => {
     const premium = await createUser(db.sql, { premium: true });
     for (let i = 0; i < 8; i += 1) await createFlight(db.sql, premium.id);
     expect(await insertAs(serviceRole, { user_id: premium.id, ...flightInput() })).toEqual({ rows: 1 });
+  });
+});
+
+describe('which flights are watched', () => {
+  it('the limit, the dashboard counter, the allowance and the flight list agree', async () => {
+    const free = await createUser(db.sql);
+    const watched = [
+      await createFlight(db.sql, free.id),
+      await createFlight(db.sql, free.id, { status: 'limited', is_eligible_for_rebooking: false }),
+      await createFlight(db.sql, free.id, { status: 'price_drop', current_price: 40_000 }),
+      await createFlight(db.sql, free.id, { status: 'rebooking' }),
+      await createFlight(db.sql, free.id, { departure_date: daysFromNow(0) }),
+    ];
+    const notWatched = [
+      await createFlight(db.sql, free.id, { departure_date: daysFromNow(-3) }),
+      await createFlight(db.sql, free.id, { status: 'departed' }),
+      await createFlight(db.sql, free.id, { status: 'cancelled' }),
+      await createFlight(db.sql, free.id, { status: 'rebooked', has_been_rebooked: true }),
+    ];
+
+    const seen = await actAs(db.sql, user(free.id), async (tx) => ({
+      stats: await dashboardStats(tx, free.id),
+      allowance: await flightAllowance(tx, free.id),
+      flights: await listFlights(tx, free.id),
+    }));
+    expect(seen.stats).toMatchObject({ monitoredFlights: 5, priceDropsFound: 1, potentialSavings: 5_000 });
+    expect(seen.allowance).toEqual({ flightLimit: 5, watched: 5 });
+    const flag = new Map(seen.flights.map((f) => [f.id, f.isWatched]));
+    for (const id of watched) expect(flag.get(id), `flight ${id}`).toBe(true);
+    for (const id of notWatched) expect(flag.get(id), `flight ${id}`).toBe(false);
+    // five watched flights fill the free plan
+    expect(await insertAs(serviceRole, { user_id: free.id, ...flightInput() })).toMatchObject({ error: 'FB409' });
+  });
+});
+
+describe('the status a price check leaves', () => {
+  const check = (flightId: number, userId: string, price: number) =>
+    actAs(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        recordPriceChecks(tx, [
+          { flightId, userId, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' },
+        ]),
+      { commit: true },
+    );
+
+  it('below the price paid is a price drop, eligible fare or not; otherwise monitoring or limited', async () => {
+    const eligible = await createFlight(db.sql, traveller.id, { original_price: 40_000 });
+    const ineligible = await createFlight(db.sql, traveller.id, {
+      original_price: 40_000,
+      is_eligible_for_rebooking: false,
+      status: 'limited',
+    });
+
+    expect(await check(eligible, traveller.id, 39_999)).toMatchObject([{ status: 'price_drop', priceDropped: true }]);
+    expect(await check(ineligible, traveller.id, 30_000)).toMatchObject([{ status: 'price_drop' }]);
+    expect(await check(eligible, traveller.id, 45_000)).toMatchObject([{ status: 'monitoring', priceDropped: false }]);
+    expect(await check(ineligible, traveller.id, 40_000)).toMatchObject([{ status: 'limited' }]);
+    expect(await flightRow(eligible)).toMatchObject({
+      current_price: 45_000,
+      lowest_price: 39_999,
+      highest_price: 45_000,
+    });
+  });
+
+  it('leaves flights that are not checkable exactly as they are, with no history row', async () => {
+    const frozen = [
+      await createFlight(db.sql, traveller.id, { status: 'rebooking' }),
+      await createFlight(db.sql, traveller.id, { status: 'departed' }),
+      await createFlight(db.sql, traveller.id, { status: 'cancelled' }),
+      await createFlight(db.sql, traveller.id, { status: 'rebooked', has_been_rebooked: true }),
+      await createFlight(db.sql, traveller.id, { departure_date: daysFromNow(-1) }),
+    ];
+    for (const id of frozen) {
+      const before = await flightRow(id);
+      expect(await check(id, traveller.id, 100)).toEqual([]);
+      expect(await flightRow(id)).toEqual(before);
+    }
+    const [history] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from public.flight_prices where flight_id = any(${frozen})`;
+    expect(history?.n).toBe(0);
   });
 });
 

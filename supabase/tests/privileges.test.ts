@@ -89,6 +89,7 @@ const ALLOWED = [
   'function auth.uid(): PUBLIC EXECUTE',
   'function auth.uid(): anon EXECUTE',
   'function auth.uid(): authenticated EXECUTE',
+  'function private.flight_is_watched(public.flights): authenticated EXECUTE',
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'schema auth: anon USAGE',

@@ -3,15 +3,12 @@
 
 // ---- plans and money (integer cents everywhere) ----
 export const FREE_FLIGHT_LIMIT = 5;
-/** A plan's or a user's flightLimit of -1 means unlimited monitoring. */
-export const UNLIMITED_FLIGHTS = -1;
 /** Commission taken on successful rebookings: 25% of the savings (airline credit). */
 export const COMMISSION_RATE_PERCENT = 25;
 /** Premium price shown on the landing page and checkout; the plan row's price governs billing. */
 export const PREMIUM_PRICE_CENTS = 2499;
 export const SUBSCRIPTION_TIERS = ['free', 'premium'] as const;
 export type SubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
-export const DEFAULT_SUBSCRIPTION_TIER: SubscriptionTier = 'free';
 /** Airline credit is typically valid for one year after rebooking. */
 export const AIRLINE_CREDIT_VALIDITY_MONTHS = 12;
 
@@ -20,71 +17,21 @@ export const DEFAULT_SUPPORT_EMAIL = 'support@fareback.app';
 export const SUPPORT_HOURS = 'Monday to Friday 9am-5pm EST';
 export const SUPPORT_RESPONSE_TIME = '24-48 business hours';
 
-// ---- OAuth ----
-export const OAUTH_REDIRECT_PATH = '/oauth2callback';
-export const GMAIL_SCOPES = ['https://www.googleapis.com/auth/gmail.readonly'] as const;
-
 // ---- user alert and rebooking thresholds (spec sections 3 and 5) ----
 export const THRESHOLD_TYPES = ['percent', 'absolute'] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 export const THRESHOLD_CONDITIONS = ['either', 'both'] as const;
 export type ThresholdCondition = (typeof THRESHOLD_CONDITIONS)[number];
 
-export const DEFAULT_THRESHOLD_TYPE: ThresholdType = 'percent';
-export const DEFAULT_THRESHOLD_CONDITION: ThresholdCondition = 'either';
-export const DEFAULT_PERCENT_THRESHOLD = 10;
-export const DEFAULT_ABSOLUTE_THRESHOLD_CENTS = 2000;
-export const DEFAULT_MIN_SAVINGS_PERCENT = 15;
-export const DEFAULT_MIN_SAVINGS_AMOUNT_CENTS = 5000;
-export const DEFAULT_INTERNATIONAL_MIN_SAVINGS_PERCENT = 20;
-export const DEFAULT_INTERNATIONAL_MIN_SAVINGS_AMOUNT_CENTS = 10000;
-/** Price-alert defaults: the spec's client default of $25 minimum drop, stored in cents. */
-export const DEFAULT_MIN_PRICE_DROP_CENTS = 2500;
-export const DEFAULT_MIN_PRICE_DROP_PERCENT = 10;
-
-export interface NumericRange {
-  readonly min: number;
-  readonly max: number;
-}
-export interface SliderRange extends NumericRange {
-  readonly step: number;
-}
-
-/** Stored limits (CHECK constraints and request validation). */
-export const PERCENT_THRESHOLD_BOUNDS: NumericRange = { min: 1, max: 90 };
-export const ABSOLUTE_THRESHOLD_BOUNDS_CENTS: NumericRange = { min: 100, max: 100000 };
-export const MIN_SAVINGS_PERCENT_BOUNDS: NumericRange = { min: 1, max: 90 };
-export const MIN_SAVINGS_AMOUNT_BOUNDS_CENTS: NumericRange = { min: 100, max: 100000 };
-export const INTERNATIONAL_MIN_SAVINGS_PERCENT_BOUNDS: NumericRange = { min: 1, max: 90 };
-export const INTERNATIONAL_MIN_SAVINGS_AMOUNT_BOUNDS_CENTS: NumericRange = { min: 100, max: 100000 };
-
-/** Rebooking threshold sliders in the settings tab. */
-export const MIN_SAVINGS_PERCENT_SLIDER: SliderRange = { min: 5, max: 50, step: 1 };
-export const MIN_SAVINGS_AMOUNT_SLIDER_CENTS: SliderRange = { min: 500, max: 25000, step: 500 };
-export const INTERNATIONAL_MIN_SAVINGS_PERCENT_SLIDER: SliderRange = { min: 10, max: 60, step: 1 };
-export const INTERNATIONAL_MIN_SAVINGS_AMOUNT_SLIDER_CENTS: SliderRange = {
-  min: 2000,
-  max: 50000,
-  step: 1000,
-};
-
-/** Price alert threshold fields: dollars (min 0, step 5) and percent (0-100, step 1). */
-export const PRICE_ALERT_DOLLAR_STEP = 5;
-export const PRICE_ALERT_PERCENT_BOUNDS: NumericRange = { min: 0, max: 100 };
-
 // ---- notifications ----
 export const NOTIFICATION_FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
 export type NotificationFrequency = (typeof NOTIFICATION_FREQUENCIES)[number];
-export const DEFAULT_NOTIFICATION_FREQUENCY: NotificationFrequency = 'instant';
-export const DEFAULT_NOTIFICATION_TIME = '09:00';
 
 // ---- accounts ----
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 30;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 100;
-/** The special characters the password rule requires one of. */
-export const PASSWORD_SPECIAL_CHARACTERS = '@$!%*?&';
 /*
  * Failed logins within the window are limited so that nobody else's failures can lock out the
  * right password: one address is refused (429) for one account after this many failures there,
@@ -115,24 +62,15 @@ export const CONTACT_MESSAGE_MIN_LENGTH = 10;
 
 // ---- client timing (milliseconds) ----
 export const CURRENT_USER_POLL_MS = 30_000;
-export const HEADER_USER_STALE_MS = 60_000;
-export const USER_CACHE_MS = 5 * 60_000;
 export const QUERY_GC_MS = 5 * 60_000;
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
-export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 export const TOAST_MAX_WIDTH_PX = 420;
-export const TOOLTIP_DELAY_MS = 700;
 export const MOBILE_BREAKPOINT_PX = 768;
 export const MISSING_RESET_TOKEN_REDIRECT_MS = 2000;
 export const RESET_SUCCESS_REDIRECT_MS = 2000;
 export const RESET_VERIFY_DELAY_MS = 1000;
-export const SUBSCRIPTION_SUCCESS_REDIRECT_MS = 1500;
-
-// ---- onboarding ----
-export const ONBOARDING_STEPS = 3;
-export const PROGRESS_BAR_MAX = 100;
 
 // ---- airlines and fares ----
 export const LANDING_AIRLINES = [

@@ -8,6 +8,7 @@ import type { AuthClaims, Db, Tx } from './db.ts';
 import type { AuthApi, AuthResult } from './lib/auth-api.ts';
 import { createTokenVerifier } from './middleware/auth.ts';
 import type { ContactInput } from '../_shared/schemas/contact.ts';
+import type { ProfileRow } from './queries/profiles.ts';
 import type { AuthSession } from '../_shared/types/auth.ts';
 import { type Mailer, MailerError, type OutgoingEmail } from '../_shared/mailer/index.ts';
 
@@ -221,7 +222,8 @@ export function contactDb(until: { email?: Date; ip?: Date } = {}): ScriptedDb {
   return new ScriptedDb([[], [limits], [], [], []]);
 }
 
-export function profileRow(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/** A profile as `select p.* from public.profiles` returns it, with a new account's values. */
+export function profileRow(overrides: Partial<ProfileRow> = {}): ProfileRow {
   return {
     id: '00000000-0000-4000-8000-000000000001',
     username: 'alice',
@@ -229,7 +231,27 @@ export function profileRow(overrides: Record<string, unknown> = {}): Record<stri
     is_admin: false,
     email_connected: false,
     subscription_tier: 'free',
+    subscription_start_date: null,
+    subscription_end_date: null,
     flight_limit: 5,
+    auto_rebooking: false,
+    threshold_type: 'percent',
+    percent_threshold: 10,
+    absolute_threshold: 2000,
+    min_savings_percent: 15,
+    min_savings_amount: 5000,
+    threshold_condition: 'either',
+    use_separate_international_thresholds: false,
+    international_min_savings_percent: 20,
+    international_min_savings_amount: 10000,
+    notify_price_drops: true,
+    notify_rebookings: true,
+    notify_cancellations: true,
+    min_price_drop: 2500,
+    min_price_drop_percent: 10,
+    total_credits_earned: 0,
+    commission_owed: 0,
+    last_billing_date: null,
     created_at: new Date('2026-01-02T03:04:05Z'),
     ...overrides,
   };

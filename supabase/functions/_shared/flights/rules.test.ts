@@ -8,7 +8,6 @@ import {
   isEligibleFareType,
   roundPercent,
   savingsPercent,
-  statusAfterCheck,
 } from './rules.ts';
 
 describe('isEligibleFareType', () => {
@@ -33,26 +32,7 @@ describe('isEligibleFareType', () => {
   });
 });
 
-describe('statusAfterCheck and initialStatus', () => {
-  const base = { status: 'monitoring' as const, originalPrice: 40000, isEligibleForRebooking: true };
-
-  it('is a price drop below the price paid, eligible or not', () => {
-    expect(statusAfterCheck({ ...base, currentPrice: 39999 })).toBe('price_drop');
-    expect(statusAfterCheck({ ...base, isEligibleForRebooking: false, currentPrice: 30000 })).toBe('price_drop');
-  });
-
-  it('is monitoring or limited at or above the price paid', () => {
-    expect(statusAfterCheck({ ...base, currentPrice: 40000 })).toBe('monitoring');
-    expect(statusAfterCheck({ ...base, status: 'price_drop', currentPrice: 45000 })).toBe('monitoring');
-    expect(statusAfterCheck({ ...base, isEligibleForRebooking: false, currentPrice: 41000 })).toBe('limited');
-  });
-
-  it('never moves a rebooked, rebooking, departed or cancelled flight', () => {
-    for (const status of ['rebooked', 'rebooking', 'departed', 'cancelled'] as const) {
-      expect(statusAfterCheck({ ...base, status, currentPrice: 100 })).toBe(status);
-    }
-  });
-
+describe('initialStatus', () => {
   it('starts eligible fares as monitoring and the rest as limited', () => {
     expect(initialStatus(true)).toBe('monitoring');
     expect(initialStatus(false)).toBe('limited');

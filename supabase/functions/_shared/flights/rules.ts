@@ -1,8 +1,11 @@
-// Domain rules for monitored flights (spec sections 1, 4 and 9), shared by the api function, the
-// sweep and the web app, so a rule means the same thing on the server and on the card. Money is
-// integer cents; this file imports only constants.
+// Domain rules for monitored flights (spec sections 1, 4 and 9), shared by the api function and
+// the web app, so a rule means the same thing on the server and on the card. Rules the database
+// applies live there only: the status after a price check (queries/price-checks.ts), which flights
+// are watched, checkable and due (private.flight_is_* in 20261124000200_flight_rules.sql). Money
+// is integer cents; this file imports only constants.
 import { SUPPORTED_FARE_TYPES } from '../constants.ts';
 
+/** The statuses public.flights.status takes (its check constraint). */
 export const FLIGHT_STATUSES = [
   'monitoring',
   'price_drop',
@@ -28,24 +31,6 @@ export function isEligibleFareType(fareType: string | null | undefined, fareChan
   if (NON_CHANGEABLE_FARE.test(fare)) return false;
   if (SUPPORTED_FARE_TYPES.some((supported) => supported.toLowerCase() === fare.toLowerCase())) return true;
   return fareChangeable === true;
-}
-
-/**
- * The status a price check leaves: a fare below what was paid is a price drop (shown with an
- * explanation instead of a rebook button when the fare is not eligible); otherwise an eligible
- * fare is monitored and a non-eligible one is 'limited'. Rebooked, departed and cancelled flights
- * keep their status.
- */
-export function statusAfterCheck(input: {
-  status: FlightStatus;
-  originalPrice: number;
-  currentPrice: number;
-  isEligibleForRebooking: boolean;
-}): FlightStatus {
-  if (input.status === 'rebooked' || input.status === 'departed' || input.status === 'cancelled') return input.status;
-  if (input.status === 'rebooking') return 'rebooking';
-  if (input.currentPrice < input.originalPrice) return 'price_drop';
-  return input.isEligibleForRebooking ? 'monitoring' : 'limited';
 }
 
 /** The status of a newly added flight, before any price check. */

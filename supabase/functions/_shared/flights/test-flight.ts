@@ -40,6 +40,7 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
     emailSource: null,
     isManualEntry: true,
     canCancel: true,
+    isWatched: true,
     cancellationFee: null,
     seatNumber: '14C',
     cabinClass: 'Economy',

@@ -47,6 +47,11 @@ export interface Flight {
   emailSource: Record<string, unknown> | null;
   isManualEntry: boolean;
   canCancel: boolean;
+  /**
+   * FareBack still watches this flight: not rebooked, departed or cancelled, its day not past
+   * (private.flight_is_watched). What the plan's flight limit and its counter count.
+   */
+  isWatched: boolean;
   cancellationFee: number | null;
   seatNumber: string | null;
   cabinClass: string | null;

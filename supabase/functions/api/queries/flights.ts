@@ -68,6 +68,7 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'emailSource', f.email_source,
       'isManualEntry', f.is_manual_entry,
       'canCancel', f.can_cancel,
+      'isWatched', private.flight_is_watched(f),
       'cancellationFee', f.cancellation_fee,
       'seatNumber', f.seat_number,
       'cabinClass', f.cabin_class,
@@ -90,8 +91,9 @@ export async function getFlight(tx: Tx, userId: string, flightId: number): Promi
 }
 
 /**
- * Spec section 3 dashboard stats, in cents: flights still watched, price drops on them, what the
- * drops would save, and what rebookings saved (the airline credit, else original minus new price).
+ * The dashboard's stats, in cents: flights still watched (private.flight_is_watched, the rule the
+ * plan's limit counts), price drops on them, what the drops would save, and what rebookings saved
+ * (the airline credit, else original minus new price).
  */
 export async function dashboardStats(tx: Tx, userId: string): Promise<DashboardStats> {
   const [row] = await tx<Row[]>`
@@ -104,7 +106,7 @@ export async function dashboardStats(tx: Tx, userId: string): Promise<DashboardS
                         else greatest(original_price - coalesce(rebooking_price, original_price), 0) end)
         filter (where has_been_rebooked), 0)::bigint as actual_savings
     from (
-      select f.*, (not f.has_been_rebooked and f.status not in ('rebooked', 'departed', 'cancelled')) as watched
+      select f.*, private.flight_is_watched(f) as watched
       from public.flights f
       where f.user_id = ${userId}
     ) f
@@ -122,13 +124,12 @@ export interface FlightAllowance {
   watched: number;
 }
 
-/** The caller's plan limit and how many flights count against it (as the database trigger counts). */
+/** The caller's plan limit and how many flights count against it (the limit trigger's rule). */
 export async function flightAllowance(tx: Tx, userId: string): Promise<FlightAllowance> {
   const [row] = await tx<Row[]>`
     select p.flight_limit,
       (select count(*) from public.flights f
-        where f.user_id = p.id and not f.has_been_rebooked
-          and f.status not in ('departed', 'cancelled', 'rebooked'))::int as watched
+        where f.user_id = p.id and private.flight_is_watched(f))::int as watched
     from public.profiles p where p.id = ${userId}
   `;
   return { flightLimit: Number(row?.flight_limit ?? 0), watched: Number(row?.watched ?? 0) };

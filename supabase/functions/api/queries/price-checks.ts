@@ -3,10 +3,10 @@
 // statement for any number of flights, so a sweep writes a whole batch in one round trip and a
 // single check from the flights API goes through the same rule.
 //
-// The status rule is statusAfterCheck's (_shared/flights/rules.ts) written in SQL: below the
-// price paid is a price drop, otherwise an eligible fare is monitored and any other is limited.
-// Flights that are rebooked, being rebooked, departed or cancelled are left exactly as they are
-// and get no history row: a late quote must not undo a rebooking or reopen a finished flight.
+// The status after a check: below the price paid is a price drop, otherwise an eligible fare is
+// monitored and any other is limited. Only flights a check may touch are written
+// (private.flight_is_checkable: watched and not being rebooked); the rest are left exactly as they
+// are and get no history row: a late quote must not undo a rebooking or reopen a finished flight.
 //
 // Runs on the service connection: the caller has already checked who owns the flight; user_id in
 // the WHERE is a guard so a mismatched pair writes nothing rather than someone else's flight.
@@ -34,12 +34,9 @@ export interface RecordedPriceCheck {
   alertQueued: boolean;
 }
 
-/** Statuses a price check never changes (statusAfterCheck keeps them). */
-export const FROZEN_STATUSES = ['rebooking', 'rebooked', 'departed', 'cancelled'] as const;
-
 /**
- * Writes the checks and returns one entry per flight actually updated; flights that were frozen
- * (see above), deleted, or whose user does not match are absent from the result.
+ * Writes the checks and returns one entry per flight actually updated; flights a check may not
+ * touch (see above), deleted ones, and those whose user does not match are absent from the result.
  */
 export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Promise<RecordedPriceCheck[]> {
   if (results.length === 0) return [];
@@ -82,8 +79,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
         from checks c
        where f.id = c.flight_id
          and f.user_id = c.user_id
-         and not f.has_been_rebooked
-         and f.status not in ('rebooking', 'rebooked', 'departed', 'cancelled')
+         and private.flight_is_checkable(f)
       returning f.id, f.user_id, f.status, f.original_price, f.airline, f.flight_number,
                 f.departure_airport, f.arrival_airport, c.price, c.currency, c.checked_at, c.source,
                 c.previous_status

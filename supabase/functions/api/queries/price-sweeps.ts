@@ -40,7 +40,7 @@ export interface DueFlight {
   itinerary: Itinerary;
 }
 
-/** The batch's flights that are still due, with the itinerary each one quotes. */
+/** The batch's flights that are still due (private.flight_is_due), with the itinerary each one quotes. */
 export async function loadDueFlights(tx: Tx, flightIds: number[], checkedBefore: string): Promise<DueFlight[]> {
   const rows = await tx<
     {
@@ -65,10 +65,7 @@ export async function loadDueFlights(tx: Tx, flightIds: number[], checkedBefore:
            f.cabin_class, f.fare_type, f.currency, f.booking_code, f.source_reference
       from public.flights f
      where f.id = any(${flightIds}::bigint[])
-       and not f.has_been_rebooked
-       and f.status not in ('rebooking', 'rebooked', 'departed', 'cancelled')
-       and f.departure_date >= current_date
-       and (f.last_checked is null or f.last_checked < ${checkedBefore}::timestamptz)
+       and private.flight_is_due(f, ${checkedBefore}::timestamptz)
      order by f.id
   `;
   return rows.map((r) => ({

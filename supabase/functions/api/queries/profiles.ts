@@ -1,81 +1,81 @@
 // public.profiles: one row per auth.users row, created by the sign-up trigger.
-import {
-  DEFAULT_ABSOLUTE_THRESHOLD_CENTS,
-  DEFAULT_INTERNATIONAL_MIN_SAVINGS_AMOUNT_CENTS,
-  DEFAULT_INTERNATIONAL_MIN_SAVINGS_PERCENT,
-  DEFAULT_MIN_PRICE_DROP_CENTS,
-  DEFAULT_MIN_PRICE_DROP_PERCENT,
-  DEFAULT_MIN_SAVINGS_AMOUNT_CENTS,
-  DEFAULT_MIN_SAVINGS_PERCENT,
-  DEFAULT_PERCENT_THRESHOLD,
-  FREE_FLIGHT_LIMIT,
-} from '../../_shared/constants.ts';
 import type { CurrentUser } from '../../_shared/types/user.ts';
 import type { Tx } from '../db.ts';
 
-type Row = Record<string, unknown>;
-
-function iso(value: unknown): string | null {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'string') return new Date(value).toISOString();
-  return null;
+/**
+ * The columns `GET /api/auth/me` reads. Every one is NOT NULL with its default in the profiles
+ * migration (the one source of those defaults) except the dates and the email.
+ */
+export interface ProfileRow {
+  id: string;
+  username: string;
+  email: string | null;
+  is_admin: boolean;
+  email_connected: boolean;
+  subscription_tier: string;
+  subscription_start_date: Date | null;
+  subscription_end_date: Date | null;
+  flight_limit: number;
+  auto_rebooking: boolean;
+  threshold_type: CurrentUser['thresholdType'];
+  percent_threshold: number;
+  absolute_threshold: number;
+  min_savings_percent: number;
+  min_savings_amount: number;
+  threshold_condition: CurrentUser['thresholdCondition'];
+  use_separate_international_thresholds: boolean;
+  international_min_savings_percent: number;
+  international_min_savings_amount: number;
+  notify_price_drops: boolean;
+  notify_rebookings: boolean;
+  notify_cancellations: boolean;
+  min_price_drop: number;
+  min_price_drop_percent: number;
+  total_credits_earned: number;
+  commission_owed: number;
+  last_billing_date: Date | null;
+  created_at: Date;
 }
 
-function num(value: unknown, fallback: number): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  if (typeof value === 'bigint') return Number(value);
-  return fallback;
-}
-
-function bool(value: unknown, fallback: boolean): boolean {
-  return typeof value === 'boolean' ? value : fallback;
-}
+const iso = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 /** `fallbackEmail` (the token's email claim) serves when the profile row carries none. */
-export function toCurrentUser(row: Row, fallbackEmail = ''): CurrentUser {
-  const tier = String(row.subscription_tier ?? 'free').toLowerCase() === 'premium' ? 'premium' : 'free';
+export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser {
   return {
-    id: String(row.id),
-    username: String(row.username ?? ''),
-    email: typeof row.email === 'string' && row.email ? row.email : fallbackEmail,
-    isAdmin: bool(row.is_admin, false),
-    emailConnected: bool(row.email_connected, false),
-    subscriptionTier: tier,
+    id: row.id,
+    username: row.username,
+    email: row.email || fallbackEmail,
+    isAdmin: row.is_admin,
+    emailConnected: row.email_connected,
+    subscriptionTier: row.subscription_tier.toLowerCase() === 'premium' ? 'premium' : 'free',
     subscriptionStartDate: iso(row.subscription_start_date),
     subscriptionEndDate: iso(row.subscription_end_date),
-    flightLimit: num(row.flight_limit, FREE_FLIGHT_LIMIT),
-    autoRebooking: bool(row.auto_rebooking, false),
-    thresholdType: row.threshold_type === 'absolute' ? 'absolute' : 'percent',
-    percentThreshold: num(row.percent_threshold, DEFAULT_PERCENT_THRESHOLD),
-    absoluteThreshold: num(row.absolute_threshold, DEFAULT_ABSOLUTE_THRESHOLD_CENTS),
-    minSavingsPercent: num(row.min_savings_percent, DEFAULT_MIN_SAVINGS_PERCENT),
-    minSavingsAmount: num(row.min_savings_amount, DEFAULT_MIN_SAVINGS_AMOUNT_CENTS),
-    thresholdCondition: row.threshold_condition === 'both' ? 'both' : 'either',
-    useSeparateInternationalThresholds: bool(row.use_separate_international_thresholds, false),
-    internationalMinSavingsPercent: num(
-      row.international_min_savings_percent,
-      DEFAULT_INTERNATIONAL_MIN_SAVINGS_PERCENT,
-    ),
-    internationalMinSavingsAmount: num(
-      row.international_min_savings_amount,
-      DEFAULT_INTERNATIONAL_MIN_SAVINGS_AMOUNT_CENTS,
-    ),
-    notifyPriceDrops: bool(row.notify_price_drops, true),
-    notifyRebookings: bool(row.notify_rebookings, true),
-    notifyCancellations: bool(row.notify_cancellations, true),
-    minPriceDrop: num(row.min_price_drop, DEFAULT_MIN_PRICE_DROP_CENTS),
-    minPriceDropPercent: num(row.min_price_drop_percent, DEFAULT_MIN_PRICE_DROP_PERCENT),
-    totalCreditsEarned: num(row.total_credits_earned, 0),
-    commissionOwed: num(row.commission_owed, 0),
+    flightLimit: row.flight_limit,
+    autoRebooking: row.auto_rebooking,
+    thresholdType: row.threshold_type,
+    percentThreshold: row.percent_threshold,
+    absoluteThreshold: row.absolute_threshold,
+    minSavingsPercent: row.min_savings_percent,
+    minSavingsAmount: row.min_savings_amount,
+    thresholdCondition: row.threshold_condition,
+    useSeparateInternationalThresholds: row.use_separate_international_thresholds,
+    internationalMinSavingsPercent: row.international_min_savings_percent,
+    internationalMinSavingsAmount: row.international_min_savings_amount,
+    notifyPriceDrops: row.notify_price_drops,
+    notifyRebookings: row.notify_rebookings,
+    notifyCancellations: row.notify_cancellations,
+    minPriceDrop: row.min_price_drop,
+    minPriceDropPercent: row.min_price_drop_percent,
+    totalCreditsEarned: row.total_credits_earned,
+    commissionOwed: row.commission_owed,
     lastBillingDate: iso(row.last_billing_date),
-    createdAt: iso(row.created_at) ?? new Date(0).toISOString(),
+    createdAt: new Date(row.created_at).toISOString(),
   };
 }
 
 /** The signed-in user's own profile, read as that user (row-level security applies). */
 export async function getCurrentUser(tx: Tx, fallbackEmail?: string): Promise<CurrentUser | null> {
-  const rows = await tx<Row[]>`
+  const rows = await tx<ProfileRow[]>`
     select p.* from public.profiles p where p.id = (select auth.uid())
   `;
   const row = rows[0];
