@@ -3,6 +3,8 @@
 
 // ---- plans and money (integer cents everywhere) ----
 export const FREE_FLIGHT_LIMIT = 5;
+/** A plan's flightLimit of -1 means unlimited monitoring. */
+export const UNLIMITED_FLIGHTS = -1;
 /** Commission taken on successful rebookings: 25% of the savings (airline credit). */
 export const COMMISSION_RATE_PERCENT = 25;
 /** Premium price shown on the landing page and checkout; the plan row's price governs billing. */
