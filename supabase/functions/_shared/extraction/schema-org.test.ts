@@ -101,3 +101,45 @@ describe('extractSchemaOrg', () => {
     expect(extractSchemaOrg(parseHtml(html))).toEqual([]);
   });
 });
+
+describe('JSON-LD that a strict parser refuses', () => {
+  const reservation = (name: string, seat: string) =>
+    `{
+      "@context": "http://schema.org",
+      "@type": "FlightReservation",
+      "reservationNumber": "R8QWTZ",
+      "underName": { "@type": "Person", "name": "${name}" },
+      "airplaneSeat": "${seat}",
+      "reservationFor": {
+        "@type": "Flight",
+        "flightNumber": "BA0117",
+        "airline": { "@type": "Airline", "iataCode": "BA", },
+        "departureAirport": { "@type": "Airport", "iataCode": "LHR" },
+        "arrivalAirport": { "@type": "Airport", "iataCode": "JFK" },
+        "departureTime": "09-14-2027 08:25",
+        "arrivalTime": "09-14-2027T11:15:00",
+      },
+    }`;
+
+  it('repairs a missing comma between objects and trailing commas, and reads MM-DD-YYYY dates', () => {
+    const html = `<script type="application/ld+json">[${reservation('Harriet Pell', '12A')}
+      ${reservation('Rupert Pell', '12B')}]</script>`;
+    const [booking, ...rest] = extractSchemaOrg(parseHtml(html));
+    expect(rest).toEqual([]);
+    expect(booking?.passengers).toEqual(['Harriet Pell', 'Rupert Pell']);
+    expect(booking?.segments).toHaveLength(1);
+    expect(booking?.segments[0]).toMatchObject({
+      carrier: 'BA',
+      number: '117',
+      seatNumber: '12A',
+      departureLocal: { year: 2027, month: 9, day: 14, hour: 8, minute: 25 },
+      arrivalLocal: { year: 2027, month: 9, day: 14, hour: 11, minute: 15 },
+    });
+  });
+
+  it('reads a day-first numeric date when the first number cannot be a month', () => {
+    const html = `<script type="application/ld+json">${reservation('Harriet Pell', '12A').replace('09-14-2027 08:25', '14-09-2027 8:25 pm')}</script>`;
+    const [booking] = extractSchemaOrg(parseHtml(html));
+    expect(booking?.segments[0]?.departureLocal).toEqual({ year: 2027, month: 9, day: 14, hour: 20, minute: 25 });
+  });
+});

@@ -2,13 +2,17 @@
 // JSON-LD (<script type="application/ld+json">, in head or body, single objects, arrays or
 // @graph) and microdata (itemscope/itemprop, on <meta> tags or visible elements). One
 // reservation object per passenger or per flight is common; they are grouped by reservation
-// number into one booking. Broken JSON or markup yields nothing rather than an error.
+// number into one booking. JSON that browsers and mail clients accept but a strict parser does not
+// (a missing comma between objects, a trailing comma, comments, single quotes) is repaired with
+// jsonrepair; dates written MM-DD-YYYY are read too. Markup beyond repair yields nothing rather
+// than an error.
 import type { HtmlElement } from './html.ts';
 import { textContent, walkElements } from './html.ts';
 import type { CabinClass, DraftBooking, DraftSegment, Money } from './types.ts';
 import { parseIsoDateTime } from './airports.ts';
 import { cabinFromText } from './cabin.ts';
 import { parseAmount } from './money.ts';
+import { jsonrepair } from 'jsonrepair';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -50,8 +54,7 @@ function collectJsonLd(root: HtmlElement): Json[] {
       documents.push(JSON.parse(source) as Json);
     } catch {
       try {
-        // Trailing commas are the usual hand-written mistake.
-        documents.push(JSON.parse(source.replace(/,\s*([}\]])/g, '$1')) as Json);
+        documents.push(JSON.parse(jsonrepair(source)) as Json);
       } catch {
         continue;
       }
@@ -182,8 +185,8 @@ function readFlight(flight: JsonObject, seat: string | null, cabin: CabinClass |
   const printed = (str(flight.flightNumber) ?? '').replace(/\s+/g, '').toUpperCase();
   const split = /^([A-Z][A-Z0-9]|[0-9][A-Z])?0*(\d{1,4})[A-Z]?$/.exec(printed);
   if (split?.[1]) carrier = carrier ?? split[1];
-  const departure = parseIsoDateTime(str(flight.departureTime) ?? '');
-  const arrival = parseIsoDateTime(str(flight.arrivalTime) ?? '');
+  const departure = parseMarkupDateTime(str(flight.departureTime) ?? '');
+  const arrival = parseMarkupDateTime(str(flight.arrivalTime) ?? '');
   const departureAirport = airportCode(flight.departureAirport);
   const arrivalAirport = airportCode(flight.arrivalAirport);
   if (!departureAirport || !arrivalAirport || !departure) return null;
@@ -200,6 +203,24 @@ function readFlight(flight: JsonObject, seat: string | null, cabin: CabinClass |
     cabinClass: cabin,
     seatNumber: seat,
   };
+}
+
+/** '03-21-2027 07:05', '03/21/2027T07:05:00', '21-03-2027 07:05' (a first number over 12 is the day). */
+const NUMERIC_DATE_TIME =
+  /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:[T ]+(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*([ap]\.?m\.?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** ISO 8601 as the vocabulary asks, or the numeric dates some senders write in it. */
+function parseMarkupDateTime(value: string): ReturnType<typeof parseIsoDateTime> {
+  const iso = parseIsoDateTime(value);
+  if (iso) return iso;
+  const match = NUMERIC_DATE_TIME.exec(value.trim());
+  if (!match) return null;
+  const [, first = '', second = '', year = '', hourText = '0', minute = '00', meridiem, zone = ''] = match;
+  const [month, day] = Number(first) > 12 ? [second, first] : [first, second];
+  let hour = Number(hourText);
+  if (meridiem && hour <= 12) hour = (hour % 12) + (/^p/i.test(meridiem) ? 12 : 0);
+  const pad = (text: string | number) => String(text).padStart(2, '0');
+  return parseIsoDateTime(`${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${minute}${zone}`);
 }
 
 function readSeat(reservation: JsonObject): string | null {
