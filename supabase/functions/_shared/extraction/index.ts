@@ -3,7 +3,8 @@
 // Layers, in the order kitinerary taught the field: MIME decoding (postal-mime) -> forwarded
 // message unwrapping -> schema.org FlightReservation markup (JSON-LD, microdata) -> the generic
 // multilingual extractor, tuned per airline by the sender's domain or the airline code ->
-// validation against the airport database (time zones, plausible legs, merged duplicates).
+// calendar attachments (.ics) merged in -> validation against the airport database (time zones,
+// plausible legs, merged duplicates).
 // Markup, when present, is the backbone; the text fills in what markup leaves out (fare brand,
 // seats, total). The function never throws: unreadable input is simply not a booking.
 import { parseEmail, type RawEmailInput } from './mime.ts';
@@ -14,6 +15,7 @@ import { airportCandidates, documentCabin, dropCancelledSections, extractGeneric
 import { lookupAirports, warmUpAirports } from './airports.ts';
 import { airlineBySender, type AirlineProfile } from './airlines.ts';
 import { finalizeBooking, mergeBookings } from './validate.ts';
+import { calendarLegs, mergeCalendarLegs, parseCalendar, type CalendarEvent } from './calendar.ts';
 import type { NumericDateOrder } from './dates.ts';
 import type { CabinClass, DraftBooking, DraftSegment, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
 
@@ -148,7 +150,9 @@ async function extractFromLines(
     return [];
 
   await warmUpAirports();
-  const codes = airportCandidates(body);
+  const events: CalendarEvent[] = message.calendars.flatMap(parseCalendar);
+  const eventLines = events.flatMap((event) => event.lines.map((text) => ({ text, cells: [text], headers: null })));
+  const codes = airportCandidates([...body, ...eventLines]);
   for (const booking of structured) {
     for (const segment of booking.segments) codes.add(segment.departureAirport).add(segment.arrivalAirport);
   }
@@ -177,6 +181,8 @@ async function extractFromLines(
   } else {
     drafts.push(...generic);
   }
+  const legs = events.length > 0 ? calendarLegs(events, new Set(airports.keys())) : [];
+  if (legs.length > 0) drafts.splice(0, drafts.length, ...mergeCalendarLegs(drafts, legs));
   const context = { sender, senderName: fromName || null };
   const marketing = body.some((line) => MARKETING_FOOTER.test(line.text));
   const finalized: FlightBooking[] = [];

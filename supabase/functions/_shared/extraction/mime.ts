@@ -9,6 +9,9 @@ import type { EmailMessage } from './types.ts';
 export type RawEmailInput = Uint8Array | ArrayBuffer | string;
 
 const MAX_ATTACHED_MESSAGES = 3;
+/** Airlines attach one calendar file per leg; more, or larger ones, are not itineraries. */
+const MAX_CALENDARS = 8;
+const MAX_CALENDAR_BYTES = 256_000;
 
 export interface ParsedEmail extends EmailMessage {
   /** Messages attached as message/rfc822, already parsed. */
@@ -23,6 +26,7 @@ const EMPTY_MESSAGE: EmailMessage = {
   text: '',
   html: '',
   attachments: [],
+  calendars: [],
 };
 
 export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedEmail> {
@@ -38,10 +42,17 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
   }
   const attachedMessages: EmailMessage[] = [];
   const attachments: EmailMessage['attachments'] = [];
+  const calendars: string[] = [];
   for (const attachment of email.attachments) {
     const content = attachment.content;
     const size = typeof content === 'string' ? content.length : content.byteLength;
     attachments.push({ filename: attachment.filename ?? '', mimeType: attachment.mimeType, size });
+    const calendar =
+      /^(?:text\/calendar|application\/ics|text\/x-vcalendar)$/i.test(attachment.mimeType) ||
+      /\.ics$/i.test(attachment.filename ?? '');
+    if (calendar && size <= MAX_CALENDAR_BYTES && calendars.length < MAX_CALENDARS) {
+      calendars.push(typeof content === 'string' ? content : new TextDecoder().decode(content));
+    }
     if (
       attachment.mimeType === 'message/rfc822' &&
       depth < 2 &&
@@ -60,6 +71,7 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
     text: repairC1(email.text ?? ''),
     html: repairC1(email.html ?? ''),
     attachments,
+    calendars,
     attachedMessages,
   };
 }

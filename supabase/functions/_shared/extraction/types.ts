@@ -86,4 +86,6 @@ export interface EmailMessage {
   text: string;
   html: string;
   attachments: { filename: string; mimeType: string; size: number }[];
+  /** The text of calendar attachments (.ics), for the legs they describe. */
+  calendars: string[];
 }

@@ -78,7 +78,8 @@ export function isPlausibleCode(code: string): boolean {
   return /^[A-Z0-9]{5,8}$/.test(code) && /[A-Z]/.test(code) && !NOT_CODES.has(code);
 }
 
-export function findBookingCodes(infos: LineInfo[]): CodeMention[] {
+/** Codes after their labels; only each line's text is read, so any lines will do. */
+export function findBookingCodes(infos: Pick<LineInfo, 'line'>[]): CodeMention[] {
   const found: CodeMention[] = [];
   infos.forEach((info, line) => {
     const text = info.line.text;
