@@ -266,6 +266,10 @@ async function buildIndex(): Promise<void> {
   index = keys;
 }
 
+export function airportNamesLoaded(): boolean {
+  return index !== null;
+}
+
 /** Loads the name index (once); later calls return at once. */
 export function loadAirportNames(): Promise<void> {
   loading ??= buildIndex();

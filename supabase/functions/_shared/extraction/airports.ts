@@ -5,7 +5,6 @@
 // any reason counts as an unknown airport, which makes validation drop the segment.
 import * as airportDataModule from 'airport-data-js';
 import type { LocalDateTime } from './types.ts';
-import { loadAirportNames } from './airport-names.ts';
 
 type AirportDataApi = typeof airportDataModule;
 // The package is CommonJS; under Node's and Deno's ESM loaders its functions sit on `default`.
@@ -65,9 +64,9 @@ export async function lookupAirports(codes: Iterable<string>): Promise<Map<strin
   return result;
 }
 
-/** Loads the airport data and the index of airport names ahead of the first email (benchmarks, warm starts). */
+/** Loads the airport data ahead of the first email (benchmarks, warm starts). */
 export async function warmUpAirports(): Promise<void> {
-  await Promise.all([lookupAirport('JFK'), loadAirportNames()]);
+  await lookupAirport('JFK');
 }
 
 // ---- UTC offsets ----

@@ -3,7 +3,8 @@
 // Layers, in the order kitinerary taught the field: MIME decoding (postal-mime) -> forwarded
 // message unwrapping -> schema.org FlightReservation markup (JSON-LD, microdata) -> the generic
 // multilingual extractor, tuned per airline by the sender's domain or the airline code ->
-// calendar attachments (.ics) merged in -> validation against the airport database (time zones,
+// calendar attachments (.ics) merged in -> boarding-pass barcode text (BCBP) completing names,
+// code and flights -> validation against the airport database (time zones,
 // plausible legs, merged duplicates).
 // Markup, when present, is the backbone; the text fills in what markup leaves out (fare brand,
 // seats, total). The function never throws: unreadable input is simply not a booking.
@@ -13,8 +14,11 @@ import { unwrapForwarded } from './forward.ts';
 import { extractSchemaOrg } from './schema-org.ts';
 import { airportCandidates, documentCabin, dropCancelledSections, extractGeneric } from './generic.ts';
 import { lookupAirports, warmUpAirports } from './airports.ts';
+import { airportNamesLoaded, loadAirportNames } from './airport-names.ts';
 import { airlineBySender, type AirlineProfile } from './airlines.ts';
 import { finalizeBooking, mergeBookings } from './validate.ts';
+import { applyBoardingPasses, findBoardingPasses } from './boarding-pass.ts';
+import { readName } from './names.ts';
 import { calendarLegs, mergeCalendarLegs, parseCalendar, type CalendarEvent } from './calendar.ts';
 import type { NumericDateOrder } from './dates.ts';
 import type { CabinClass, DraftBooking, DraftSegment, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
@@ -157,17 +161,24 @@ async function extractFromLines(
     for (const segment of booking.segments) codes.add(segment.departureAirport).add(segment.arrivalAirport);
   }
   const airports = await lookupAirports(codes);
+  if (events.length > 0) await loadAirportNames();
   const extraCarriers = new Set(
     structured.flatMap((booking) => booking.segments.map((segment) => segment.carrier ?? '')).filter(Boolean),
   );
-  const generic = extractGeneric(body, {
+  const genericContext = {
     sent: unwrapped.date ?? message.date,
     dateOrder: numericDateOrder(text, sender),
     airline: sender,
     subject,
     airports,
     extraCarriers,
-  });
+  };
+  let generic = extractGeneric(body, genericContext);
+  // Places named without codes need the index of airport names, built on first need: read again.
+  if (!airportNamesLoaded() && generic.every((booking) => booking.segments.length === 0)) {
+    await loadAirportNames();
+    generic = extractGeneric(body, genericContext);
+  }
 
   const drafts: DraftBooking[] = [];
   if (structured.length > 0) {
@@ -183,6 +194,12 @@ async function extractFromLines(
   }
   const legs = events.length > 0 ? calendarLegs(events, new Set(airports.keys())) : [];
   if (legs.length > 0) drafts.splice(0, drafts.length, ...mergeCalendarLegs(drafts, legs));
+  // Names, the code and flight numbers that only a boarding pass's barcode text carries.
+  const passes = findBoardingPasses(text);
+  if (passes.length > 0) {
+    const completed = applyBoardingPasses(drafts, passes, (name) => readName(name)?.name ?? null);
+    drafts.splice(0, drafts.length, ...completed);
+  }
   const context = { sender, senderName: fromName || null };
   const marketing = body.some((line) => MARKETING_FOOTER.test(line.text));
   const finalized: FlightBooking[] = [];
