@@ -7,6 +7,9 @@ import {
   fieldSlotRecipe,
   menuSlotRecipe,
   nativeSelectSlotRecipe,
+  numberInputSlotRecipe,
+  sliderSlotRecipe,
+  switchSlotRecipe,
   tabsSlotRecipe,
   toastSlotRecipe,
 } from '@chakra-ui/react/theme';
@@ -27,6 +30,9 @@ export const slotRecipes = {
   field: fieldSlotRecipe,
   menu: menuSlotRecipe,
   nativeSelect: nativeSelectSlotRecipe,
+  numberInput: numberInputSlotRecipe,
+  slider: sliderSlotRecipe,
+  switch: switchSlotRecipe,
   tabs: tabsSlotRecipe,
   toast: toastSlotRecipe,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatPercent, percentOf } from './format';
+import { formatDate, formatMoney, formatMoneyInput, formatPercent, parseMoney, percentOf } from './format';
 
 describe('formatMoney', () => {
   it('turns cents into en-US dollars with 2 decimals by default', () => {
@@ -17,6 +17,78 @@ describe('formatMoney', () => {
     expect(formatMoney(null)).toBe('$0.00');
     expect(formatMoney(undefined, 0)).toBe('$0');
     expect(formatMoney(-2500)).toBe('-$25.00');
+  });
+});
+
+describe('parseMoney', () => {
+  it.each([
+    ['$1,234.50', 123450],
+    ['1234.5', 123450],
+    ['12.5', 1250],
+    ['12.', 1200],
+    ['.5', 50],
+    ['0', 0],
+    [' $ 40 ', 4000],
+    ['1,000,000', 100000000],
+    ['12.500', 1250],
+  ])('reads %s as %i cents', (text, cents) => {
+    expect(parseMoney(text)).toBe(cents);
+  });
+
+  it('keeps the sign of a negative amount, before or after the dollar sign', () => {
+    expect(parseMoney('-12.50')).toBe(-1250);
+    expect(parseMoney('-$12.50')).toBe(-1250);
+    expect(parseMoney('$-1,234.5')).toBe(-123450);
+    expect(parseMoney('-0.01')).toBe(-1);
+  });
+
+  it('answers undefined for an empty field', () => {
+    expect(parseMoney('')).toBeUndefined();
+    expect(parseMoney('   ')).toBeUndefined();
+  });
+
+  it('refuses amounts finer than a cent instead of rounding them', () => {
+    expect(parseMoney('0.005')).toBeNaN();
+    expect(parseMoney('12.345')).toBeNaN();
+  });
+
+  it.each([
+    'abc',
+    '$',
+    '.',
+    '-',
+    '12a',
+    '1.2.3',
+    '1,23',
+    '12,34.5',
+    '--5',
+    '-$-5',
+    '$$5',
+    '1e3',
+    '0x10',
+    '5 $',
+    '9'.repeat(20),
+  ])('refuses %s', (text) => {
+    expect(parseMoney(text)).toBeNaN();
+  });
+});
+
+describe('formatMoneyInput', () => {
+  it('shows cents as dollars with two decimals and grouping, without a symbol', () => {
+    expect(formatMoneyInput(25000)).toBe('250.00');
+    expect(formatMoneyInput(123450)).toBe('1,234.50');
+    expect(formatMoneyInput(5)).toBe('0.05');
+    expect(formatMoneyInput(-1250)).toBe('-12.50');
+  });
+
+  it('leaves the field empty without an amount', () => {
+    expect(formatMoneyInput(null)).toBe('');
+    expect(formatMoneyInput(undefined)).toBe('');
+    expect(formatMoneyInput(Number.NaN)).toBe('');
+  });
+
+  it('round-trips through parseMoney', () => {
+    for (const cents of [0, 1, 99, 100, 123456789, -4250]) expect(parseMoney(formatMoneyInput(cents))).toBe(cents);
   });
 });
 

@@ -72,23 +72,21 @@ function ContactForm() {
     <form onSubmit={onSubmit} noValidate aria-labelledby="contact-form-title">
       <Stack gap="5">
         <SimpleGrid columns={{ base: 1, md: 2 }} gap="5">
-          <TextField label="Name" autoComplete="name" required error={form.errors.name} {...form.field('name')} />
+          <TextField label="Name" autoComplete="name" required {...form.field('name')} />
           <TextField
             label="Email"
             type="email"
             autoComplete="email"
             inputMode="email"
             required
-            error={form.errors.email}
             {...form.field('email')}
           />
         </SimpleGrid>
-        <TextField label="Subject" required error={form.errors.subject} {...form.field('subject')} />
+        <TextField label="Subject" required {...form.field('subject')} />
         <TextareaField
           label="Message"
           rows={6}
           required
-          error={form.errors.message}
           hint="Include your booking confirmation code if your question is about a flight."
           {...form.field('message')}
         />

@@ -78,7 +78,6 @@ export function ForgotPasswordPage() {
             inputMode="email"
             autoFocus
             required
-            error={form.errors.email}
             {...form.field('email')}
           />
           <Button type="submit" size="lg" width="full" loading={forgotPassword.isPending} loadingText="Sending...">

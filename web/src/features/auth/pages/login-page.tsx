@@ -27,21 +27,13 @@ export function LoginPage() {
     >
       <form onSubmit={onSubmit} noValidate aria-label="Log in">
         <Stack gap="5">
-          <TextField
-            label="Username"
-            autoComplete="username"
-            autoFocus
-            required
-            error={form.errors.username}
-            {...form.field('username')}
-          />
+          <TextField label="Username" autoComplete="username" autoFocus required {...form.field('username')} />
           <Stack gap="2">
             <TextField
               label="Password"
               type="password"
               autoComplete="current-password"
               required
-              error={form.errors.password}
               {...form.field('password')}
             />
             <Flex justify="flex-end">

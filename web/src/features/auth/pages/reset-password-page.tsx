@@ -103,7 +103,6 @@ function ResetPasswordForm({ token, onDone }: { token: string; onDone: () => voi
             autoFocus
             required
             hint={PASSWORD_HINT}
-            error={form.errors.password}
             {...form.field('password')}
           />
           <TextField
@@ -111,7 +110,6 @@ function ResetPasswordForm({ token, onDone }: { token: string; onDone: () => voi
             type="password"
             autoComplete="new-password"
             required
-            error={form.errors.confirmPassword}
             {...form.field('confirmPassword')}
           />
           <Button type="submit" size="lg" width="full" loading={resetPassword.isPending} loadingText="Resetting...">

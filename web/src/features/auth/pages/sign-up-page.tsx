@@ -50,20 +50,13 @@ export function SignUpPage() {
 
       <form onSubmit={onSubmit} noValidate aria-label="Create an account">
         <Stack gap="5">
-          <TextField
-            label="Username"
-            autoComplete="username"
-            required
-            error={form.errors.username}
-            {...form.field('username')}
-          />
+          <TextField label="Username" autoComplete="username" required {...form.field('username')} />
           <TextField
             label="Email"
             type="email"
             autoComplete="email"
             inputMode="email"
             required
-            error={form.errors.email}
             {...form.field('email')}
           />
           <TextField
@@ -72,7 +65,6 @@ export function SignUpPage() {
             autoComplete="new-password"
             required
             hint={PASSWORD_HINT}
-            error={form.errors.password}
             {...form.field('password')}
           />
           <Button

@@ -1,25 +1,15 @@
 import { Box, Button, Dialog, Icon, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { airlineManageUrl, savingsSummary } from '../display';
 import { creditExpiryDate } from '@shared/flights/rules.ts';
 import { confirmRebookingInputSchema } from '@shared/schemas/flights.ts';
 import type { Flight } from '@shared/types/flights.ts';
-import { useState, type FormEvent } from 'react';
 import { LuExternalLink } from 'react-icons/lu';
+import { MoneyField } from '@/components/form/money-field';
 import { TextField } from '@/components/form/text-field';
-import { fieldErrors, type FieldErrors } from '@/hooks/use-zod-form';
+import { useZodForm } from '@/hooks/use-zod-form';
 import { formatMoney } from '@/lib/format';
 import { useConfirmRebooking } from '../api';
+import { airlineManageUrl, savingsSummary } from '../display';
 import { FlightDialog } from './flight-dialog';
-
-type FormValues = Record<'newPrice' | 'airlineCredit' | 'creditReferenceNumber' | 'creditExpiryDate', string>;
-
-/** '123.45' -> 12345 cents; blank or unreadable stays not-a-number so the schema names the field. */
-function dollarsToCents(value: string): number {
-  const trimmed = value.trim().replace(/^\$/, '').replace(/,/g, '');
-  return trimmed === '' ? Number.NaN : Math.round(Number(trimmed) * 100);
-}
-
-const centsToDollars = (cents: number) => (cents / 100).toFixed(2);
 
 interface AssistedRebookingDialogProps {
   flight: Flight;
@@ -27,45 +17,26 @@ interface AssistedRebookingDialogProps {
 }
 
 /**
- * The assisted path (issue 3): the fare source cannot change this booking, so the traveller
- * changes it with the airline, guided here, then tells us the new price and the credit the
- * airline gave; only that confirmation records the flight as rebooked. Dollars typed in the form
- * become cents and are validated with the request's own schema.
+ * The assisted path: the fare source cannot change this booking, so the traveller changes it
+ * with the airline, guided here, then tells us the new price and the credit the airline gave;
+ * only that confirmation records the flight as rebooked. The amounts are typed in dollars and
+ * sent in cents, validated with the request's own schema.
  */
 export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDialogProps) {
   const confirm = useConfirmRebooking();
   const { savings } = savingsSummary(flight);
   const manageUrl = airlineManageUrl(flight);
-  const [values, setValues] = useState<FormValues>({
-    newPrice: flight.currentPrice === null ? '' : centsToDollars(flight.currentPrice),
-    airlineCredit: savings > 0 ? centsToDollars(savings) : '',
+  const form = useZodForm(confirmRebookingInputSchema, {
+    newPrice: flight.currentPrice ?? undefined,
+    airlineCredit: savings > 0 ? savings : undefined,
     creditReferenceNumber: '',
     creditExpiryDate: creditExpiryDate(new Date()),
   });
-  const [errors, setErrors] = useState<FieldErrors<FormValues>>({});
 
-  const change = (name: keyof FormValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [name]: event.target.value }));
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const result = confirmRebookingInputSchema.safeParse({
-      newPrice: dollarsToCents(values.newPrice),
-      airlineCredit: dollarsToCents(values.airlineCredit),
-      creditReferenceNumber: values.creditReferenceNumber,
-      creditExpiryDate: values.creditExpiryDate,
-    });
-    if (!result.success) {
-      const next = fieldErrors<FormValues>(result.error);
-      setErrors(next);
-      const first = Object.keys(next)[0];
-      if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
-    setErrors({});
-    // The toast comes from the hook; once the list refetches, this card (and dialog) moves to History.
-    confirm.mutate({ flightId: flight.id, input: result.data }, { onSuccess: onClose });
-  };
+  // The toast comes from the hook; once the list refetches, this card (and dialog) moves to History.
+  const onSubmit = form.handleSubmit((input) =>
+    confirm.mutate({ flightId: flight.id, input }, { onSuccess: onClose, onError: form.showServerErrors }),
+  );
 
   return (
     <FlightDialog closeLabel="Close" onClose={onClose}>
@@ -104,43 +75,24 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
               <Box as="li">Enter what the airline gave you below to record the rebooking.</Box>
             </Box>
             <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
-              <TextField
+              <MoneyField
                 label="New price ($)"
-                name="newPrice"
-                inputMode="decimal"
                 required
-                value={values.newPrice}
-                onChange={change('newPrice')}
-                error={errors.newPrice}
                 hint="What the airline now charges for this booking"
+                {...form.moneyField('newPrice')}
               />
-              <TextField
+              <MoneyField
                 label="Airline credit ($)"
-                name="airlineCredit"
-                inputMode="decimal"
                 required
-                value={values.airlineCredit}
-                onChange={change('airlineCredit')}
-                error={errors.airlineCredit}
                 hint="The credit the airline issued you"
+                {...form.moneyField('airlineCredit')}
               />
               <TextField
                 label="Credit reference (optional)"
-                name="creditReferenceNumber"
                 autoComplete="off"
-                value={values.creditReferenceNumber}
-                onChange={change('creditReferenceNumber')}
-                error={errors.creditReferenceNumber}
+                {...form.field('creditReferenceNumber')}
               />
-              <TextField
-                label="Credit expiry date"
-                name="creditExpiryDate"
-                type="date"
-                required
-                value={values.creditExpiryDate}
-                onChange={change('creditExpiryDate')}
-                error={errors.creditExpiryDate}
-              />
+              <TextField label="Credit expiry date" type="date" required {...form.field('creditExpiryDate')} />
             </SimpleGrid>
           </Stack>
         </Dialog.Body>

@@ -252,4 +252,34 @@ describe('FlightCard', () => {
       creditExpiryDate: '2028-01-31',
     });
   });
+
+  it("shows the server's per-field message on the assisted dialog's field", async () => {
+    const flight = buildFlight({
+      status: 'price_drop',
+      rebookingMethod: 'assisted',
+      originalPrice: 30000,
+      currentPrice: 25000,
+    });
+    const message = 'Credit expiry date must be a date (YYYY-MM-DD)';
+    renderCard(flight, {
+      [`POST /api/flights/${flight.id}/confirm-rebooking`]: {
+        status: 400,
+        body: { message, errors: [{ field: 'creditExpiryDate', message }] },
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Rebook at Lower Price' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rebook at Lower Price' });
+    fireEvent.change(within(dialog).getByLabelText(/Airline credit/), { target: { value: '$1,000' } });
+    fireEvent.blur(within(dialog).getByLabelText(/Airline credit/));
+    expect(within(dialog).getByLabelText(/Airline credit/)).toHaveValue('1,000.00');
+    fireEvent.change(within(dialog).getByLabelText(/Airline credit/), { target: { value: '40' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm Rebooking' }));
+
+    const expiry = within(dialog).getByLabelText(/Credit expiry date/);
+    await waitFor(() => expect(expiry).toHaveAccessibleErrorMessage(message));
+    expect(expiry).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(expiry).toHaveFocus());
+    expect(within(dialog).getByLabelText(/Airline credit/)).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('dialog', { name: 'Rebook at Lower Price' })).toBeInTheDocument();
+  });
 });

@@ -96,6 +96,28 @@ describe('Manual Flight Entry', () => {
     expect(screen.getByRole('tab', { name: 'Manual Entry' })).toHaveAttribute('aria-selected', 'true');
   });
 
+  it("puts the server's per-field message on its field", async () => {
+    const message = 'Last name must be at most 100 characters';
+    openManualEntry({
+      status: 400,
+      body: { message, errors: [{ field: 'passengerLastName', message }] },
+    });
+    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
+    fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: 'Smith' } });
+    fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
+
+    const lastName = screen.getByLabelText(/Passenger Last Name/);
+    await waitFor(() => expect(lastName).toHaveAccessibleErrorMessage(message));
+    expect(lastName).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(lastName).toHaveFocus());
+    expect(screen.getByText('Error Adding Flight')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Booking Confirmation Code/)).not.toHaveAttribute('aria-invalid');
+
+    fireEvent.change(lastName, { target: { value: 'Smyth' } });
+    await waitFor(() => expect(lastName).not.toHaveAttribute('aria-invalid'));
+  });
+
   it('falls back to the generic message when the server gives none', async () => {
     openManualEntry({ status: 500 });
     fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
