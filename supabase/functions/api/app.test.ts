@@ -70,6 +70,14 @@ Deno.test('CORS allows the site origin with credentials, and no other origin', a
 
   const other = await request('/api/health', { headers: { Origin: 'http://evil.test' } });
   assert.equal(other.headers.get('Access-Control-Allow-Origin'), null);
+
+  // later requests, errors included, answer the site the same (the middleware is made once)
+  const refused = await request('/api/flights', { headers: { Origin: SITE_URL } });
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get('Access-Control-Allow-Origin'), SITE_URL);
+  assert.equal(refused.headers.get('Access-Control-Allow-Credentials'), 'true');
+  assert.match(refused.headers.get('Access-Control-Expose-Headers') ?? '', /Retry-After/);
+  assert.match(refused.headers.get('Vary') ?? '', /Origin/);
 });
 
 Deno.test('malformed JSON is a 400 that says so, and touches nothing', async () => {
