@@ -246,7 +246,9 @@ try {
   const headers = { Authorization: `Bearer ${body.session.access_token}` };
   const sql = postgres(stack.databaseUrl, { max: 1, prepare: !stack.singleSession, onnotice: () => {} });
   try {
-    await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${userId}`;
+    await sql`update public.profiles
+                 set plan_id = (select id from public.subscription_plans where tier = 'premium' order by id limit 1)
+               where id = ${userId}`;
     await sql`
       insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
                                   departure_airport, arrival_airport, departure_date, original_price,

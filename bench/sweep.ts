@@ -82,7 +82,8 @@ try {
     insert into auth.users (id, email, raw_user_meta_data, email_confirmed_at)
     select gen_random_uuid(), 'bench' || u || '@example.com', jsonb_build_object('username', 'bench_' || u), now()
       from generate_series(1, ${users}::integer) u`;
-  await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1`;
+  await sql`update public.profiles
+               set plan_id = (select id from public.subscription_plans where tier = 'premium' order by id limit 1)`;
   // Itinerary i: one of six airlines, a flight number, a route and a date that together make it
   // unique; flight g belongs to itinerary g mod I and traveller g mod U. The itinerary index goes
   // in notes so the latency run can make a chosen set of itineraries due again.

@@ -17,7 +17,13 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function createTestDatabase(options: { seed?: boolean; pglite?: boolean } = {}): Promise<TestDatabase> {
+/**
+ * `migrationsDir`: apply the migrations of this folder instead of supabase/migrations (a test of
+ * how a later migration treats the data of an earlier schema migrates the rest itself).
+ */
+export async function createTestDatabase(
+  options: { seed?: boolean; pglite?: boolean; migrationsDir?: string } = {},
+): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl && !options.pglite) {
     const name = `fb_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
@@ -29,10 +35,12 @@ export async function createTestDatabase(options: { seed?: boolean; pglite?: boo
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     };
-    const migrated = await migrate(url.toString(), { seed: options.seed }).catch(async (error: unknown) => {
-      await drop();
-      throw error;
-    });
+    const migrated = await migrate(url.toString(), { seed: options.seed, dir: options.migrationsDir }).catch(
+      async (error: unknown) => {
+        await drop();
+        throw error;
+      },
+    );
     return {
       url: url.toString(),
       ownerUrl: migrated.ownerUrl,
@@ -41,11 +49,13 @@ export async function createTestDatabase(options: { seed?: boolean; pglite?: boo
     };
   }
   const server = await startPgliteServer({ port: 0 });
-  const migrated = await migrate(server.url, { seed: options.seed, singleSession: true }).catch(
-    async (error: unknown) => {
-      await server.stop();
-      throw error;
-    },
-  );
+  const migrated = await migrate(server.url, {
+    seed: options.seed,
+    dir: options.migrationsDir,
+    singleSession: true,
+  }).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
   return { url: server.url, ownerUrl: migrated.ownerUrl, singleSession: true, close: () => server.stop() };
 }

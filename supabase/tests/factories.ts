@@ -142,9 +142,9 @@ export async function createUser(
             values (${id}, ${email}, ${sql.json(metadata as postgres.JSONValue)}, now())`;
   if (options.admin) await sql`update public.profiles set is_admin = true where id = ${id}`;
   if (options.premium) {
+    await setPlan(sql, id, 'premium');
     await sql`update public.profiles
-                 set subscription_tier = 'premium', flight_limit = -1,
-                     subscription_start_date = now(), subscription_end_date = now() + interval '1 year'
+                 set subscription_start_date = now(), subscription_end_date = now() + interval '1 year'
                where id = ${id}`;
   }
   const [profile] = await sql<{ username: string }[]>`select username from public.profiles where id = ${id}`;
@@ -292,10 +292,25 @@ export async function createBillingTransaction(
   return row.id;
 }
 
+/** Puts the traveller on a plan: the given one, or the first plan of the tier. */
+export async function setPlan(sql: Sql | Tx, userId: string, plan: number | 'free' | 'premium'): Promise<void> {
+  const planId =
+    typeof plan === 'number'
+      ? plan
+      : (
+          await sql<
+            { id: number }[]
+          >`select id::int from public.subscription_plans where tier = ${plan} order by id limit 1`
+        )[0]?.id;
+  if (planId === undefined) throw new Error(`no ${plan} plan`);
+  await sql`update public.profiles set plan_id = ${planId} where id = ${userId}`;
+}
+
 export async function createPlan(
   sql: Sql | Tx,
   overrides: {
     name?: string;
+    tier?: 'free' | 'premium';
     price?: number;
     flightLimit?: number;
     isActive?: boolean;
@@ -303,8 +318,9 @@ export async function createPlan(
   } = {},
 ): Promise<number> {
   const [row] = await sql<{ id: number }[]>`insert into public.subscription_plans
-      (name, price, flight_limit, auto_rebooking_enabled, commission_rate, description, is_active)
-    values (${overrides.name ?? `Plan ${next()}`}, ${overrides.price ?? 999}, ${overrides.flightLimit ?? 10}, false,
+      (name, tier, price, flight_limit, auto_rebooking_enabled, commission_rate, description, is_active)
+    values (${overrides.name ?? `Plan ${next()}`}, ${overrides.tier ?? 'free'}, ${overrides.price ?? 999},
+            ${overrides.flightLimit ?? 10}, ${overrides.tier === 'premium'},
             ${overrides.commissionRate === undefined ? 10 : overrides.commissionRate}, 'A test plan',
             ${overrides.isActive ?? true})
     returning id::int`;

@@ -75,6 +75,8 @@ const ALLOWED = [
   'column public.subscription_plans.name: authenticated UPDATE',
   'column public.subscription_plans.price: authenticated INSERT',
   'column public.subscription_plans.price: authenticated UPDATE',
+  'column public.subscription_plans.tier: authenticated INSERT',
+  'column public.subscription_plans.tier: authenticated UPDATE',
   'database: PUBLIC CONNECT',
   'database: PUBLIC TEMPORARY',
   'function auth.email(): PUBLIC EXECUTE',

@@ -1,6 +1,13 @@
-// Profiles: the sign-up trigger, defaults, stored bounds, and every way a traveller might try to
-// promote themselves through direct SQL as role authenticated.
+// Profiles: the sign-up trigger, defaults, stored bounds, the plan a profile points at (by id:
+// its flight limit, commission rate and tier come from the plan row), and every way a traveller
+// might try to promote themselves through direct SQL as role authenticated.
 import { randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { migrate, migrationsDir } from '../../dev/db/migrate.ts';
+import { createTestDatabase } from '../../dev/db/test-db.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,
@@ -8,15 +15,25 @@ import {
   anon,
   attempt,
   createFlight,
+  createFlightBooking,
+  createPlan,
+  createRebooking,
   createUser,
+  flightInput,
   openTestDatabase,
   serviceRole,
+  setPlan,
   user,
   type TestDb,
   type Tx,
 } from './factories.ts';
+import { recordRebooking } from '../functions/api/queries/flights.ts';
+import { getCurrentUser } from '../functions/api/queries/profiles.ts';
 
 let db: TestDb;
+
+/** The migration that points profiles at their plan by id. */
+const PLAN_IDS_MIGRATION = '20261124000300_profile_plans.sql';
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -25,6 +42,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
 });
+
+/** The migration's plan of the tier (Free or Premium). */
+async function planId(tier: 'free' | 'premium'): Promise<number> {
+  const [row] = await db.sql<{ id: number }[]>`
+    select id::int from public.subscription_plans where tier = ${tier} order by id limit 1`;
+  if (!row) throw new Error(`no ${tier} plan`);
+  return row.id;
+}
+
+/** A column's test value: '__premium__' stands for the Premium plan's id. */
+async function valueOf(value: unknown): Promise<unknown> {
+  return value === '__premium__' ? planId('premium') : value;
+}
 
 async function profileOf(id: string): Promise<Record<string, unknown>> {
   const [row] = await db.sql<Record<string, unknown>[]>`select * from public.profiles where id = ${id}`;
@@ -60,13 +90,12 @@ describe('profile created on sign-up', () => {
       notify_email: true,
       notify_push: false,
       notify_sms: false,
-      subscription_tier: 'free',
+      plan_id: String(await planId('free')),
       subscription_start_date: null,
       subscription_end_date: null,
       total_credits_earned: 0,
       commission_owed: 0,
       last_billing_date: null,
-      flight_limit: 5,
     });
     expect(profile.created_at).toBeInstanceOf(Date);
     expect(profile).not.toHaveProperty('password');
@@ -202,8 +231,6 @@ describe('stored bounds', () => {
     );
 
   it.each([
-    ['subscription_tier', ['free', 'premium', 'Premium', 'FREE'], 'gold'],
-    ['flight_limit', [-1, 0, 5, 1000], -2],
     ['total_credits_earned', [0, 123456], -1],
     ['commission_owed', [0, 625], -1],
   ])('%s accepts %j and rejects %s', async (column, good, bad) => {
@@ -311,8 +338,7 @@ describe('a traveller changing their own profile', () => {
 
   it.each([
     ['is_admin', true],
-    ['subscription_tier', 'premium'],
-    ['flight_limit', -1],
+    ['plan_id', '__premium__'],
     ['total_credits_earned', 1_000_000],
     ['commission_owed', 0],
     ['subscription_start_date', '2026-01-01T00:00:00Z'],
@@ -326,8 +352,9 @@ describe('a traveller changing their own profile', () => {
   ])('is denied changing %s, which stays as it was', async (column, value) => {
     await db.sql`update public.profiles set commission_owed = 1500 where id = ${travellerId}`;
     const before = await profileOf(travellerId);
+    const newValue = (await valueOf(value)) as string;
     const outcome = await attempt(db.sql, user(travellerId), (tx) =>
-      tx.unsafe(`update public.profiles set ${column} = $1 where id = $2`, [value as string, travellerId]),
+      tx.unsafe(`update public.profiles set ${column} = $1 where id = $2`, [newValue, travellerId]),
     );
     expect(outcome).toMatchObject({ error: DENIED });
     const after = await profileOf(travellerId);
@@ -408,9 +435,9 @@ describe('automatic rebooking is premium only', () => {
     expect(outcome).toMatchObject({ error: DENIED });
   });
 
-  it('lets a premium traveller switch it on, regardless of the tier spelling', async () => {
-    const traveller = await createUser(db.sql, { premium: true });
-    await db.sql`update public.profiles set subscription_tier = 'Premium' where id = ${traveller.id}`;
+  it('lets a premium traveller switch it on, on any plan of the premium tier', async () => {
+    const traveller = await createUser(db.sql);
+    await setPlan(db.sql, traveller.id, await createPlan(db.sql, { name: 'Premium Family', tier: 'premium' }));
     const outcome = await attempt(
       db.sql,
       user(traveller.id),
@@ -420,15 +447,173 @@ describe('automatic rebooking is premium only', () => {
   });
 
   it('switches off when the traveller leaves premium', async () => {
+    const freePlan = await planId('free');
     const traveller = await createUser(db.sql, { premium: true });
     await db.sql`update public.profiles set auto_rebooking = true where id = ${traveller.id}`;
     await actAs(
       db.sql,
       serviceRole,
-      (tx) => tx`update public.profiles set subscription_tier = 'free', flight_limit = 5 where id = ${traveller.id}`,
+      (tx) => tx`update public.profiles set plan_id = ${freePlan} where id = ${traveller.id}`,
       { commit: true },
     );
-    expect(await profileOf(traveller.id)).toMatchObject({ subscription_tier: 'free', auto_rebooking: false });
+    expect(await profileOf(traveller.id)).toMatchObject({ plan_id: String(freePlan), auto_rebooking: false });
+  });
+});
+
+describe('the plan a profile points at', () => {
+  /** Renames a plan as an admin does, committed. */
+  const renameAsAdmin = async (adminId: string, planId: number, name: string) =>
+    actAs(db.sql, user(adminId), (tx) => tx`update public.subscription_plans set name = ${name} where id = ${planId}`, {
+      commit: true,
+    });
+
+  /** A flight of the traveller in the middle of its rebooking, with the open record. */
+  async function rebookingUnderWay(userId: string): Promise<{ flightId: number; rebookingId: number }> {
+    const flightId = await createFlight(db.sql, userId, { status: 'rebooking' });
+    await createFlightBooking(db.sql, flightId);
+    return { flightId, rebookingId: await createRebooking(db.sql, flightId, userId, 'claimed') };
+  }
+
+  const record = (userId: string, under: { flightId: number; rebookingId: number }, airlineCredit: number) =>
+    actAs(
+      db.sql,
+      serviceRole,
+      (tx) =>
+        recordRebooking(tx, {
+          ...under,
+          userId,
+          newPrice: 30_000,
+          airlineCredit,
+          creditReference: 'DL-CR-TEST01',
+          creditExpiryDate: '2027-12-31',
+          seatNumber: null,
+          rebookedAt: new Date(),
+        }),
+      { commit: true },
+    );
+
+  const currentUser = (userId: string) => actAs(db.sql, user(userId), (tx) => getCurrentUser(tx));
+
+  it('a new account is on the Free plan: 5 flights, no commission', async () => {
+    const traveller = await createUser(db.sql);
+    expect(await currentUser(traveller.id)).toMatchObject({ subscriptionTier: 'free', flightLimit: 5 });
+    const under = await rebookingUnderWay(traveller.id);
+    expect(await record(traveller.id, under, 10_000)).toEqual({ commission: 0 });
+  });
+
+  it("renaming a plan changes no one's commission, flight limit or tier", async () => {
+    const admin = await createUser(db.sql, { admin: true });
+    const gold = await createPlan(db.sql, { name: 'Gold', tier: 'premium', flightLimit: 3, commissionRate: 20 });
+    const traveller = await createUser(db.sql);
+    await setPlan(db.sql, traveller.id, gold);
+
+    await renameAsAdmin(admin.id, gold, 'Gold Plus');
+
+    expect(await currentUser(traveller.id)).toMatchObject({ subscriptionTier: 'premium', flightLimit: 3 });
+    const under = await rebookingUnderWay(traveller.id);
+    expect(await record(traveller.id, under, 10_000)).toEqual({ commission: 2_000 });
+    // the limit is still the plan's 3 (the rebooked flight no longer counts): three flights fill it
+    for (let i = 0; i < 3; i += 1) await createFlight(db.sql, traveller.id);
+    expect(
+      await attempt(
+        db.sql,
+        serviceRole,
+        (tx) => tx`insert into public.flights ${tx({ user_id: traveller.id, ...flightInput() })}`,
+      ),
+    ).toMatchObject({ error: 'FB409', message: 'Flight limit reached: your plan monitors up to 3 flights.' });
+  });
+
+  it('the plan row governs: a new rate or limit applies to everyone on it', async () => {
+    const plan = await createPlan(db.sql, { name: 'Flexible', tier: 'premium', flightLimit: 1, commissionRate: 10 });
+    const traveller = await createUser(db.sql);
+    await setPlan(db.sql, traveller.id, plan);
+    await db.sql`update public.subscription_plans set commission_rate = 30, flight_limit = 4 where id = ${plan}`;
+    expect(await currentUser(traveller.id)).toMatchObject({ flightLimit: 4 });
+    const under = await rebookingUnderWay(traveller.id);
+    expect(await record(traveller.id, under, 10_000)).toEqual({ commission: 3_000 });
+  });
+
+  it('a retired plan keeps its terms for the travellers on it, who still read it', async () => {
+    const plan = await createPlan(db.sql, {
+      name: 'Legacy Premium',
+      tier: 'premium',
+      flightLimit: -1,
+      commissionRate: 15,
+    });
+    const traveller = await createUser(db.sql);
+    const other = await createUser(db.sql);
+    await setPlan(db.sql, traveller.id, plan);
+    await db.sql`update public.subscription_plans set is_active = false where id = ${plan}`;
+
+    expect(await currentUser(traveller.id)).toMatchObject({ subscriptionTier: 'premium', flightLimit: -1 });
+    const seen = (id: string) =>
+      actAs(
+        db.sql,
+        user(id),
+        async (tx) => (await tx`select id from public.subscription_plans where id = ${plan}`).length,
+      );
+    expect(await seen(traveller.id)).toBe(1);
+    expect(await seen(other.id)).toBe(0);
+    const under = await rebookingUnderWay(traveller.id);
+    expect(await record(traveller.id, under, 10_000)).toEqual({ commission: 1_500 });
+  });
+
+  it('a plan anyone is on cannot be deleted, and a profile must have a plan', async () => {
+    const plan = await createPlan(db.sql, { name: 'In use' });
+    const traveller = await createUser(db.sql);
+    await setPlan(db.sql, traveller.id, plan);
+    expect(
+      await attempt(db.sql, serviceRole, (tx) => tx`delete from public.subscription_plans where id = ${plan}`),
+    ).toMatchObject({ error: '23503' });
+    expect(
+      await attempt(
+        db.sql,
+        serviceRole,
+        (tx) => tx`update public.profiles set plan_id = null where id = ${traveller.id}`,
+      ),
+    ).toMatchObject({ error: '23502' });
+  });
+});
+
+describe('profiles of a database from before plans were referenced by id', () => {
+  it('move onto the plan their tier named, keeping the seeded plans and their commission', async () => {
+    // the migrations before plan ids, the plans the seed used to insert, and three travellers
+    const before = await mkdtemp(path.join(tmpdir(), 'fareback-migrations-'));
+    for (const file of await readdir(migrationsDir)) {
+      if (file < PLAN_IDS_MIGRATION) await copyFile(path.join(migrationsDir, file), path.join(before, file));
+    }
+    const old = await createTestDatabase({ migrationsDir: before });
+    const sql = postgres(old.url, { max: 1, prepare: !old.singleSession, onnotice: () => {} });
+    try {
+      await sql`insert into public.subscription_plans (name, price, flight_limit, auto_rebooking_enabled, commission_rate)
+                values ('Free', 0, 5, false, 0), ('Premium', 2499, -1, true, 25), ('Business', 9900, 50, true, 20)`;
+      const free = await createUser(sql);
+      const premium = await createUser(sql);
+      const capitalised = await createUser(sql);
+      await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${premium.id}`;
+      await sql`update public.profiles set subscription_tier = 'Premium', flight_limit = -1 where id = ${capitalised.id}`;
+
+      await migrate(old.url, { singleSession: old.singleSession });
+
+      const plans = await sql<{ name: string; tier: string }[]>`
+        select name, tier from public.subscription_plans order by id`;
+      expect(plans).toEqual([
+        { name: 'Free', tier: 'free' },
+        { name: 'Premium', tier: 'premium' },
+        { name: 'Business', tier: 'premium' },
+      ]);
+      const onPlan = await sql<{ id: string; name: string }[]>`
+        select p.id, sp.name from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id`;
+      expect(Object.fromEntries(onPlan.map((row) => [row.id, row.name]))).toEqual({
+        [free.id]: 'Free',
+        [premium.id]: 'Premium',
+        [capitalised.id]: 'Premium',
+      });
+    } finally {
+      await sql.end();
+      await old.close();
+      await rm(before, { recursive: true, force: true });
+    }
   });
 });
 
@@ -479,14 +664,14 @@ describe('admins and the admin flag', () => {
   });
 
   it.each([
-    ['subscription_tier', 'premium'],
-    ['flight_limit', -1],
+    ['plan_id', '__premium__'],
     ['total_credits_earned', 10],
     ['commission_owed', 0],
   ])("an admin cannot set another user's %s directly", async (column, value) => {
     const other = await createUser(db.sql);
+    const newValue = (await valueOf(value)) as string;
     const outcome = await attempt(db.sql, user(adminId), (tx) =>
-      tx.unsafe(`update public.profiles set ${column} = $1 where id = $2`, [value as string, other.id]),
+      tx.unsafe(`update public.profiles set ${column} = $1 where id = $2`, [newValue, other.id]),
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });

@@ -200,15 +200,20 @@ const tables: TableCase[] = [
                         values ('Business', 9900, 50, 20)`,
       },
       update: { run: (tx) => tx`update public.subscription_plans set description = 'Updated description'` },
-      delete: { run: (tx) => tx`delete from public.subscription_plans` },
+      // the plans nobody is on (a plan in use cannot go: the profiles' foreign key)
+      delete: {
+        run: (tx) =>
+          tx`delete from public.subscription_plans sp
+              where not exists (select 1 from public.profiles p where p.plan_id = sp.id)`,
+      },
     }),
     expected: {
-      // two active plans and one inactive
+      // two active plans and one inactive; plans are never deleted, only retired
       anon: [2, D, D, D],
       userA: [2, D, 0, D],
       userB: [2, D, 0, D],
       admin: [3, 1, 3, D],
-      service: [3, 1, 3, 3],
+      service: [3, 1, 3, 2],
     },
   },
   {
@@ -450,8 +455,7 @@ beforeAll(async () => {
   await createRebooking(sql, flights.b, b.id, 'claimed');
   await createFareSourceCall(sql, a.id, flights.a);
   await createFareSourceCall(sql, b.id, null, 'add');
-  await createPlan(sql, { name: 'Free', price: 0, flightLimit: 5 });
-  await createPlan(sql, { name: 'Premium', price: 2499, flightLimit: -1 });
+  // the migrations' Free and Premium plans, every account on Free, and a retired plan nobody is on
   await createPlan(sql, { name: 'Legacy', isActive: false });
   await createPriceCheckLog(sql, null);
   await createPriceCheckLog(sql, admin.id);

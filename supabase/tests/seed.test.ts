@@ -1,4 +1,5 @@
-// The seed: the two plans of the spec, applied any number of times.
+// The data every database starts with: the two plans of the spec (from the migrations, since every
+// account is on one), and the seed, which adds nothing to them however often it is applied.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, actAs, createUser, openTestDatabase, type TestDb } from './factories.ts';
@@ -14,15 +15,24 @@ afterAll(async () => {
 });
 
 const plansQuery = (tx: TestDb['sql'] | Parameters<Parameters<typeof actAs>[2]>[0]) =>
-  tx`select name, price, flight_limit, auto_rebooking_enabled, commission_rate, is_active
+  tx`select name, tier, price, flight_limit, auto_rebooking_enabled, commission_rate, is_active
        from public.subscription_plans order by price`;
 
 describe('seed', () => {
   it('has the Free and Premium plans of the spec, in cents', async () => {
     expect([...(await plansQuery(db.sql))]).toEqual([
-      { name: 'Free', price: 0, flight_limit: 5, auto_rebooking_enabled: false, commission_rate: 0, is_active: true },
+      {
+        name: 'Free',
+        tier: 'free',
+        price: 0,
+        flight_limit: 5,
+        auto_rebooking_enabled: false,
+        commission_rate: 0,
+        is_active: true,
+      },
       {
         name: 'Premium',
+        tier: 'premium',
         price: 2499,
         flight_limit: -1,
         auto_rebooking_enabled: true,

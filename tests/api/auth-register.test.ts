@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { accountRows, apiClient, databaseClient } from './client.ts';
 import { newCredentials, newIp, registerUser, type Session } from './factories.ts';
@@ -12,7 +13,13 @@ const CURRENT_USER_FIELDS = [
   'isAdmin',
   'emailConnected',
   'subscriptionTier',
+  'subscriptionStartDate',
+  'subscriptionEndDate',
+  'flightLimit',
   'autoRebooking',
+  'thresholdType',
+  'percentThreshold',
+  'absoluteThreshold',
   'minSavingsPercent',
   'minSavingsAmount',
   'thresholdCondition',
@@ -26,6 +33,7 @@ const CURRENT_USER_FIELDS = [
   'minPriceDropPercent',
   'totalCreditsEarned',
   'commissionOwed',
+  'lastBillingDate',
   'createdAt',
 ];
 
@@ -157,5 +165,22 @@ describe('POST /api/auth/register', () => {
     }
     const big = await api.post('/auth/register', { ...newCredentials(), username: 'x'.repeat(70_000) });
     expect(big.status).toBe(413);
+  });
+});
+
+describe('GET /api/auth/me', () => {
+  it("reads the tier and flight limit from the traveller's plan, renamed or retired", async () => {
+    const traveller = await registerUser(api);
+    const name = `Gold ${randomBytes(4).toString('hex')}`;
+    const [plan] = await sql<{ id: string }[]>`
+      insert into public.subscription_plans (name, tier, price, flight_limit, auto_rebooking_enabled, commission_rate)
+      values (${name}, 'premium', 4999, 12, true, 20) returning id`;
+    await sql`update public.profiles set plan_id = ${plan?.id ?? 0} where id = ${traveller.id}`;
+    await sql`update public.subscription_plans set name = ${`${name} (2027)`}, is_active = false where id = ${plan?.id ?? 0}`;
+
+    const me = await api.get<{ user: Record<string, unknown> }>('/auth/me', { token: traveller.session.access_token });
+    expect(me.status).toBe(200);
+    expect(Object.keys(me.body.user).sort()).toEqual([...CURRENT_USER_FIELDS].sort());
+    expect(me.body.user).toMatchObject({ subscriptionTier: 'premium', flightLimit: 12 });
   });
 });

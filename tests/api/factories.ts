@@ -1,6 +1,7 @@
 // Test data: unique accounts and client addresses, so test files can share one stack and run
 // in parallel without seeing each other's rows, mail or login attempts.
 import { randomBytes } from 'node:crypto';
+import type postgres from 'postgres';
 import { expect } from 'vitest';
 import type { ApiClient } from './client.ts';
 
@@ -50,4 +51,11 @@ export async function registerUser(api: ApiClient, overrides: Partial<Credential
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { ...credentials, id: res.body.user.id, session: res.body.session };
+}
+
+/** Puts the traveller on the Premium plan (unlimited flights, 25% commission), as a subscription would. */
+export async function putOnPremium(sql: postgres.Sql, userId: string): Promise<void> {
+  await sql`update public.profiles
+               set plan_id = (select id from public.subscription_plans where tier = 'premium' order by id limit 1)
+             where id = ${userId}`;
 }

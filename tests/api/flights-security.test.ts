@@ -16,7 +16,7 @@ import type {
 } from '../../supabase/functions/_shared/types/flights.ts';
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
-import { registerUser, type RegisteredUser } from './factories.ts';
+import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let own: OwnStack;
@@ -185,7 +185,7 @@ async function reconcile(flightId: number) {
 describe('high: removing a flight while it is being rebooked', () => {
   it('is refused at both doors, and the credit and commission are recorded when the change returns', async () => {
     const user = await registerUser(api);
-    await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${user.id}`;
+    await putOnPremium(sql, user.id);
     const flight = await droppedFlight(user);
     expect((await rebookWithRecordingFailure(user, flight)).status).toBe(503);
     const [open] = await sql<{ state: string; result: { airlineCredit: number } }[]>`

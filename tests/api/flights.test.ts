@@ -13,7 +13,7 @@ import type {
   RebookResponse,
 } from '../../supabase/functions/_shared/types/flights.ts';
 import { apiClient, databaseClient } from './client.ts';
-import { registerUser, type RegisteredUser } from './factories.ts';
+import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
 
 const api = apiClient();
 const sql = databaseClient();
@@ -41,10 +41,6 @@ async function addedFlight(user: RegisteredUser, bookingCode?: string): Promise<
 async function flightCount(userId: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from public.flights where user_id = ${userId}`;
   return row?.n ?? 0;
-}
-
-async function makePremium(userId: string): Promise<void> {
-  await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${userId}`;
 }
 
 async function droppedFlight(user: RegisteredUser): Promise<Flight> {
@@ -142,7 +138,7 @@ describe('POST /api/flights/manual', () => {
 
   it('lets a premium plan (flightLimit -1) monitor more than 5', async () => {
     const user = await registerUser(api);
-    await makePremium(user.id);
+    await putOnPremium(sql, user.id);
     for (let i = 0; i < 6; i++) await addedFlight(user);
     expect(await flightCount(user.id)).toBe(6);
   });
@@ -310,7 +306,7 @@ describe('POST /api/flights/{id}/rebook', () => {
 
   it('charges a premium plan 25% of the credit as a pending commission', async () => {
     const user = await registerUser(api);
-    await makePremium(user.id);
+    await putOnPremium(sql, user.id);
     const dropped = await droppedFlight(user);
     const res = await api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user));
     expect(res.status).toBe(200);
@@ -329,7 +325,7 @@ describe('POST /api/flights/{id}/rebook', () => {
 
   it('rebooks exactly once when two calls race', async () => {
     const user = await registerUser(api);
-    await makePremium(user.id);
+    await putOnPremium(sql, user.id);
     const dropped = await droppedFlight(user);
     const answers = await Promise.all([
       api.post<RebookResponse>(`/flights/${dropped.id}/rebook`, {}, token(user)),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPriceCheckResponse } from '../../supabase/functions/_shared/types/flights.ts';
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
-import { registerUser, type RegisteredUser } from './factories.ts';
+import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let own: OwnStack;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   admin = await registerUser(api);
   traveller = await registerUser(api);
   await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
-  await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${traveller.id}`;
+  await putOnPremium(sql, traveller.id);
 });
 
 afterAll(async () => {

@@ -203,7 +203,7 @@ Deno.test('me: the profile is read as the user, with their claims', async () => 
   const keys = await testKeys();
   const sub = '00000000-0000-4000-8000-000000000001';
   const db = new ScriptedDb([
-    [profileRow({ id: sub, is_admin: true, subscription_tier: 'Premium', min_price_drop: 2500 })],
+    [profileRow({ id: sub, is_admin: true, subscription_tier: 'premium', min_price_drop: 2500 })],
   ]);
   const { request, logs } = testApp({ db, verifyAccessToken: keys.verifier });
   const token = await keys.sign({ sub, email: 'alice@example.com' });

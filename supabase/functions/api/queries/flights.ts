@@ -124,13 +124,15 @@ export interface FlightAllowance {
   watched: number;
 }
 
-/** The caller's plan limit and how many flights count against it (the limit trigger's rule). */
+/** The caller's plan's flight limit and how many flights count against it (the limit trigger's rule). */
 export async function flightAllowance(tx: Tx, userId: string): Promise<FlightAllowance> {
   const [row] = await tx<Row[]>`
-    select p.flight_limit,
+    select sp.flight_limit,
       (select count(*) from public.flights f
         where f.user_id = p.id and private.flight_is_watched(f))::int as watched
-    from public.profiles p where p.id = ${userId}
+    from public.profiles p
+    join public.subscription_plans sp on sp.id = p.plan_id
+    where p.id = ${userId}
   `;
   return { flightLimit: Number(row?.flight_limit ?? 0), watched: Number(row?.watched ?? 0) };
 }
@@ -314,14 +316,12 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
     for update
   `;
   if (!open) return null;
-  // The owner's row first: a traveller's credit and commission move one rebooking at a time.
+  // The owner's row first: a traveller's credit and commission move one rebooking at a time. The
+  // rate is the one of the plan the traveller is on (by id: a renamed or retired plan keeps it).
   const [plan] = await tx<{ commission_rate: number | null }[]>`
-    select coalesce((
-      select sp.commission_rate from public.subscription_plans sp
-      where lower(sp.name) = lower(p.subscription_tier) and sp.is_active
-      order by sp.id limit 1
-    ), 0) as commission_rate
+    select coalesce(sp.commission_rate, 0) as commission_rate
     from public.profiles p
+    join public.subscription_plans sp on sp.id = p.plan_id
     where p.id = ${r.userId}
     for update of p
   `;

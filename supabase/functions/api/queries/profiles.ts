@@ -3,8 +3,9 @@ import type { CurrentUser } from '../../_shared/types/user.ts';
 import type { Tx } from '../db.ts';
 
 /**
- * The columns `GET /api/auth/me` reads. Every one is NOT NULL with its default in the profiles
- * migration (the one source of those defaults) except the dates and the email.
+ * The columns `GET /api/auth/me` reads: the profile's, and the tier and flight limit of the plan it
+ * points at. Every one is NOT NULL with its default in the migrations (the one source of those
+ * defaults) except the dates and the email.
  */
 export interface ProfileRow {
   id: string;
@@ -12,7 +13,7 @@ export interface ProfileRow {
   email: string | null;
   is_admin: boolean;
   email_connected: boolean;
-  subscription_tier: string;
+  subscription_tier: CurrentUser['subscriptionTier'];
   subscription_start_date: Date | null;
   subscription_end_date: Date | null;
   flight_limit: number;
@@ -47,7 +48,7 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     email: row.email || fallbackEmail,
     isAdmin: row.is_admin,
     emailConnected: row.email_connected,
-    subscriptionTier: row.subscription_tier.toLowerCase() === 'premium' ? 'premium' : 'free',
+    subscriptionTier: row.subscription_tier,
     subscriptionStartDate: iso(row.subscription_start_date),
     subscriptionEndDate: iso(row.subscription_end_date),
     flightLimit: row.flight_limit,
@@ -76,7 +77,10 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
 /** The signed-in user's own profile, read as that user (row-level security applies). */
 export async function getCurrentUser(tx: Tx, fallbackEmail?: string): Promise<CurrentUser | null> {
   const rows = await tx<ProfileRow[]>`
-    select p.* from public.profiles p where p.id = (select auth.uid())
+    select p.*, sp.tier as subscription_tier, sp.flight_limit
+      from public.profiles p
+      join public.subscription_plans sp on sp.id = p.plan_id
+     where p.id = (select auth.uid())
   `;
   const row = rows[0];
   return row ? toCurrentUser(row, fallbackEmail) : null;
