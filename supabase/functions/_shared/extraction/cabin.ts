@@ -1,4 +1,4 @@
-// Cabin words in English, German, French and Spanish, and airline cabin brands, mapped to the
+// Cabin words in English, German, French, Spanish, Swedish, Dutch and Italian, and airline cabin brands, mapped to the
 // four cabins. Premium economy is tested before economy and business because its names contain
 // both ('United Premium Plus (premium economy)', 'Economy Premium').
 import type { AirlineProfile } from './airlines.ts';
@@ -10,16 +10,16 @@ const CABIN_PATTERNS: [RegExp, CabinClass][] = [
     'Premium Economy',
   ],
   [
-    /premium\s+business|\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|executiva|\bbiz\b|executive class|signature class/i,
+    /premium\s+business|\bbusiness\b|\bbusiness\s*class|\bclub (world|europe|suite)|upper class|polaris|delta one|affaires|ejecutiva|executiva|\bbiz\b|executive class|signature class|business\s*klass/i,
     'Business',
   ],
   [
-    /\bfirst\s+(class|suite)\b|^\s*first\s*$|premi[èe]re classe|\bla premi[èe]re\b|\bprimera clase\b|erste klasse|primeira classe|^\s*(?:premi[èe]re|primera|primeira)\s*$/i,
+    /\bfirst\s+(class|suite)\b|^\s*first\s*$|premi[èe]re classe|\bla premi[èe]re\b|\bprimera clase\b|erste klasse|primeira classe|f[öo]rsta klass|eerste klas|prima classe|^\s*(?:premi[èe]re|primera|primeira)\s*$/i,
     'First',
   ],
   [/\bpremium\b/i, 'Premium Economy'],
   [
-    /econom|\bcoach\b|main cabin|\bturista\b|touriste|\bbasic\b|\bcomfort\+?|\bcore\b|\bstandard\b|\bsaver\b|\beco\b/i,
+    /econom|ekonomi|\bcoach\b|main cabin|\bturista\b|touriste|\bbasic\b|\bcomfort\+?|\bcore\b|\bstandard\b|\bsaver\b|\beco\b/i,
     'Economy',
   ],
 ];

@@ -116,3 +116,27 @@ describe('findTimes: receipt times', () => {
     ]);
   });
 });
+
+describe('Swedish, Dutch and Italian dates and times', () => {
+  it.each([
+    ['torsdag 14 oktober 2027', [2027, 10, 14]],
+    ['tors 14 okt. 2027', [2027, 10, 14]],
+    ['zondag 21 maart 2027', [2027, 3, 21]],
+    ['vr 4 mei 2027', [2027, 5, 4]],
+    ['domenica 21 marzo 2027', [2027, 3, 21]],
+    ['giovedì 3 giugno 2027', [2027, 6, 3]],
+    ['12 januari 2027', [2027, 1, 12]],
+  ] as const)('reads %s', (text, expected) => {
+    expect(first(text, 'DMY')).toEqual(expected);
+  });
+
+  it("reads 'kl. 07.05', '18.35 uur' and 'ore 07.05'", () => {
+    expect(findTimes('Avgång kl. 07.05, ankomst kl 09.15').map((t) => [t.hour, t.minute])).toEqual([
+      [7, 5],
+      [9, 15],
+    ]);
+    expect(findTimes('Amsterdam 18.35 uur').map((t) => [t.hour, t.minute])).toEqual([[18, 35]]);
+    expect(findTimes('Partenza ore 07.05').map((t) => [t.hour, t.minute])).toEqual([[7, 5]]);
+    expect(findTimes('Totalt 2.184 kr, 12.50 EUR')).toEqual([]);
+  });
+});

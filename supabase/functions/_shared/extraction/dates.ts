@@ -1,6 +1,8 @@
-// Dates and clock times as airlines print them, in English, German, French and Spanish:
-// 'Sat, 14 Mar 2027', 'Thu, Apr 22, 2027', '03/14/27', '14MAR27', '14. März 2027',
-// '12.03.2027', '12 de agosto de 2027', '8:05am', '9:10a', '22:50', '07:15 Uhr', '07h15'.
+// Dates and clock times as airlines print them, in English, German, French, Spanish, Swedish,
+// Dutch and Italian: 'Sat, 14 Mar 2027', 'Thu, Apr 22, 2027', '03/14/27', '14MAR27', '14. März
+// 2027', '12.03.2027', '12 de agosto de 2027', 'tors 14 okt. 2027', 'zondag 21 maart 2027',
+// 'domenica 21 marzo 2027', '8:05am', '9:10a', '22:50', '07:15 Uhr', '07h15', 'kl. 07.05',
+// '07.05 uur', 'ore 07.05'.
 // A date without a year is resolved later against the email's Date header.
 
 export interface DateToken {
@@ -22,16 +24,16 @@ export interface TimeToken {
 export type NumericDateOrder = 'MDY' | 'DMY';
 
 const MONTH_NAMES: [number, string[]][] = [
-  [1, ['january', 'jan', 'januar', 'janner', 'janvier', 'janv', 'enero', 'ene']],
-  [2, ['february', 'feb', 'februar', 'fevrier', 'fevr', 'fev', 'febrero']],
-  [3, ['march', 'mar', 'marz', 'maerz', 'mrz', 'mars', 'marzo']],
-  [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr']],
-  [5, ['may', 'mai', 'mayo']],
-  [6, ['june', 'jun', 'juni', 'juin', 'junio']],
-  [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio']],
-  [8, ['august', 'aug', 'aout', 'agosto', 'ago']],
-  [9, ['september', 'sept', 'sep', 'septembre', 'septiembre', 'setiembre', 'set']],
-  [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre']],
+  [1, ['january', 'jan', 'januar', 'janner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'januari']],
+  [2, ['february', 'feb', 'februar', 'fevrier', 'fevr', 'fev', 'febrero', 'febbraio', 'februari']],
+  [3, ['march', 'mar', 'marz', 'maerz', 'mrz', 'mars', 'marzo', 'maart', 'mrt']],
+  [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile']],
+  [5, ['may', 'mai', 'mayo', 'maj', 'mei', 'maggio', 'mag']],
+  [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu']],
+  [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug']],
+  [8, ['august', 'aug', 'aout', 'agosto', 'ago', 'augusti', 'augustus']],
+  [9, ['september', 'sept', 'sep', 'septembre', 'septiembre', 'setiembre', 'set', 'settembre']],
+  [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott']],
   [11, ['november', 'nov', 'novembre', 'noviembre']],
   [12, ['december', 'dec', 'dezember', 'dez', 'decembre', 'diciembre', 'dic']],
 ];
@@ -93,6 +95,38 @@ const WEEKDAY_NAMES = [
   'vie',
   'sab',
   'dom',
+  'mandag',
+  'tisdag',
+  'onsdag',
+  'torsdag',
+  'fredag',
+  'lordag',
+  'sondag',
+  'tis',
+  'ons',
+  'tors',
+  'tor',
+  'fre',
+  'lor',
+  'maandag',
+  'dinsdag',
+  'woensdag',
+  'donderdag',
+  'vrijdag',
+  'zaterdag',
+  'zondag',
+  'wo',
+  'vr',
+  'za',
+  'zo',
+  'lunedi',
+  'martedi',
+  'mercoledi',
+  'giovedi',
+  'venerdi',
+  'sabato',
+  'domenica',
+  'gio',
 ];
 
 const MONTH_BY_NAME = new Map<string, number>();
@@ -226,7 +260,9 @@ const TIME_PATTERNS: RegExp[] = [
   /(?<![\d:.,$€£])(\d{1,2}):(\d{2})(?::\d{2})?(?!\d)(?:\s*([ap])\.?\s?m\b\.?|\s?([ap])(?![a-z]))?/g,
   // 07h15, 19 h 00 (French), 07.15 Uhr / 7.15 h; not a duration ('7 h 05 min')
   /(?<![\d:.,$€£])(\d{1,2}) ?h ?(\d{2})(?![\d])(?!\s*m(?:in\w*)?\b)()()/g,
-  /(?<![\d:.,$€£])(\d{1,2})\.(\d{2})(?=\s*(?:uhr|h)\b)()()/g,
+  /(?<![\d:.,$€£])(\d{1,2})\.(\d{2})(?=\s*(?:uhr|h|uur)\b)()()/g,
+  // kl. 07.05 (Swedish), om 07.05 (Dutch), ore 07.05 (Italian)
+  /(?<=\b(?:kl|om|ore|alle)\.?\s?)(\d{1,2})\.(\d{2})(?![\d.])()()/g,
   // 7 PM, 7pm
   /(?<![\d:.,$€£])(\d{1,2})()\s?([ap])\.?m\b\.?()/g,
   // 0805A, 0455P, 600A, 1045P (ticket receipts in columns)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from './testing/harness.ts';
 import { extractHtml } from './testing/extract.ts';
-import { decodeEntities, htmlToLines, parseHtml, textToLines } from './html.ts';
+import { decodeEntities, htmlToLines, parseHtml, splitLongLines, textToLines } from './html.ts';
 
 const lines = (html: string) => htmlToLines(parseHtml(html)).map((line) => line.text);
 
@@ -58,5 +58,31 @@ describe('labels after a <br> in one cell', () => {
 <tr><td>Fare: Business Saver<br>Total price: CHF 1'985.40</td></tr></table>`,
     );
     expect(result.bookings[0]).toMatchObject({ fareType: 'Business Saver', passengers: ['Reto Zimmerli'] });
+  });
+});
+
+describe('splitLongLines', () => {
+  it('breaks a long itinerary line at its labels', () => {
+    const line = [
+      'Booking confirmation Date of issue: 02 March 2027 Booking reference: QX7PLM Passenger: Mr John Example',
+      'Flight 1: LH 1166 Mon 14 Jun 2027 Frankfurt (FRA) 10:05 Lisbon (LIS) 12:15 Economy Seat 21C',
+      'Flight 2: LH 1173 Sun 20 Jun 2027 Lisbon (LIS) 13:05 Frankfurt (FRA) 17:10',
+      'BOOKING REF: QX7PLM Total price: EUR 312.40',
+    ].join(' ');
+    expect(splitLongLines(textToLines(line)).map((entry) => entry.text)).toEqual([
+      'Booking confirmation',
+      'Date of issue: 02 March 2027',
+      'Booking reference: QX7PLM',
+      'Passenger: Mr John Example',
+      'Flight 1: LH 1166 Mon 14 Jun 2027 Frankfurt (FRA) 10:05 Lisbon (LIS) 12:15 Economy Seat 21C',
+      'Flight 2: LH 1173 Sun 20 Jun 2027 Lisbon (LIS) 13:05 Frankfurt (FRA) 17:10',
+      'BOOKING REF: QX7PLM',
+      'Total price: EUR 312.40',
+    ]);
+  });
+
+  it('leaves long lines without clock times alone', () => {
+    const fine = `Note: ${'Fares are non-refundable. '.repeat(12)}Changes: allowed for a fee.`;
+    expect(splitLongLines(textToLines(fine)).map((entry) => entry.text)).toEqual([fine]);
   });
 });

@@ -408,17 +408,80 @@ export function htmlToLines(root: HtmlElement): TextLine[] {
   return writer.lines;
 }
 
+function textCells(raw: string): string[] {
+  return raw
+    .split(/\s*\|\s*|\t+| {3,}/)
+    .map((cell) => normalizeSpaces(cell))
+    .filter((cell, index) => cell !== '' || index > 0);
+}
+
 /** Plain text to lines; ' | ', tab and wide-space separated columns become cells. */
 export function textToLines(text: string): TextLine[] {
   const lines: TextLine[] = [];
   for (const raw of text.split(/\r?\n|\r/)) {
     const normalized = normalizeSpaces(raw);
     if (!normalized) continue;
-    const cells = raw
-      .split(/\s*\|\s*|\t+| {3,}/)
-      .map((cell) => normalizeSpaces(cell))
-      .filter((cell, index) => cell !== '' || index > 0);
-    lines.push({ text: normalized, cells, headers: null });
+    lines.push({ text: normalized, cells: textCells(raw), headers: null });
   }
   return lines;
+}
+
+/** A line this long with several clock times is an itinerary whose line breaks were lost. */
+const LONG_LINE = 250;
+const CLOCK_TIME = /(?<![\d:])\d{1,2}[:.h]\d{2}(?![\d:])/g;
+const CAPITALISED = /^\p{Lu}/u;
+const ALL_CAPS = /^\p{Lu}[\p{Lu}.'’]*$/u;
+
+/**
+ * Where the labels of a line start ('... 2027 Booking reference: QX7PLM Passenger: ...'): before
+ * each ': ', the last capitalised word among the four before it ('Booking reference', 'Date of
+ * issue', 'Flight 2'), or a run of up to three words in capitals ('BOOKING REF').
+ */
+function labelStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (const colon of text.matchAll(/\s?:\s/g)) {
+    const end = colon.index ?? 0;
+    const from = Math.max(0, end - 60);
+    const words = [...text.slice(from, end).matchAll(/\S+/g)];
+    let pick = -1;
+    for (let k = words.length - 1; k >= Math.max(0, words.length - 4); k--) {
+      if (CAPITALISED.test(words[k]?.[0] ?? '')) {
+        pick = k;
+        break;
+      }
+    }
+    if (pick < 0) continue;
+    while (
+      pick > words.length - 3 &&
+      ALL_CAPS.test(words[pick]?.[0] ?? '') &&
+      ALL_CAPS.test(words[pick - 1]?.[0] ?? '')
+    )
+      pick--;
+    const start = from + (words[pick]?.index ?? 0);
+    if (start > 0) starts.push(start);
+  }
+  return starts;
+}
+
+/**
+ * Breaks a very long line back into lines at its labels ('... Booking reference: QX7PLM
+ * Passenger: ...'), so that each label and each leg is read on its own line as it was printed.
+ */
+export function splitLongLines(lines: TextLine[]): TextLine[] {
+  if (!lines.some((line) => line.text.length > LONG_LINE)) return lines;
+  const out: TextLine[] = [];
+  for (const line of lines) {
+    if (line.text.length <= LONG_LINE || (line.text.match(CLOCK_TIME)?.length ?? 0) < 2) {
+      out.push(line);
+      continue;
+    }
+    let previous = 0;
+    for (const start of [...labelStarts(line.text), line.text.length]) {
+      const piece = line.text.slice(previous, start);
+      const text = normalizeSpaces(piece);
+      if (text) out.push({ text, cells: textCells(piece), headers: null });
+      previous = start;
+    }
+  }
+  return out;
 }

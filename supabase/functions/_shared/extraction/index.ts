@@ -9,7 +9,7 @@
 // Markup, when present, is the backbone; the text fills in what markup leaves out (fare brand,
 // seats, total). The function never throws: unreadable input is simply not a booking.
 import { parseEmail, type RawEmailInput } from './mime.ts';
-import { htmlToLines, parseHtml, textToLines, type HtmlElement, type TextLine } from './html.ts';
+import { htmlToLines, parseHtml, splitLongLines, textToLines, type HtmlElement, type TextLine } from './html.ts';
 import { unwrapForwarded } from './forward.ts';
 import { extractSchemaOrg } from './schema-org.ts';
 import { airportCandidates, documentCabin, dropCancelledSections, extractGeneric } from './generic.ts';
@@ -107,9 +107,9 @@ async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[
   const sources: TextLine[][] = [];
   if (message.html) {
     tree = parseHtml(message.html.slice(0, MAX_BODY_CHARS));
-    sources.push(htmlToLines(tree));
+    sources.push(splitLongLines(htmlToLines(tree)));
   }
-  if (message.text) sources.push(textToLines(message.text.slice(0, MAX_BODY_CHARS)));
+  if (message.text) sources.push(splitLongLines(textToLines(message.text.slice(0, MAX_BODY_CHARS))));
   const structured = tree ? extractSchemaOrg(tree) : [];
   for (const lines of sources) {
     const bookings = await extractFromLines(lines, message, structured);

@@ -7,7 +7,7 @@ import type { LineInfo } from './lines.ts';
 import { CABIN_LABEL } from './seats.ts';
 
 const FARE_LABEL =
-  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|fare name|fare product|fare option|tarifname|nom du tarif|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type|bundle)\s*([:|])\s*/gi;
+  /(?<![A-Za-z])(fare type|fare brand|fare family|fare class name|fare name|fare product|fare option|tarifname|nom du tarif|your fare|fare|tarif(?:typ|option)?|tarifa|type de tarif|tipo de tarifa|ticket type|bundle|biljettyp|pristyp|tarief|tariefsoort|tariffa)\s*([:|])\s*/gi;
 const FARE_IN_PARENTHESES = /\((?:[Tt]arifa|[Tt]arif|[Ff]are)\s+(\p{Lu}[\p{L}+'’-]*(?:\s[\p{L}+'’-]+){0,2})\)/u;
 const FARE_WORD_THEN_NAME =
   /(?<![\p{L}])(?:Tarifa|Tarif)\s+(\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)(?=\s*(?:$|[|·,;(]|\s[-–—]\s))/u;

@@ -46,7 +46,7 @@ const AMBIGUOUS_CODES = new Set([
   'PM',
 ]);
 const FLIGHT_LABEL =
-  /(?:flight|flug|vol|vuelo|flt|flight no\.?|flight number|flugnummer|num[ée]ro de vol|n[úu]mero de vuelo)\s*[:#]?\s*$/i;
+  /(?:flight|flug|vol|vuelo|flt|flight no\.?|flight number|flugnummer|num[ée]ro de vol|n[úu]mero de vuelo|flyg|flygnummer|vlucht|vluchtnummer|volo|numero del volo)\s*[:#]?\s*$/i;
 const PREFIX_PATTERN = new RegExp(
   `(?<![A-Za-z])(${FLIGHT_PREFIXES.map((entry) => entry.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s+(?:flight\\s+|flug\\s+)?(?:no\\.?\\s*|#\\s*)?0*(\\d{1,4})(?![A-Za-z0-9]|[-/.,:]\\d)`,
   'gi',
@@ -107,7 +107,7 @@ export function findFlightTokens(infos: LineInfo[], context: GenericContext): Fl
       tokens.push({ line, start, pos: at(line, start), carrier: code, number, tier: 1 });
     }
     const labelPattern =
-      /(?<![A-Za-z])(?:flight|flug|vol|vuelo|flt)\.?\s*(?:no\.?|nr\.?|number|n[°º]|#)?\s*[:#]?\s*0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d|\s*(?:of|von|de|sur|\/)\s*\d)/gi;
+      /(?<![A-Za-z])(?:flight|flug|vol|vuelo|flt|flyg|vlucht|volo)\.?\s*(?:no\.?|nr\.?|number|n[°º]|#)?\s*[:#]?\s*0*(\d{1,4})(?![A-Za-z0-9]|[-/.,:]\d|\s*(?:of|von|de|sur|\/)\s*\d)/gi;
     for (const match of text.matchAll(labelPattern)) {
       const start = match.index ?? 0;
       if (!free(start, start + match[0].length)) continue;

@@ -14,8 +14,9 @@ export interface Stop {
   pieceText: string;
 }
 
-const DEPART_WORD = /\b(depart(?:s|ure|ing)?|dep\.?|abflug|ab|d[ée]part|salida|sale|from|von|outbound from)\b/i;
-const ARRIVE_WORD = /\b(arriv(?:e|es|al|ing)|arr\.?|ankunft|an|arriv[ée]e|llegada|llega)\b/i;
+const DEPART_WORD =
+  /\b(depart(?:s|ure|ing)?|dep\.?|abflug|ab|d[ée]part|salida|sale|from|von|outbound from|avg[åa]ng|avresa|vertrek|partenza)\b/i;
+const ARRIVE_WORD = /\b(arriv(?:e|es|al|ing)|arr\.?|ankunft|an|arriv[ée]e|llegada|llega|ankomst|aankomst|arrivo)\b/i;
 
 function roleOf(piece: string): 'dep' | 'arr' | null {
   const dep = DEPART_WORD.test(piece);

@@ -99,7 +99,7 @@ export function pieceOf(info: LineInfo, offset: number): number {
 }
 
 const NON_TRAVEL_DATE_LINE =
-  /\b(issue[ds]?|issuance|date of issue|booking date|booked on|booked|purchased?|payment|paid|order date|book by|valid until|expires?|born|birth|ausstellung|buchungsdatum|gebucht am|bezahlt|date d'[ée]mission|[ée]mis le|r[ée]serv[ée] le|fecha de emisi[óo]n|emitido|reservado el|free cancel+ation|cancel+ation until|sent|gesendet|envoy[ée])\b/i;
+  /\b(issue[ds]?|issuance|date of issue|booking date|booked on|booked|purchased?|payment|paid|order date|book by|valid until|expires?|born|birth|ausstellung|buchungsdatum|gebucht am|bezahlt|date d'[ée]mission|[ée]mis le|r[ée]serv[ée] le|fecha de emisi[óo]n|emitido|reservado el|free cancel+ation|cancel+ation until|sent|gesendet|envoy[ée]|bokningsdatum|utf[äa]rdad|boekingsdatum|uitgegeven|geboekt op|data di emissione|emess[oa]|data (?:della )?prenotazione)\b/i;
 
 function mask(text: string, spans: { start: number; end: number }[]): string {
   let masked = text;

@@ -5,7 +5,7 @@ import type { Money } from '../types.ts';
 import type { GenericContext, LineInfo } from './lines.ts';
 
 const TOTAL_LABEL =
-  /(grand total|total paid|total price|total fare|trip total|total cost|total amount|total charged|amount paid|amount charged|ticket amount|e-?ticket total|total to pay|total due|total|gesamtpreis|gesamtbetrag|gesamtsumme|gesamt(?=\s*[:|])|summe(?=\s*[:|])|endpreis|zu zahlender betrag|prix total|montant total|total pay[ée]|total [àa] payer|importe total|precio total|total pagado|total a pagar)(?![A-Za-z])/i;
+  /(grand total|total paid|total price|total fare|trip total|total cost|total amount|total charged|amount paid|amount charged|ticket amount|e-?ticket total|total to pay|total due|total|gesamtpreis|gesamtbetrag|gesamtsumme|gesamt(?=\s*[:|])|summe(?=\s*[:|])|endpreis|zu zahlender betrag|prix total|montant total|total pay[ée]|total [àa] payer|importe total|precio total|total pagado|total a pagar|totalt pris|totalbelopp|totalt|summa(?=\s*[:|])|att betala|totaalprijs|totaalbedrag|totaal|te betalen|prezzo totale|importo totale|totale pagato|totale)(?![A-Za-z])/i;
 const NOT_TOTAL =
   /sub-?total|per (?:passenger|person|adult|traveller|traveler|pax)|pro person|par personne|por persona|total (?:of )?tax|taxes? total|fees? total|points|miles|meilen|avios|total (?:travel|flight|journey) time|total duration|gesamtdauer|dur[ée]e totale|duraci[óo]n total|total distance/i;
 

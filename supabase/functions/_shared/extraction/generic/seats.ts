@@ -9,7 +9,7 @@ import { at, type LineInfo } from './lines.ts';
 import type { Leg } from './legs.ts';
 
 const SEAT_LABEL =
-  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|places?|asientos?|assentos?|lugar|posto)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#|]?\s*/gi;
+  /(?<![A-Za-z])(?:seats?|seat number|seat no\.?|sitzpl[aä]tze?|sitz|platz|si[èe]ges?|places?|asientos?|assentos?|lugar|posto|sittplats|plats|stoel|zitplaats)(?![A-Za-z])\.?\s*(?:no\.?|nr\.?|number|#)?\s*[:#|]?\s*/gi;
 const SEAT_VALUE = /^(\d{1,2}[A-K])(?![A-Za-z0-9])/;
 const NO_SEAT =
   /^(?:not (?:yet )?(?:reserved|assigned|selected|available)|none|n\/a|-+|—|–|tba|tbd|(?:to be )?assigned (?:at|during) (?:check-?in|the gate|gate)|at check-?in|unassigned|no seat|nicht (?:reserviert|zugewiesen)|keine?|non (?:attribu[ée]|r[ée]serv[ée])|sin (?:asignar|asiento)|no asignado|por asignar)/i;
@@ -192,7 +192,7 @@ export function seatsListedAfterLegs(
 }
 
 export const CABIN_LABEL =
-  /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina)\s*[:|]\s*([^|·•,;]+)/i;
+  /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina|klass|reisklasse)\s*[:|]\s*([^|·•,;]+)/i;
 
 /** The cabin a document names on a short cabin line ('Business Class · Fare: ...'), for markup without one. */
 export function documentCabin(lines: TextLine[], airline: AirlineProfile | null): CabinClass | null {
