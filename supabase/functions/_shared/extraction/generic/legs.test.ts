@@ -1,6 +1,6 @@
 // Stops and legs: places and times in one piece, in columns, on the line below, in receipt rows.
 import { describe, expect, it } from '../testing/harness.ts';
-import { extractText } from '../testing/extract.ts';
+import { extractHtml, extractText } from '../testing/extract.ts';
 
 describe('e-ticket receipt rows', () => {
   const receipt = [
@@ -85,5 +85,65 @@ describe('places and times in columns', () => {
       ['DL 1402', '2027-05-10T07:00:00-04:00', '2027-05-10T10:15:00-04:00'],
       ['DL 1409', '2027-05-17T15:30:00-04:00', '2027-05-17T18:11:00-04:00'],
     ]);
+  });
+});
+
+describe('tables: times in the next row, departure and arrival in one cell', () => {
+  const head = '<p>Booking reference: P8XNRD</p><p>Passenger: Mr Reto Zimmerli</p>';
+  const legs = async (table: string) => {
+    const result = await extractHtml('SWISS <noreply@notifications.swiss.com>', `${head}${table}`, 'Your booking');
+    return result.bookings[0]?.segments.map((s) => [
+      s.flightNumber,
+      s.departureAirport,
+      s.arrivalAirport,
+      s.departureTime,
+      s.arrivalTime,
+    ]);
+  };
+  const expected = [
+    ['LX 1072', 'ZRH', 'BER', '2027-09-23T07:05:00+02:00', '2027-09-23T08:30:00+02:00'],
+    ['LX 1073', 'BER', 'ZRH', '2027-09-26T09:15:00+02:00', '2027-09-26T10:40:00+02:00'],
+  ];
+
+  it('pairs a row of places with the row of times below it', async () => {
+    expect(
+      await legs(`<table><tr><th>Flight</th><th>From</th><th>To</th></tr>
+<tr><td>LX 1072 · Thu 23 Sep 2027</td><td>Zurich (ZRH)</td><td>Berlin (BER)</td></tr>
+<tr><td></td><td>Departure 07:05</td><td>Arrival 08:30</td></tr>
+<tr><td>LX 1073 · Sun 26 Sep 2027</td><td>Berlin (BER)</td><td>Zurich (ZRH)</td></tr>
+<tr><td></td><td>Departure 09:15</td><td>Arrival 10:40</td></tr></table>`),
+    ).toEqual(expected);
+  });
+
+  it('pairs places named without codes with the row of times below them', async () => {
+    expect(
+      await legs(`<table><tr><th>Date</th><th>Flight</th><th>From</th><th>To</th></tr>
+<tr><td>Thu 23 Sep 2027</td><td>LX 1072</td><td>Zurich</td><td>Berlin Brandenburg</td></tr>
+<tr><td></td><td></td><td>07:05</td><td>08:30</td></tr>
+<tr><td>Sun 26 Sep 2027</td><td>LX 1073</td><td>Berlin Brandenburg</td><td>Zurich</td></tr>
+<tr><td></td><td></td><td>09:15</td><td>10:40</td></tr></table>`),
+    ).toEqual(expected);
+  });
+
+  it("pairs a route 'ZRH → BER' with the dates and times of the row below", async () => {
+    expect(
+      await legs(`<table><tr><td>LX 1072</td><td>ZRH &rarr; BER</td><td>Economy</td></tr>
+<tr><td>23.09.2027 07:05</td><td>23.09.2027 08:30</td><td>Duration 1h 25min</td></tr>
+<tr><td>LX 1073</td><td>BER &rarr; ZRH</td><td>Economy</td></tr>
+<tr><td>26.09.2027 09:15</td><td>26.09.2027 10:40</td><td>Duration 1h 25min</td></tr></table>`),
+    ).toEqual(expected);
+  });
+
+  it('reads departure and arrival in two columns of one cell', async () => {
+    expect(
+      await legs(`<table><tr><td>LX 1072<br>Thu 23 Sep 2027</td>
+<td><table><tr><td>ZRH<br>07:05</td><td>BER<br>08:30</td></tr></table></td></tr>
+<tr><td>LX 1073<br>Sun 26 Sep 2027</td>
+<td><table><tr><td>BER<br>09:15</td><td>ZRH<br>10:40</td></tr></table></td></tr></table>`),
+    ).toEqual(expected);
+    expect(
+      await legs(`<table><tr><td>LX 1072</td><td>Thu 23 Sep 2027</td><td>Zurich ZRH<br>Berlin BER</td><td>07:05<br>08:30</td></tr>
+<tr><td>LX 1073</td><td>Sun 26 Sep 2027</td><td>Berlin BER<br>Zurich ZRH</td><td>09:15<br>10:40</td></tr></table>`),
+    ).toEqual(expected);
   });
 });

@@ -163,25 +163,51 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
       break;
     }
   }
-  // 'MINNEAPOLIS 9:10a | SEATTLE 10:55a | MSP>SEA': two free times and a route on one line.
+  // 'MINNEAPOLIS 9:10a | SEATTLE 10:55a | MSP>SEA': two free times and a route on one line; or a
+  // row 'LX 1072 | ZRH → BER' over a row of times only ('23.09.2027 07:05 | 23.09.2027 08:30').
   infos.forEach((info, lineIndex) => {
     if (stops.some((stop) => stop.line === lineIndex)) return;
-    const free = info.times.filter((t) => !usedTimes.has(timeKey(lineIndex, t)));
-    if (free.length !== 2) return;
     const route = info.routes[0];
     if (!route || info.routes.length > 1) return;
+    let timesLine = lineIndex;
+    let free = info.times.filter((t) => !usedTimes.has(timeKey(lineIndex, t)));
+    const below = infos[lineIndex + 1];
+    if (
+      free.length === 0 &&
+      info.times.length === 0 &&
+      below &&
+      below.airports.length === 0 &&
+      below.routes.length === 0
+    ) {
+      timesLine = lineIndex + 1;
+      free = below.times.filter((t) => !usedTimes.has(timeKey(timesLine, t)));
+      if (free.length !== below.times.length) return;
+    }
+    if (free.length !== 2) return;
     const [first, second] = free as [TimeToken, TimeToken];
+    const dates = infos[timesLine]?.dates ?? [];
+    const dateBefore = (time: TimeToken, after: number): DateToken | null =>
+      timesLine === lineIndex
+        ? null
+        : ([...dates].reverse().find((date) => date.start < time.start && date.start > after) ?? null);
+    for (const time of free) usedTimes.add(timeKey(timesLine, time));
     stops.push(
       makeStop(
         lineIndex,
         { start: route.start, end: route.start + 3, code: route.from, paren: false },
         first,
-        null,
+        dateBefore(first, -1),
         '',
       ),
     );
     stops.push(
-      makeStop(lineIndex, { start: route.end - 3, end: route.end, code: route.to, paren: false }, second, null, ''),
+      makeStop(
+        lineIndex,
+        { start: route.end - 3, end: route.end, code: route.to, paren: false },
+        second,
+        dateBefore(second, first.end),
+        '',
+      ),
     );
   });
   return stops.sort((a, b) => a.pos - b.pos);
