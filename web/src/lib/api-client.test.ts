@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi } from '@/testing/mock-api';
-import { ApiError, apiRequest, errorMessage } from './api-client';
+import { ApiError, apiRequest, apiUrl, errorMessage } from './api-client';
 
 describe('apiRequest', () => {
   it('returns the parsed JSON of a success', async () => {
@@ -44,6 +44,26 @@ describe('apiRequest', () => {
     expect(emptyPost?.body).toBeUndefined();
     expect(jsonPost?.body).toBe('{"reason":"test"}');
     expect(new Headers(jsonPost?.headers).get('Content-Type')).toBe('application/json');
+  });
+
+  it('appends query parameters, encoded, leaving out undefined and null', async () => {
+    const api = mockApi({ 'GET /api/admin/users': { body: { items: [], total: 0, page: 2, pageSize: 25 } } });
+    await apiRequest('GET', '/admin/users', undefined, {
+      query: { page: 2, pageSize: 25, q: "o'brien & co/ü", sort: undefined, order: null, active: false, empty: '' },
+    });
+    const [input] = api.fetch.mock.calls[0] ?? [];
+    const url = new URL(String(input), 'http://localhost');
+    expect(url.pathname).toBe('/api/admin/users');
+    expect(url.search).toBe('?page=2&pageSize=25&q=o%27brien+%26+co%2F%C3%BC&active=false&empty=');
+    expect(url.searchParams.get('q')).toBe("o'brien & co/ü");
+    expect(url.searchParams.has('sort')).toBe(false);
+    expect(url.searchParams.has('order')).toBe(false);
+  });
+
+  it('adds to a query string the path already has, and adds none for no parameters', () => {
+    expect(apiUrl('/flights?status=open', { page: 1 })).toBe('/api/flights?status=open&page=1');
+    expect(apiUrl('/flights', { q: undefined })).toBe('/api/flights');
+    expect(apiUrl('flights')).toBe('/api/flights');
   });
 
   it('sends no Authorization header without a session', async () => {

@@ -5,10 +5,9 @@ export const API_URL: string = import.meta.env.VITE_API_URL ?? '/api';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * A non-success response. `message` follows spec section 7: the status code, a colon and a
- * space, then the body text (or the status text when the body is empty). `serverMessage` is the
- * `message` field of a JSON error body (DESIGN: errors are `{ "message": "..." }`), which is what
- * toasts show.
+ * A non-success response. `message` is the status code, a colon and a space, then the body text
+ * (or the status text when the body is empty). `serverMessage` is the `message` field of a JSON
+ * error body (errors are `{ "message": "..." }`), which is what toasts show.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -48,8 +47,23 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-export function apiUrl(path: string): string {
-  return `${API_URL.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+/** Query string values; `undefined` and `null` leave the parameter out. */
+export type QueryParams = Record<string, string | number | boolean | null | undefined>;
+
+export interface ApiRequestOptions {
+  /** Appended to the path as a query string, each name and value URL-encoded. */
+  query?: QueryParams | undefined;
+}
+
+export function apiUrl(path: string, query?: QueryParams): string {
+  const url = `${API_URL.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.append(name, String(value));
+  }
+  const encoded = search.toString();
+  if (!encoded) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${encoded}`;
 }
 
 /**
@@ -57,7 +71,12 @@ export function apiUrl(path: string): string {
  * a JSON body only when a payload is given. Throws ApiError for any non-success status. No
  * toasts or redirects here: those belong to the query cache's handlers and the router.
  */
-export async function apiRequest<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+  { query }: ApiRequestOptions = {},
+): Promise<T> {
   const headers = new Headers({ Accept: 'application/json' });
   const token = await getAccessToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -68,7 +87,7 @@ export async function apiRequest<T>(method: HttpMethod, path: string, body?: unk
     init.body = JSON.stringify(body);
   }
 
-  const response = await fetch(apiUrl(path), init);
+  const response = await fetch(apiUrl(path, query), init);
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, response.statusText, text);
   return (text ? JSON.parse(text) : undefined) as T;

@@ -1,3 +1,4 @@
+import type { SubscriptionPlan } from '@shared/types/plans.ts';
 import type { CurrentUser } from '@/lib/auth';
 
 let sequence = 0;
@@ -34,6 +35,20 @@ export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     commissionOwed: 0,
     lastBillingDate: null,
     createdAt: '2025-01-15T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A plan as GET /api/subscription/plans returns it: Premium at $24.99 unless overridden. */
+export function buildPlan(overrides: Partial<SubscriptionPlan> = {}): SubscriptionPlan {
+  return {
+    id: 2,
+    name: 'Premium',
+    price: 2499,
+    flightLimit: -1,
+    autoRebookingEnabled: true,
+    commissionRate: 25,
+    description: 'Unlimited monitoring and automatic rebooking',
     ...overrides,
   };
 }

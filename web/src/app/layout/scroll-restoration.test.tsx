@@ -1,6 +1,7 @@
 import { act, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router';
+import { MemoryRouter, useNavigate, type NavigateFunction, type NavigateOptions } from 'react-router';
+import { KEEP_SCROLL } from '@/lib/navigation-state';
 import { ScrollRestoration } from './scroll-restoration';
 
 function renderAt(path: string) {
@@ -17,9 +18,9 @@ function renderAt(path: string) {
       <ScrollRestoration />
     </MemoryRouter>,
   );
-  const go = (to: string | number) =>
+  const go = (to: string | number, options?: NavigateOptions) =>
     act(async () => {
-      await (typeof to === 'number' ? navigate(to) : navigate(to));
+      await (typeof to === 'number' ? navigate(to) : navigate(to, options));
     });
   return { scrollTo, go };
 }
@@ -52,5 +53,15 @@ describe('ScrollRestoration', () => {
     await go(-1);
     expect(scrollTo).toHaveBeenCalledWith(0, 640);
     Object.defineProperty(window, 'scrollY', { value: 0, configurable: true });
+  });
+
+  it('leaves the scroll where it is for a change of view within the page', async () => {
+    const { scrollTo, go } = renderAt('/dashboard');
+    scrollTo.mockClear();
+    await go('/dashboard?tab=history', { replace: true, state: KEEP_SCROLL });
+    await go('/admin?tab=users&page=2', { state: KEEP_SCROLL });
+    expect(scrollTo).not.toHaveBeenCalled();
+    await go('/contact');
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
   });
 });

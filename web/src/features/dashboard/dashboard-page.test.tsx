@@ -96,6 +96,44 @@ describe('dashboard', () => {
     expect(screen.getByText(/Plan management and billing will appear here/)).toBeInTheDocument();
   });
 
+  it('opens Flights for a tab the URL names that does not exist', async () => {
+    openDashboard('/dashboard?tab=admin');
+    expect(await screen.findByRole('tab', { name: 'Flights' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('lists the supported airlines and fare types, and that Basic Economy is not supported', async () => {
+    openDashboard();
+    const section = await screen.findByRole('region', { name: 'Supported airlines and fares' });
+    const airlines = within(section).getByRole('list', { name: 'Supported airlines' });
+    expect(
+      within(airlines)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'American',
+      'United',
+      'Delta',
+      'Southwest',
+      'JetBlue',
+      'Alaska',
+      'Air Canada',
+      'British Airways',
+      'Lufthansa',
+      'Emirates',
+      'Qatar',
+      'Singapore',
+    ]);
+    const fares = within(section).getByRole('list', { name: 'Supported fare types' });
+    expect(
+      within(fares)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Refundable Economy', 'Flexible Economy', 'Premium Economy', 'Business Class', 'First Class']);
+    expect(within(section).getByRole('list', { name: 'Not supported' })).toHaveTextContent(
+      'Not supported: Basic Economy (non-refundable)',
+    );
+  });
+
   it('splits flights between Flights, History and Credits, with the total savings', async () => {
     const monitored = buildFlight({ airline: 'Delta Air Lines', flightNumber: 'DL100' });
     const rebooked = buildFlight({

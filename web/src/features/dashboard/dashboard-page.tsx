@@ -2,11 +2,13 @@ import { Badge, Button, Card, Heading, HStack, Icon, Link, Stack, Tabs, Text } f
 import { FREE_FLIGHT_LIMIT } from '@shared/constants.ts';
 import type { ReactNode } from 'react';
 import { LuMail } from 'react-icons/lu';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { ContentLayout } from '@/components/layout/content-layout';
+import { useUrlTab } from '@/hooks/use-url-tab';
 import { isPremium, useCurrentUser } from '@/lib/auth';
 import { ScrollingTabList } from './components/scrolling-tab-list';
-import { DASHBOARD_TABS, tabFromParam, type DashboardTab } from './tabs';
+import { SupportedFares } from './components/supported-fares';
+import { DASHBOARD_TAB_IDS, DASHBOARD_TABS, type DashboardTab } from './tabs';
 
 export type { DashboardTab };
 
@@ -23,26 +25,12 @@ interface DashboardPageProps {
 }
 
 /**
- * /dashboard (spec section 2): the title with the email badge, the stat tiles and six tabs. The
- * selected tab lives in the URL (?tab=), replacing the history entry so Back leaves the page
- * rather than stepping through tabs.
+ * /dashboard: the title with the email badge, the stat tiles, six tabs (the selected one in the
+ * URL, ?tab=, through useUrlTab) and the airlines and fares FareBack supports.
  */
 export function DashboardPage({ stats, panels }: DashboardPageProps) {
   const { data: user } = useCurrentUser();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const selected = tabFromParam(searchParams.get('tab'));
-
-  const selectTab: SelectTab = (tab) => {
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (tab === 'flights') next.delete('tab');
-        else next.set('tab', tab);
-        return next;
-      },
-      { replace: true },
-    );
-  };
+  const [selected, selectTab] = useUrlTab(DASHBOARD_TAB_IDS);
 
   const connected = user?.emailConnected === true;
 
@@ -66,7 +54,7 @@ export function DashboardPage({ stats, panels }: DashboardPageProps) {
         {stats}
         <Tabs.Root
           value={selected}
-          onValueChange={(details) => selectTab(tabFromParam(details.value))}
+          onValueChange={(details) => selectTab(details.value)}
           lazyMount
           variant="line"
           colorPalette="brand"
@@ -87,6 +75,7 @@ export function DashboardPage({ stats, panels }: DashboardPageProps) {
             </Tabs.Content>
           ))}
         </Tabs.Root>
+        <SupportedFares />
       </Stack>
     </ContentLayout>
   );

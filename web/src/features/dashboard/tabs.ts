@@ -1,4 +1,4 @@
-// The dashboard's six tabs in spec order (index 0-5), with the short labels shown under 768 px.
+// The dashboard's six tabs in order (index 0-5), with the short labels shown under 768 px.
 // `id` is what the URL carries (?tab=history), so a tab can be linked to and survives a reload.
 export const DASHBOARD_TABS = [
   { id: 'flights', label: 'Flights', shortLabel: 'Flights' },
@@ -11,9 +11,5 @@ export const DASHBOARD_TABS = [
 
 export type DashboardTab = (typeof DASHBOARD_TABS)[number]['id'];
 
-export const DEFAULT_TAB: DashboardTab = 'flights';
-
-/** The tab a `?tab=` value names; unknown or missing values fall back to Flights. */
-export function tabFromParam(value: string | null): DashboardTab {
-  return DASHBOARD_TABS.find((tab) => tab.id === value)?.id ?? DEFAULT_TAB;
-}
+/** The tab ids, Flights first: the default when the URL names none or an unknown one. */
+export const DASHBOARD_TAB_IDS: readonly DashboardTab[] = DASHBOARD_TABS.map((tab) => tab.id);

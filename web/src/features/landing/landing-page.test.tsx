@@ -2,23 +2,21 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { buildPlan } from '@/testing/factories';
 import { premiumPriceFrom } from './api';
 
 describe('premiumPriceFrom', () => {
-  it("reads the active plan named 'premium' in any case, from a list or { plans }", () => {
-    const plans = [
-      { name: 'Free', price: 0, isActive: true },
-      { name: 'PREMIUM', price: 2999, isActive: true },
-    ];
-    expect(premiumPriceFrom(plans)).toBe(2999);
-    expect(premiumPriceFrom({ plans })).toBe(2999);
+  it("reads the price of the active plan named 'premium'", () => {
+    expect(premiumPriceFrom([buildPlan({ name: 'Free', price: 0 }), buildPlan({ name: 'PREMIUM', price: 2999 })])).toBe(
+      2999,
+    );
   });
 
-  it('ignores inactive plans and answers null for anything else', () => {
-    expect(premiumPriceFrom([{ name: 'premium', price: 2999, isActive: false }])).toBeNull();
-    expect(premiumPriceFrom([{ name: 'premium', price: '29.99' }])).toBeNull();
-    expect(premiumPriceFrom({ message: 'Not authenticated' })).toBeNull();
-    expect(premiumPriceFrom(null)).toBeNull();
+  it('answers null without such a plan or with a price that is not whole cents', () => {
+    expect(premiumPriceFrom([buildPlan({ name: 'Free', price: 0 })])).toBeNull();
+    expect(premiumPriceFrom([buildPlan({ price: 29.99 })])).toBeNull();
+    expect(premiumPriceFrom([buildPlan({ price: -1 })])).toBeNull();
+    expect(premiumPriceFrom([])).toBeNull();
   });
 });
 
@@ -31,7 +29,7 @@ describe('landing page', () => {
   it('shows the Premium price of the active plan when the plans call answers', async () => {
     mockApi({
       'GET /api/auth/me': meRoute(null),
-      'GET /api/subscription/plans': { body: [{ name: 'premium', price: 1999, isActive: true }] },
+      'GET /api/subscription/plans': { body: { plans: [buildPlan({ name: 'premium', price: 1999 })] } },
     });
     renderApp('/');
     expect(await within(await pricing()).findByText('$19.99')).toBeInTheDocument();

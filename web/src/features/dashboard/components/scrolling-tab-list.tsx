@@ -5,7 +5,7 @@ import { DASHBOARD_TABS, type DashboardTab } from '../tabs';
 import { useIsMobile } from './use-is-mobile';
 
 /**
- * The tab bar (spec section 2): scrolls sideways, with left and right arrow buttons, and centres
+ * The tab bar: scrolls sideways, with left and right arrow buttons, and centres
  * the selected tab whenever it changes. Must sit inside Tabs.Root.
  */
 export function ScrollingTabList({ selected }: { selected: DashboardTab }) {

@@ -1,55 +1,36 @@
-import { Alert, Box, Button, Card, Flex, Heading, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Flex, Heading, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { creditFlights, monitoredFlights, rebookedFlights, totalSavings } from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { EmptyState, QueryState } from '@/components/query-state/query-state';
 import { isPremium, useCurrentUser } from '@/lib/auth';
-import { errorMessage } from '@/lib/api-client';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useFlights } from '../api';
 import { FlightCard } from './flight-card';
 
 /*
- * The dashboard's flight tabs (spec section 2): Flights (not yet rebooked), Rebooking History
+ * The dashboard's flight tabs: Flights (not yet rebooked), Rebooking History
  * (rebooked, with the total-savings card) and Airline Credits (rebooked with a credit above 0).
  * All three read the one flights query.
  */
 
 function FlightsQuery({ children }: { children: (flights: Flight[]) => ReactNode }) {
   const flights = useFlights();
-  if (flights.isPending) {
-    return (
-      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" aria-busy="true" aria-label="Loading flights">
-        <Skeleton height="md" borderRadius="l3" />
-        <Skeleton height="md" borderRadius="l3" />
-      </SimpleGrid>
-    );
-  }
-  if (flights.isError) {
-    return (
-      <Alert.Root status="error" borderRadius="md">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Title>Your flights could not be loaded</Alert.Title>
-          <Alert.Description>{errorMessage(flights.error, 'Please try again in a moment.')}</Alert.Description>
-        </Alert.Content>
-        <Button size="sm" variant="outline" onClick={() => void flights.refetch()}>
-          Retry
-        </Button>
-      </Alert.Root>
-    );
-  }
-  return <>{children(flights.data)}</>;
-}
-
-function EmptyText({ children }: { children: ReactNode }) {
   return (
-    <Card.Root variant="outline" borderStyle="dashed">
-      <Card.Body>
-        <Text color="fg.muted" textAlign="center">
-          {children}
-        </Text>
-      </Card.Body>
-    </Card.Root>
+    <QueryState
+      query={flights}
+      loadingLabel="Loading flights"
+      skeleton={
+        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
+          <Skeleton height="md" borderRadius="l3" />
+          <Skeleton height="md" borderRadius="l3" />
+        </SimpleGrid>
+      }
+      errorTitle="Your flights could not be loaded"
+    >
+      {children}
+    </QueryState>
   );
 }
 
@@ -98,9 +79,15 @@ export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
               </Flex>
             </Flex>
             {monitored.length === 0 ? (
-              <EmptyText>
-                No monitored flights found. Connect your email to start monitoring flight confirmations.
-              </EmptyText>
+              <EmptyState
+                title="No flights yet"
+                description="No monitored flights found. Connect your email to start monitoring flight confirmations."
+                action={
+                  <Button asChild size="sm" variant="outline">
+                    <RouterLink to="/connect-email">Connect email</RouterLink>
+                  </Button>
+                }
+              />
             ) : (
               <FlightGrid flights={monitored} offerUpgrade={!premium} />
             )}
@@ -119,7 +106,12 @@ export function HistoryPanel() {
       {(flights) => {
         const rebooked = rebookedFlights(flights);
         if (rebooked.length === 0) {
-          return <EmptyText>Your rebooking history will appear here once you have rebooked flights.</EmptyText>;
+          return (
+            <EmptyState
+              title="No rebookings yet"
+              description="Your rebooking history will appear here once you have rebooked flights."
+            />
+          );
         }
         const total = totalSavings(rebooked);
         return (
@@ -167,9 +159,10 @@ export function CreditsPanel() {
         const credits = creditFlights(flights);
         if (credits.length === 0) {
           return (
-            <EmptyText>
-              No airline credits yet. Credits appear here after a flight is rebooked at a lower price.
-            </EmptyText>
+            <EmptyState
+              title="No airline credits yet"
+              description="Credits appear here after a flight is rebooked at a lower price."
+            />
           );
         }
         return (
