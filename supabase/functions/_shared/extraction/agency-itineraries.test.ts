@@ -51,7 +51,7 @@ describe('Amadeus itinerary blocks', () => {
       },
       { flightNumber: 'LH 191', departureAirport: 'TXL', arrivalAirport: 'FRA' },
     ]);
-  });
+  }, 30_000); // the first test builds the index of airport names
 });
 
 describe('Travelport and Sabre itinerary rows', () => {
@@ -93,5 +93,35 @@ describe('Travelport and Sabre itinerary rows', () => {
       departureTime: '2027-11-02T07:25:00+02:00',
       arrivalTime: '2027-11-02T09:10:00+01:00',
     });
+  });
+});
+
+describe('Travelport itinerary blocks', () => {
+  it("reads 'From:' and 'To:' places over several lines and the times on the line below", async () => {
+    const text = [
+      'Reservation Number: 2RT9XK',
+      'Traveler: SOLBERG/MINA MS',
+      '',
+      'Thursday, 21 March 2019',
+      'Lufthansa  LH 180',
+      'From:    Frankfurt, Germany',
+      '         Frankfurt Intl, Terminal 1',
+      'To:      Berlin, Germany',
+      '         Tegel',
+      'Depart:  07:05    Arrive:  08:10',
+      'Class: Economy (M)    Status: Confirmed (HK)',
+      'Airline Reference: QZP4TW',
+    ].join('\n');
+    const result = await extractText(AGENCY, text, 'Itinerary for SOLBERG/MINA MS', 'Sat, 02 Mar 2019 10:00:00 +0100');
+    expect(result.bookings[0]).toMatchObject({ bookingCode: 'QZP4TW', passengers: ['Mina Solberg'] });
+    expect(result.bookings[0]?.segments).toMatchObject([
+      {
+        flightNumber: 'LH 180',
+        departureAirport: 'FRA',
+        arrivalAirport: 'TXL',
+        departureTime: '2019-03-21T07:05:00+01:00',
+        arrivalTime: '2019-03-21T08:10:00+01:00',
+      },
+    ]);
   });
 });

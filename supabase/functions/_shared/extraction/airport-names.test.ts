@@ -15,7 +15,7 @@ describe('airport names', () => {
     expect(await codes('Zürich – München – Köln – Wien')).toEqual(['ZRH', 'MUC', 'CGN', 'VIE']);
     expect(await codes('Milano Malpensa · Roma Fiumicino · Göteborg Landvetter')).toEqual(['MXP', 'FCO', 'GOT']);
     expect(await codes('Tokyo (Narita)')).toEqual(['NRT']);
-  });
+  }, 30_000); // the first test builds the index of airport names
 
   it("joins a city, its country and an old airport name: 'BERLIN, DE (TEGEL)'", async () => {
     expect(await codes('DEPARTURE: BERLIN, DE (TEGEL)   07:05')).toEqual(['TXL']);
@@ -65,5 +65,13 @@ describe('places printed without airport codes', () => {
       ].join('\n'),
     );
     expect(result.isFlightBooking).toBe(false);
+  });
+});
+
+describe('a country between two names of one airport', () => {
+  it("joins 'Berlin, Germany, Tegel' and keeps 'Zurich, Berlin' apart", async () => {
+    expect(await codes('To: Berlin, Germany, Tegel')).toEqual(['TXL']);
+    expect(await codes('From: Frankfurt, Germany, Frankfurt Intl, Terminal 1')).toEqual(['FRA']);
+    expect(await codes('Zurich, Berlin')).toEqual(['ZRH', 'BER']);
   });
 });

@@ -297,6 +297,8 @@ const WORD = /[\p{L}\p{M}][\p{L}\p{M}'’.]*/gu;
 /** Between two keys of one place: punctuation, a country code, 'Airport', 'Terminal 1'. */
 const JOINER =
   /^(?:[\s,()/–-]|\b[A-Z]{2}\b|\b(?:airport|international|intl|terminal|term|flughafen|aeroporto|aeropuerto|a[ée]roport)\b\.?|\b\d{1,2}[A-Z]?\b)*$/i;
+/** 'Berlin, Germany, Tegel': a country or region between two names of one airport, after a comma. */
+const COUNTRY_BETWEEN = /^\s*,\s*(?:\p{L}[\p{L}.'’-]*\s*){1,3}[\s,()/–-]*$/u;
 
 function keyMatches(text: string): KeyMatch[] {
   if (!index) return [];
@@ -362,8 +364,9 @@ export function findPlaces(text: string, hints: PlaceHints = {}): PlaceMention[]
     let j = i + 1;
     for (; j < matches.length; j++) {
       const next = matches[j] as KeyMatch;
-      if (!JOINER.test(text.slice(end, next.start))) break;
+      const gap = text.slice(end, next.start);
       const shared = next.entries.filter((entry) => pool.has(entry.airport.iata));
+      if (!JOINER.test(gap) && !(shared.length > 0 && COUNTRY_BETWEEN.test(gap))) break;
       if (shared.length === 0 && /\(\s*$/.test(text.slice(end, next.start))) {
         // 'Tokyo (Narita)': the airport named in parentheses after its city.
         pool.clear();

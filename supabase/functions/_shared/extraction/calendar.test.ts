@@ -74,7 +74,7 @@ describe('calendar attachments merged with the body', () => {
       ['LH 180', '2027-03-21T07:05:00+01:00', '2027-03-21T08:10:00+01:00'],
       ['LH 191', '2027-03-26T18:30:00+01:00', '2027-03-26T19:35:00+01:00'],
     ]);
-  });
+  }, 30_000); // the first test builds the index of airport names
 
   it('adds nothing to a body that already has the legs', async () => {
     const result = await extractParts({

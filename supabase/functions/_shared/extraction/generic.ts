@@ -81,6 +81,34 @@ function airlineCountries(airline: AirlineProfile | null): string[] {
   return [...countries];
 }
 
+/** A line that names a place after a label: 'From: Frankfurt, Germany', 'Departure: ZURICH'. */
+const PLACE_LABEL =
+  /^(?:from|to|depart(?:ure|s|ing)?|arriv(?:al|e|es|ing)|origin|destination|von|nach|ab|an|d[ée]part|arriv[ée]e|salida|llegada|avg[åa]ng|ankomst|vertrek|aankomst|partenza|arrivo)\s*:/i;
+
+/**
+ * 'From: Frankfurt, Germany' over 'Frankfurt Intl, Terminal 1': the line under a place label, with
+ * no label and no time of its own, goes on naming the same place: one line.
+ */
+function joinPlaceContinuations(lines: TextLine[]): TextLine[] {
+  const joined: TextLine[] = [];
+  for (const line of lines) {
+    const previous = joined[joined.length - 1];
+    const continues =
+      previous &&
+      PLACE_LABEL.test(previous.text) &&
+      line.text.length <= 60 &&
+      !/:\s|\d{1,2}[:.h]\d{2}/.test(line.text) &&
+      !PLACE_LABEL.test(line.text);
+    if (continues) {
+      const text = `${previous.text}, ${line.text}`;
+      joined[joined.length - 1] = { text, cells: [text], headers: null };
+    } else {
+      joined.push(line);
+    }
+  }
+  return joined;
+}
+
 /** Every three-letter upper-case word: the airport candidates to look up before extracting. */
 export function airportCandidates(lines: TextLine[]): Set<string> {
   const codes = new Set<string>();
@@ -97,7 +125,8 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   // named without codes, the airline's country deciding between airports of one name.
   if (legs.length === 0 && (context.airline || lines.some((line) => FLIGHT_WORDS.test(line.text)))) {
     const carrier = context.airline ?? airlineByCode(findFlightTokens(infos, context)[0]?.carrier);
-    infos = lines.map((line) => analyseLine(line, context, { countries: airlineCountries(carrier) }));
+    const hints = { countries: airlineCountries(carrier) };
+    infos = joinPlaceContinuations(lines).map((line) => analyseLine(line, context, hints));
     labelTextTables(infos);
     legs = pairLegs(findStops(infos, context));
   }

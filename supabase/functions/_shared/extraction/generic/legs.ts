@@ -141,6 +141,26 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
       stops.push(makeStop(line, airport, time, date, pieceText));
     });
   }
+  // 'From: Frankfurt' over 'To: Berlin' over 'Depart: 07:05 Arrive: 08:10': two lines of one
+  // place each, then a line of two times and no place, in order.
+  for (const { line, airport } of unpaired) {
+    const info = infos[line];
+    const next = unpaired.find((entry) => entry.line === line + 1);
+    const timesLine = infos[line + 2];
+    if (!info || !next || info.times.length > 0 || (infos[line + 1]?.times.length ?? 0) > 0) continue;
+    if (pairedOnLine.has(line) || pairedOnLine.has(line + 1) || !timesLine) continue;
+    if (unpaired.filter((entry) => entry.line === line || entry.line === line + 1).length !== 2) continue;
+    if (timesLine.airports.length > 0 || timesLine.routes.length > 0 || timesLine.times.length !== 2) continue;
+    const free = timesLine.times.filter((t) => !usedTimes.has(timeKey(line + 2, t)));
+    if (free.length !== 2) continue;
+    pairedOnLine.add(line).add(line + 1);
+    [airport, next.airport].forEach((place, i) => {
+      const time = free[i] as TimeToken;
+      usedTimes.add(timeKey(line + 2, time));
+      const piece = timesLine.pieces[pieceOf(timesLine, time.start)];
+      stops.push(makeStop(line + i, place, time, null, piece ? timesLine.line.text.slice(piece[0], piece[1]) : ''));
+    });
+  }
   // An airport alone on its line takes the only free time of the line before or after.
   for (const { line, airport } of unpaired) {
     const info = infos[line];
