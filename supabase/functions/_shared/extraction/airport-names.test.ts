@@ -73,5 +73,6 @@ describe('a country between two names of one airport', () => {
     expect(await codes('To: Berlin, Germany, Tegel')).toEqual(['TXL']);
     expect(await codes('From: Frankfurt, Germany, Frankfurt Intl, Terminal 1')).toEqual(['FRA']);
     expect(await codes('Zurich, Berlin')).toEqual(['ZRH', 'BER']);
+    expect(await codes('Berlin Schönefeld')).toEqual(['SXF']);
   });
 });

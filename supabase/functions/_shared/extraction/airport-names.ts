@@ -157,6 +157,9 @@ const ALIASES: [string, string][] = [
   ['lisbon', 'LIS'],
   ['venice', 'VCE'],
   ['milano linate', 'LIN'],
+  ['schonefeld', 'SXF'],
+  ['berlin schonefeld', 'SXF'],
+  ['tempelhof', 'THF'],
   ['beijing', 'PEK'],
   // Cities with several airports: the main one, where runway length would pick another.
   ['paris', 'CDG'],
@@ -174,6 +177,9 @@ const ALIASES: [string, string][] = [
   ['houston', 'IAH'],
   ['dallas', 'DFW'],
 ];
+
+/** Closed Berlin airports the package no longer lists (Schönefeld, Tempelhof): named by aliases above. */
+const CLOSED_IN_GERMANY = ['SXF', 'THF'];
 
 export function foldName(text: string): string {
   return text
@@ -252,6 +258,9 @@ async function buildIndex(): Promise<void> {
     // A word that names a city for some airports ('london' in 'East London') is no airport's own name.
     for (const entries of keys.values()) {
       if (entries.some((entry) => entry.kind === 1)) for (const entry of entries) if (entry.kind === 2) entry.kind = 1;
+    }
+    for (const code of CLOSED_IN_GERMANY) {
+      byCode.set(code, { iata: code, countryCode: 'DE', scheduled: false, large: true, runway: 0 });
     }
     for (const [alias, code] of ALIASES) {
       const airport = byCode.get(code);

@@ -33,3 +33,10 @@ describe('parseIsoDateTime', () => {
     expect(parseIsoDateTime('14 March')).toBeNull();
   });
 });
+
+describe('codes the airport package does not list', () => {
+  it('knows closed Berlin airports and the EuroAirport’s other codes', async () => {
+    expect(await lookupAirport('SXF')).toMatchObject({ iata: 'SXF', timeZone: 'Europe/Berlin' });
+    expect(await lookupAirport('MLH')).toMatchObject({ iata: 'MLH', timeZone: 'Europe/Paris' });
+  });
+});

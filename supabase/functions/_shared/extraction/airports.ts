@@ -22,6 +22,17 @@ export interface AirportInfo {
 
 const cache = new Map<string, AirportInfo | null>();
 
+/**
+ * Codes the package does not list that airline mail still prints: airports closed since (Berlin
+ * Schönefeld and Tempelhof) and the other codes of the Basel-Mulhouse EuroAirport (BSL is listed).
+ */
+const NOT_IN_PACKAGE: Record<string, Omit<AirportInfo, 'iata'>> = {
+  SXF: { name: 'Berlin Schönefeld Airport', timeZone: 'Europe/Berlin', countryCode: 'DE', major: true },
+  THF: { name: 'Berlin Tempelhof Airport', timeZone: 'Europe/Berlin', countryCode: 'DE', major: true },
+  MLH: { name: 'EuroAirport Basel-Mulhouse-Freiburg', timeZone: 'Europe/Paris', countryCode: 'FR', major: true },
+  EAP: { name: 'EuroAirport Basel-Mulhouse-Freiburg', timeZone: 'Europe/Paris', countryCode: 'FR', major: true },
+};
+
 export async function lookupAirport(code: string): Promise<AirportInfo | null> {
   const iata = code.toUpperCase();
   if (!/^[A-Z]{3}$/.test(iata)) return null;
@@ -51,6 +62,8 @@ export async function lookupAirport(code: string): Promise<AirportInfo | null> {
   } catch {
     info = null; // the package throws for unknown codes
   }
+  const missing = NOT_IN_PACKAGE[iata];
+  if (!info && missing) info = { iata, ...missing };
   cache.set(iata, info);
   return info;
 }
