@@ -221,3 +221,56 @@ test('a ticket bought from the airline is rebooked through the guided (assisted)
   await expect(credits.getByRole('listitem')).toHaveCount(1);
   await expect(credits.getByRole('listitem').first()).toContainText('AS-TC-58213');
 });
+
+test('stop monitoring a flight: confirmed in a dialog, removed from the list and the stats', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUp(page, newTraveller());
+  const stopCode = code('RISE');
+  const keepCode = code('RISE');
+  await addFlight(page, 'Delta Air Lines', 'Traveller', stopCode);
+  await addFlight(page, 'Spirit Airlines', 'Traveller', keepCode);
+  const card = cardOf(page, stopCode);
+  const monitored = page
+    .getByRole('list', { name: 'Your savings at a glance' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Monitored Flights' });
+  await expect(monitored).toContainText('2');
+
+  // The card with its action, at desktop and phone width.
+  await card.scrollIntoViewIfNeeded();
+  await capture(page, 'flight-card-stop-monitoring');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(card.getByRole('button', { name: 'Stop monitoring' })).toBeVisible();
+  await capture(page, 'flight-card-stop-monitoring');
+
+  // Cancel keeps the flight; the dialog opens with the focus on Cancel.
+  await card.getByRole('button', { name: 'Stop monitoring' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Stop monitoring this flight?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expect(dialog).toContainText('FareBack stops checking its price, and no new alerts come for it.');
+  await expect(dialog).toContainText('Any rebooking, airline credit and billing records for it are kept.');
+  await capture(page, 'dashboard-stop-monitoring', false);
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toBeVisible();
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await card.getByRole('button', { name: 'Stop monitoring' }).click();
+  await expect(dialog).toBeVisible();
+  await capture(page, 'dashboard-stop-monitoring', false);
+  await expectToast(
+    page,
+    { title: 'Monitoring stopped', description: /^Delta Air Lines \S+ is no longer monitored\.$/ },
+    () => dialog.getByRole('button', { name: 'Stop monitoring' }).click(),
+  );
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toHaveCount(0);
+  await expect(cardOf(page, keepCode)).toBeVisible();
+  await expect(monitored).toContainText('1');
+
+  // Gone for good, not only from this page's cache.
+  await page.reload();
+  await expect(cardOf(page, keepCode)).toBeVisible();
+  await expect(card).toHaveCount(0);
+});

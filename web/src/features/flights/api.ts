@@ -4,6 +4,7 @@ import type {
   AddFlightResponse,
   CheckPriceResponse,
   DashboardStats,
+  Flight,
   FlightsResponse,
   RebookResponse,
 } from '@shared/types/flights.ts';
@@ -12,7 +13,7 @@ import { apiRequest } from '@/lib/api-client';
 import { formatMoney, formatPercent } from '@/lib/format';
 
 /*
- * Flight calls (spec section 7). The dashboard stats are derived from the flights, so they share
+ * Flight calls. The dashboard stats are derived from the flights, so they share
  * the 'flights' key prefix: every mutation here invalidates the list and the stats through the
  * MutationCache (`meta.invalidates`), never in its own callbacks. Error toasts come from
  * `meta.errorTitle` with the server's message. Success toasts are in the hooks' own `onSuccess`,
@@ -66,7 +67,11 @@ export function confirmRebooking(flightId: number, input: ConfirmRebookingInput)
   return apiRequest<RebookResponse>('POST', `/flights/${flightId}/confirm-rebooking`, input);
 }
 
-/** Spec section 8: the rebooking toast shows the savings and the percent saved. */
+export function removeFlight(flightId: number): Promise<{ message: string }> {
+  return apiRequest<{ message: string }>('DELETE', `/flights/${flightId}`);
+}
+
+/** The rebooking toast shows the savings and the percent saved. */
 function notifyRebooked(result: RebookResponse): void {
   notify({
     title: 'Flight rebooked successfully',
@@ -127,5 +132,27 @@ export function useConfirmRebooking() {
       errorFallback: 'The rebooking could not be recorded. Please try again.',
     },
     onSuccess: notifyRebooked,
+  });
+}
+
+/**
+ * 'Stop monitoring': removes the flight (the api keeps its rebooking, credit and billing records).
+ * Takes the flight so the toast can name it; while a rebooking is under way the api answers 409
+ * and the error toast shows its reason.
+ */
+export function useRemoveFlight() {
+  return useMutation({
+    mutationFn: (flight: Pick<Flight, 'id' | 'airline' | 'flightNumber'>) => removeFlight(flight.id),
+    meta: {
+      invalidates: refreshFlightsAndStats,
+      errorTitle: 'Could not stop monitoring',
+      errorFallback: 'The flight could not be removed. Please try again.',
+    },
+    onSuccess: (_result, flight) =>
+      notify({
+        title: 'Monitoring stopped',
+        description: `${flight.airline} ${flight.flightNumber} is no longer monitored.`,
+        status: 'success',
+      }),
   });
 }

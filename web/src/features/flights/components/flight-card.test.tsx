@@ -4,12 +4,13 @@ import type { Flight } from '@shared/types/flights.ts';
 import { describe, expect, it } from 'vitest';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderWithProviders } from '@/testing/render-with-providers';
+import { flightKeys } from '../api';
 import { FlightCard } from './flight-card';
 
 function renderCard(flight: Flight, routes: Record<string, MockRoute> = {}, offerUpgrade = true) {
   const api = mockApi(routes);
-  renderWithProviders(<FlightCard flight={flight} offerUpgrade={offerUpgrade} />);
-  return api;
+  const { queryClient } = renderWithProviders(<FlightCard flight={flight} offerUpgrade={offerUpgrade} />);
+  return { ...api, queryClient };
 }
 
 const card = () => screen.getByRole('article');
@@ -281,5 +282,53 @@ describe('FlightCard', () => {
     await waitFor(() => expect(expiry).toHaveFocus());
     expect(within(dialog).getByLabelText(/Airline credit/)).not.toHaveAttribute('aria-invalid');
     expect(screen.getByRole('dialog', { name: 'Rebook at Lower Price' })).toBeInTheDocument();
+  });
+
+  it('stops monitoring a flight once confirmed, toasts, and refreshes the flights and stats', async () => {
+    const flight = buildFlight({ airline: 'Delta Air Lines', flightNumber: 'DL1234' });
+    const api = renderCard(flight, { [`DELETE /api/flights/${flight.id}`]: { body: { message: 'Flight removed.' } } });
+    api.queryClient.setQueryData(flightKeys.list(), [flight]);
+    api.queryClient.setQueryData(flightKeys.stats(), { monitoredFlights: 1 });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stop monitoring' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Stop monitoring this flight?' });
+    expect(dialog).toHaveAccessibleDescription(/FareBack stops checking its price/);
+    expect(dialog).toHaveAccessibleDescription(/Any rebooking, airline credit and billing records for it are kept\./);
+    expect(within(dialog).getByText(/Delta Air Lines DL1234 · JFK → LAX, Mar 14, 2027/)).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.calls(`DELETE /api/flights/${flight.id}`)).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stop monitoring' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Stop monitoring this flight?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop monitoring' }));
+    expect(await screen.findByText('Monitoring stopped')).toBeInTheDocument();
+    expect(screen.getByText('Delta Air Lines DL1234 is no longer monitored.')).toBeInTheDocument();
+    expect(api.calls(`DELETE /api/flights/${flight.id}`)).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(api.queryClient.getQueryState(flightKeys.list())?.isInvalidated).toBe(true));
+    expect(api.queryClient.getQueryState(flightKeys.stats())?.isInvalidated).toBe(true);
+  });
+
+  it("toasts the server's reason when a flight cannot be removed while it is being rebooked", async () => {
+    const flight = buildFlight({ status: 'rebooking' });
+    const reason = 'This flight is being rebooked. It can be removed once the rebooking has finished.';
+    const api = renderCard(flight, {
+      [`DELETE /api/flights/${flight.id}`]: { status: 409, body: { message: reason } },
+    });
+    api.queryClient.setQueryData(flightKeys.list(), [flight]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stop monitoring' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Stop monitoring this flight?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop monitoring' }));
+    expect(await screen.findByText('Could not stop monitoring')).toBeInTheDocument();
+    expect(screen.getByText(reason)).toBeInTheDocument();
+    expect(api.queryClient.getQueryState(flightKeys.list())?.isInvalidated).toBe(false);
+    expect(screen.getByRole('article')).toBeInTheDocument();
+  });
+
+  it('offers no Stop monitoring on a rebooked flight, which History keeps with its credit', () => {
+    renderCard(buildFlight({ hasBeenRebooked: true, status: 'rebooked', rebookingPrice: 30000, airlineCredit: 5000 }));
+    expect(screen.queryByRole('button', { name: 'Stop monitoring' })).not.toBeInTheDocument();
   });
 });

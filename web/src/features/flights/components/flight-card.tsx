@@ -28,13 +28,14 @@ import {
 } from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import { lazy, Suspense, useState } from 'react';
-import { LuArrowRight, LuCircleAlert, LuExternalLink, LuHandshake, LuZap } from 'react-icons/lu';
+import { LuArrowRight, LuCircleAlert, LuExternalLink, LuHandshake, LuTrash2, LuZap } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useCheckPrice, useRebookFlight } from '../api';
 import { AssistedRebookingDialog } from './assisted-rebooking-dialog';
 import { Detail, DetailList } from './flight-details';
 import { RebookingDetailsDialog } from './rebooking-details-dialog';
+import { StopMonitoringDialog } from './stop-monitoring-dialog';
 import { useNow } from './use-now';
 
 // recharts is the dashboard's heaviest dependency; it loads with the first card that has a history.
@@ -53,12 +54,12 @@ interface FlightCardProps {
   offerUpgrade?: boolean;
 }
 
-/** One monitored or rebooked flight (spec section 2 "Flight card"); money with 2 decimals. */
+/** One monitored or rebooked flight; money with 2 decimals. */
 export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
   const now = useNow();
   const checkPrice = useCheckPrice();
   const rebook = useRebookFlight();
-  const [dialog, setDialog] = useState<'details' | 'assisted' | null>(null);
+  const [dialog, setDialog] = useState<'details' | 'assisted' | 'stop' | null>(null);
 
   const status = statusBadge(flight);
   const eligibility = eligibilityBadge(flight);
@@ -263,10 +264,18 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
             {action.label}
           </Button>
         )}
+        {/* A rebooked flight is no longer monitored: it stays in History with its credit. */}
+        {!flight.hasBeenRebooked && (
+          <Button variant="ghost" colorPalette="red" ms="auto" onClick={() => setDialog('stop')}>
+            <LuTrash2 aria-hidden />
+            Stop monitoring
+          </Button>
+        )}
       </Card.Footer>
 
       {dialog === 'details' && <RebookingDetailsDialog flight={flight} onClose={() => setDialog(null)} />}
       {dialog === 'assisted' && <AssistedRebookingDialog flight={flight} onClose={() => setDialog(null)} />}
+      {dialog === 'stop' && <StopMonitoringDialog flight={flight} onClose={() => setDialog(null)} />}
     </Card.Root>
   );
 }
