@@ -201,6 +201,8 @@ function nameWords(text: string): string[] {
 }
 
 let index: Map<string, KeyEntry[]> | null = null;
+/** The first word of every key: a word that is none starts no place. */
+let firstWords: Set<string> | null = null;
 let loading: Promise<void> | null = null;
 
 function addKey(keys: Map<string, KeyEntry[]>, key: string, airport: NamedAirport, kind: KeyKind): void {
@@ -273,6 +275,7 @@ async function buildIndex(): Promise<void> {
     // No airport data: names stay unresolved, which only loses legs.
   }
   index = keys;
+  firstWords = new Set([...keys.keys()].map((key) => key.split(' ')[0] ?? ''));
 }
 
 export function airportNamesLoaded(): boolean {
@@ -309,20 +312,32 @@ const JOINER =
 /** 'Berlin, Germany, Tegel': a country or region between two names of one airport, after a comma. */
 const COUNTRY_BETWEEN = /^\s*,\s*(?:\p{L}[\p{L}.'’-]*\s*){1,3}[\s,()/–-]*$/u;
 
+/** Folded words of each printed word; mail repeats its words, and folding is the costly part. */
+const foldCache = new Map<string, string[]>();
+
+function foldedWords(word: string): string[] {
+  let folded = foldCache.get(word);
+  if (!folded) {
+    if (foldCache.size > 20_000) foldCache.clear();
+    folded = nameWords(word);
+    foldCache.set(word, folded);
+  }
+  return folded;
+}
+
 function keyMatches(text: string): KeyMatch[] {
-  if (!index) return [];
+  if (!index || !firstWords) return [];
   const words: { start: number; end: number; folded: string; capital: boolean }[] = [];
   for (const match of text.matchAll(WORD)) {
     const start = match.index ?? 0;
     const word = match[0].replace(/[.'’]+$/, '');
-    for (const folded of nameWords(word)) {
-      words.push({ start, end: start + word.length, folded, capital: /^\p{Lu}/u.test(word) });
-    }
+    const capital = /^\p{Lu}/u.test(word);
+    for (const folded of foldedWords(word)) words.push({ start, end: start + word.length, folded, capital });
   }
   const found: KeyMatch[] = [];
   for (let i = 0; i < words.length; i++) {
     const first = words[i];
-    if (!first?.capital) continue;
+    if (!first?.capital || !firstWords.has(first.folded)) continue;
     for (let n = Math.min(4, words.length - i); n >= 1; n--) {
       const run = words.slice(i, i + n);
       // Words of one name sit next to each other: at most a hyphen, slash or space apart.

@@ -12,9 +12,10 @@
 import type { TextLine } from './html.ts';
 import type { DateToken, TimeToken } from './dates.ts';
 import { resolveYear } from './dates.ts';
-import { airlineByCode, type AirlineProfile } from './airlines.ts';
+import { airlineByCode, isKnownAirlineCode, type AirlineProfile } from './airlines.ts';
 import type { DraftBooking, DraftSegment, LocalDateTime } from './types.ts';
 import { analyseLine, at, labelTextTables, type GenericContext } from './generic/lines.ts';
+import { findPlaces } from './airport-names.ts';
 import { findStops, pairLegs } from './generic/legs.ts';
 import { assignFlights, findFlightTokens } from './generic/flight-numbers.ts';
 import { cabinOfLines, findSeatMentions, seatsListedAfterLegs } from './generic/seats.ts';
@@ -43,6 +44,16 @@ const NEXT_DAY = /\+\s?([12])(?!\d)|\bnext day\b|\bfollowing day\b|am folgetag|l
 /** Mail that speaks of flights; hotel and car mail that mentions one flight seldom does. */
 const FLIGHT_WORDS =
   /\b(?:flights?|flug|fl[üu]ge|vol|vols|vuelos?|voli|volo|vlucht(?:en)?|flyg|flygning|airline|e-?ticket|itinerary|boarding)\b/i;
+
+/** The carrier of the first flight number of a known airline ('LH 180'): whose country breaks ties. */
+function firstCarrier(lines: TextLine[]): string | null {
+  for (const line of lines) {
+    for (const match of line.text.matchAll(/(?<![A-Za-z0-9])([A-Z][A-Z0-9]|[0-9][A-Z]) ?\d{1,4}(?![A-Za-z0-9])/g)) {
+      if (isKnownAirlineCode(match[1] ?? '')) return match[1] ?? null;
+    }
+  }
+  return null;
+}
 
 /** Countries whose money an airline sells in, or whose domain sends its mail. */
 const CURRENCY_COUNTRIES: Record<string, string> = {
@@ -124,9 +135,16 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   // No leg from airport codes in an airline's mail, or in mail that speaks of flights: read places
   // named without codes, the airline's country deciding between airports of one name.
   if (legs.length === 0 && (context.airline || lines.some((line) => FLIGHT_WORDS.test(line.text)))) {
-    const carrier = context.airline ?? airlineByCode(findFlightTokens(infos, context)[0]?.carrier);
+    const carrier = context.airline ?? airlineByCode(firstCarrier(lines));
     const hints = { countries: airlineCountries(carrier) };
-    infos = joinPlaceContinuations(lines).map((line) => analyseLine(line, context, hints));
+    // A line that names no place reads as before: only the others are read again.
+    const firstReading = new Map(lines.map((line, index) => [line, infos[index]]));
+    infos = joinPlaceContinuations(lines).map((line) => {
+      const before = firstReading.get(line);
+      return before && findPlaces(line.text, hints).length === 0
+        ? { ...before, line }
+        : analyseLine(line, context, hints);
+    });
     labelTextTables(infos);
     legs = pairLegs(findStops(infos, context));
   }
