@@ -140,3 +140,12 @@ describe('Swedish, Dutch and Italian dates and times', () => {
     expect(findTimes('Totalt 2.184 kr, 12.50 EUR')).toEqual([]);
   });
 });
+
+describe('a weekday with day and month only', () => {
+  it("reads 'Do, 21.03.' and 'zo 21/03' day first, and not a weekday before a full date or a price", () => {
+    expect(first('Hinflug Do, 21.03. 07:05 Uhr', 'MDY')).toEqual([null, 3, 21]);
+    expect(first('zo 21/03 18.35 uur', 'MDY')).toEqual([null, 3, 21]);
+    expect(first('Do, 21.03.2027', 'MDY')).toEqual([2027, 3, 21]);
+    expect(findDates('Sa 12.50 EUR')).toEqual([]);
+  });
+});

@@ -202,6 +202,14 @@ const DATE_PATTERNS: {
     }),
   },
   {
+    // Do, 21.03. / zo 21/03 / Thu 21.03 (a weekday, then day and month without a year): day first
+    regex: new RegExp(
+      `\\b(?:${WEEKDAY_ALT})\\.?,?\\s*(\\d{1,2})([./])(\\d{1,2})\\.?(?![\\d./-]|\\s*\\d{2,4}(?![\\d:.h]))`,
+      'g',
+    ),
+    read: (m) => ({ year: null, month: Number(m[3]), day: Number(m[1]) }),
+  },
+  {
     // 03/14/27, 14.03.2027, 14/03/2027
     regex: new RegExp(
       `${WEEKDAY_PREFIX}(?<![\\d.,/])(\\d{1,2})([./-])(\\d{1,2})\\2(\\d{4}|\\d{2})(?![\\d.,/]\\d|\\d)`,

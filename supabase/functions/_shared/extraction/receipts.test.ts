@@ -106,3 +106,26 @@ describe('a whole itinerary on one line', () => {
     ]);
   });
 });
+
+describe('dates without a year', () => {
+  it("reads 'Do, 21.03.' against the date the email was sent", async () => {
+    const text = [
+      'Ihre Buchung ist bestätigt. Buchungscode: QZP4TW',
+      'Reisende: Frau Mina Solberg',
+      'Hinflug Do, 21.03.  LH 180  Frankfurt/Main 07:05 Uhr - Berlin-Tegel 08:10 Uhr',
+    ].join('\n');
+    const result = await extractText(
+      'Lufthansa <online@booking-lufthansa.com>',
+      text,
+      'Buchungsbestätigung',
+      'Sat, 02 Mar 2019 10:00:00 +0100',
+    );
+    expect(result.bookings[0]?.segments[0]).toMatchObject({
+      flightNumber: 'LH 180',
+      departureAirport: 'FRA',
+      arrivalAirport: 'TXL',
+      departureTime: '2019-03-21T07:05:00+01:00',
+      arrivalTime: '2019-03-21T08:10:00+01:00',
+    });
+  });
+});
