@@ -110,6 +110,8 @@ async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[
     sources.push(splitLongLines(htmlToLines(tree)));
   }
   if (message.text) sources.push(splitLongLines(textToLines(message.text.slice(0, MAX_BODY_CHARS))));
+  // Markup that names airports without their codes needs the index of airport names.
+  if (/FlightReservation/i.test(message.html) && !/iataCode/i.test(message.html)) await loadAirportNames();
   const structured = tree ? extractSchemaOrg(tree) : [];
   for (const lines of sources) {
     const bookings = await extractFromLines(lines, message, structured);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from './testing/harness.ts';
 import { parseHtml } from './html.ts';
 import { extractSchemaOrg } from './schema-org.ts';
+import { loadAirportNames } from './airport-names.ts';
 
 const flight = (number: string, from: string, to: string, departure: string, arrival: string) => ({
   '@type': 'Flight',
@@ -142,4 +143,22 @@ describe('JSON-LD that a strict parser refuses', () => {
     const [booking] = extractSchemaOrg(parseHtml(html));
     expect(booking?.segments[0]?.departureLocal).toEqual({ year: 2027, month: 9, day: 14, hour: 20, minute: 25 });
   });
+});
+
+describe('airports given by name', () => {
+  it('reads an airport without its code from its name or its city', async () => {
+    await loadAirportNames();
+    const html = jsonLd({
+      '@type': 'FlightReservation',
+      reservationNumber: 'R8QWTZ',
+      underName: 'Harriet Pell',
+      reservationFor: {
+        ...flight('LH180', 'FRA', 'TXL', '2019-03-21T07:05:00+01:00', '2019-03-21T08:10:00+01:00'),
+        departureAirport: { '@type': 'Airport', name: 'Frankfurt Airport' },
+        arrivalAirport: { '@type': 'Airport', name: 'Tegel', address: { addressLocality: 'Berlin' } },
+      },
+    });
+    const [booking] = extractSchemaOrg(parseHtml(html));
+    expect(booking?.segments[0]).toMatchObject({ departureAirport: 'FRA', arrivalAirport: 'TXL' });
+  }, 30_000);
 });

@@ -4,8 +4,9 @@
 // reservation object per passenger or per flight is common; they are grouped by reservation
 // number into one booking. JSON that browsers and mail clients accept but a strict parser does not
 // (a missing comma between objects, a trailing comma, comments, single quotes) is repaired with
-// jsonrepair; dates written MM-DD-YYYY are read too. Markup beyond repair yields nothing rather
-// than an error.
+// jsonrepair; dates written MM-DD-YYYY are read too, and an airport given only by its name or
+// city (once the index of airport names is loaded: see index.ts). Markup beyond repair yields
+// nothing rather than an error.
 import type { HtmlElement } from './html.ts';
 import { textContent, walkElements } from './html.ts';
 import type { CabinClass, DraftBooking, DraftSegment, Money } from './types.ts';
@@ -13,6 +14,7 @@ import { parseIsoDateTime } from './airports.ts';
 import { cabinFromText } from './cabin.ts';
 import { parseAmount } from './money.ts';
 import { jsonrepair } from 'jsonrepair';
+import { findPlaces } from './airport-names.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -172,11 +174,17 @@ function readPrice(reservation: JsonObject): Money | null {
   return { amountCents: Math.round(amount * 100), currency: currency.toUpperCase() };
 }
 
+/** An airport's IATA code, or the airport its name or address names ('Frankfurt Airport'). */
 function airportCode(value: Json | undefined): string | null {
-  if (typeof value === 'string') return /^[A-Z]{3}$/i.test(value.trim()) ? value.trim().toUpperCase() : null;
+  if (typeof value === 'string') {
+    return /^[A-Z]{3}$/i.test(value.trim()) ? value.trim().toUpperCase() : (findPlaces(value)[0]?.code ?? null);
+  }
   if (!isObject(value)) return null;
   const code = str(value.iataCode) ?? str(value.iata);
-  return code && /^[A-Z]{3}$/i.test(code) ? code.toUpperCase() : null;
+  if (code && /^[A-Z]{3}$/i.test(code)) return code.toUpperCase();
+  const address = isObject(value.address) ? str(value.address.addressLocality) : str(value.address);
+  const [place] = [str(value.name), address].flatMap((text) => (text ? findPlaces(text) : []));
+  return place?.code ?? null;
 }
 
 function readFlight(flight: JsonObject, seat: string | null, cabin: CabinClass | null): DraftSegment | null {
