@@ -1,7 +1,8 @@
 // The local stand-in for Supabase's API gateway on one port: /auth/v1 goes to the auth server,
 // /functions/v1/api and /api to the Deno function (which, as on Supabase, sees its own name as the
-// first path segment: /api/...), and everything else is the built web app with a single-page
-// fallback to index.html. Nothing here is deployed.
+// first path segment: /api/...), and everything else is the built web app: a prerendered public
+// page where there is one, else the app's shell (the single-page fallback). Nothing here is
+// deployed.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import httpProxy from 'http-proxy';
@@ -11,6 +12,26 @@ export interface Gateway {
   url: string;
   port: number;
   stop(): Promise<void>;
+}
+
+/**
+ * The built web app in `webDist`, as the gateway serves it (bench/web.ts measures it the same
+ * way), or null when it is not built. The build (web/scripts/prerender.ts) holds a page for each
+ * prerendered path (`/` is index.html, `/contact` contact.html...) and `spa.html`, the app's
+ * shell, which answers every other path. Hashed assets may be cached for good; HTML must always be
+ * revalidated.
+ */
+export function serveWeb(webDist: string): http.RequestListener | null {
+  if (!existsSync(`${webDist}/spa.html`)) return null;
+  const files = sirv(webDist, { single: 'spa.html', etag: true, gzip: false, dev: false, immutable: false });
+  return (req, res) => {
+    if (req.url?.startsWith('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+    else res.setHeader('cache-control', 'no-cache');
+    files(req, res, () => {
+      res.statusCode = 404;
+      res.end('Not found');
+    });
+  };
 }
 
 export async function startGateway(options: {
@@ -30,10 +51,7 @@ export async function startGateway(options: {
     response.end(JSON.stringify({ message: `Local service unavailable: ${err.message}` }));
   });
 
-  const hasWeb = existsSync(`${options.webDist}/index.html`);
-  const web = hasWeb
-    ? sirv(options.webDist, { single: true, etag: true, gzip: false, dev: false, immutable: false })
-    : null;
+  const web = serveWeb(options.webDist);
 
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
@@ -51,13 +69,7 @@ export async function startGateway(options: {
       return;
     }
     if (web) {
-      // Hashed assets may be cached for good; index.html must always be revalidated.
-      if (url.startsWith('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      else res.setHeader('cache-control', 'no-cache');
-      web(req, res, () => {
-        res.statusCode = 404;
-        res.end('Not found');
-      });
+      web(req, res);
       return;
     }
     res.writeHead(503, { 'content-type': 'text/plain' });

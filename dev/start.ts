@@ -21,9 +21,14 @@ function newestMtime(target: string): number {
 
 function buildWebIfStale(): void {
   const built = path.join(repoRoot, 'web/dist/index.html');
-  const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'supabase/functions/_shared'].map(
-    (p) => newestMtime(path.join(repoRoot, p)),
-  );
+  const sources = [
+    'web/src',
+    'web/index.html',
+    'web/vite.config.ts',
+    'web/scripts',
+    'web/public',
+    'supabase/functions/_shared',
+  ].map((p) => newestMtime(path.join(repoRoot, p)));
   if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources)) return;
   console.log('Building the web app...');
   const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {

@@ -3,9 +3,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { demoTraveller, expectToast, logIn, mailUrl } from './support.ts';
 
-// The public pages (issue 4): where every navigation link lands, the contact form end to end
-// (validation, success, rate limit, the email in the mail catcher), an automated accessibility
-// check, and screenshots of each page at desktop and phone width.
+// The public pages: prerendered (in the HTML before any JavaScript, hydrated without a mismatch,
+// hidden from a browser holding a session), where every navigation link lands, the contact form
+// end to end (validation, success, rate limit, the email in the mail catcher), an automated
+// accessibility check, and screenshots of each page at desktop and phone width.
 
 const SUPPORT = 'support@fareback.app';
 
@@ -15,11 +16,84 @@ function tag() {
 
 const header = (page: Page) => page.getByRole('banner');
 
+const prerenderedPages = [
+  ['/', 'Airlines Owe You Money'],
+  ['/contact', 'Contact Us'],
+  ['/help', 'Help Center'],
+  ['/privacy', 'Privacy Policy'],
+  ['/terms', 'Terms of Service'],
+] as const;
+
+/**
+ * The public pages arrive prerendered: the page shows before its code runs, and its buttons and
+ * forms work once React has hydrated it. React marks each element it has taken over with its
+ * fiber (`__reactFiber$...`): wait for the page's heading to carry it.
+ */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const heading = document.querySelector('#root h1');
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber$'));
+  });
+}
+
+async function openPublicPage(page: Page, path: string) {
+  await page.goto(path);
+  await hydrated(page);
+}
+
+test.describe('prerendered, before any JavaScript runs (375 px)', () => {
+  test.use({ viewport: { width: 375, height: 812 }, javaScriptEnabled: false });
+
+  test('each public page arrives with its heading, title and styles in the HTML', async ({ page }) => {
+    for (const [path, heading] of prerenderedPages) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page).toHaveTitle(path === '/' ? 'FareBack · Airlines Owe You Money' : `${heading} · FareBack`);
+      // styled from the first response: the header's own rules came with the page
+      expect(await header(page).evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
+    }
+  });
+});
+
+test.describe('prerendered pages after JavaScript', () => {
+  test('each hydrates without a mismatch or an error', async ({ page }) => {
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      // an api call that answers an error status (the current user: 401) is not the page's
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        problems.push(message.text());
+      }
+    });
+    for (const [path, heading] of prerenderedPages) {
+      await openPublicPage(page, path);
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      expect(problems, path).toEqual([]);
+    }
+  });
+
+  test('a browser holding a session is never shown the visitor page: hidden until the app sends it on', async ({
+    page,
+  }) => {
+    await logIn(page, demoTraveller);
+    // what the page's HTML alone shows, with the app's code held back
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/');
+    await expect(page.locator('#root h1')).toHaveText('Airlines Owe You Money');
+    await expect(page.locator('#root')).toBeHidden();
+    await page.unroute('**/assets/*.js');
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Flight Savings Dashboard' })).toBeVisible();
+  });
+});
+
 test.describe('navigation (1280 px)', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
   test('landing header: Pricing and FAQs scroll to their sections, the rest land on their pages', async ({ page }) => {
-    await page.goto('/');
+    await openPublicPage(page, '/');
     await expect(page).toHaveTitle('FareBack · Airlines Owe You Money');
     await expect(page.getByRole('heading', { level: 1, name: 'Airlines Owe You Money' })).toBeVisible();
     await expect(page.locator('#pricing')).not.toBeInViewport();
@@ -57,7 +131,7 @@ test.describe('navigation (1280 px)', () => {
   });
 
   test('contact header: Pricing goes to the landing page and scrolls to pricing', async ({ page }) => {
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     const nav = header(page);
     await expect(nav.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Contact Us', exact: true })).toHaveAttribute('aria-current', 'page');
@@ -72,7 +146,7 @@ test.describe('navigation (1280 px)', () => {
   test('footer: Company, Support and Legal columns lead to real pages; social links open new tabs', async ({
     page,
   }) => {
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     const footer = page.getByRole('contentinfo');
     for (const column of ['Company', 'Support', 'Legal']) {
       await expect(footer.getByRole('heading', { name: column })).toBeVisible();
@@ -113,8 +187,8 @@ test.describe('mobile menu (375 px)', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
   test('opens with the site links, scrolls to pricing, closes with Escape', async ({ page }) => {
-    await page.goto('/');
-    // the page itself, not the frame shown while its code loads (a menu opened there closes)
+    // once hydrated: before that the menu button does nothing
+    await openPublicPage(page, '/');
     await expect(page.getByRole('heading', { level: 1, name: 'Airlines Owe You Money' })).toBeVisible();
     await expect(header(page).getByRole('link', { name: 'Pricing', exact: true })).toBeHidden();
     const menuButton = header(page).getByRole('button', { name: 'Open menu', exact: true });
@@ -163,7 +237,7 @@ test.describe('contact form', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
   test('shows each validation message, then sends, toasts and resets; support gets the email', async ({ page }) => {
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     const send = page.getByRole('button', { name: 'Send Message', exact: true });
     await send.click();
     await expect(page.getByText('Name must be at least 2 characters')).toBeVisible();
@@ -193,7 +267,7 @@ test.describe('contact form', () => {
   });
 
   test("shows 'Sending...' while the message goes", async ({ page }) => {
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     // the answer is held until the test has seen the button say so, however long that takes
     let answer = () => {};
     const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -218,7 +292,7 @@ test.describe('contact form', () => {
       });
       expect(res.status()).toBe(201);
     }
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     await page.getByLabel('Name', { exact: true }).fill('Busy Traveller');
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Subject', { exact: true }).fill('Question number 4');
@@ -238,7 +312,7 @@ test.describe('contact form', () => {
   test("a refusal without a message shows 'Failed to send message'; no answer shows the network text", async ({
     page,
   }) => {
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
     await page.getByLabel('Email', { exact: true }).fill(`visitor.${tag()}@example.com`);
     await page.getByLabel('Subject', { exact: true }).fill('Error path check');
@@ -270,7 +344,7 @@ test.describe('accessibility (axe-core)', () => {
   }
 
   test('the contact form with its errors shown has no serious or critical violations', async ({ page }) => {
-    await page.goto('/contact');
+    await openPublicPage(page, '/contact');
     await page.getByRole('button', { name: 'Send Message', exact: true }).click();
     await expect(page.getByText('Name must be at least 2 characters')).toBeVisible();
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -301,7 +375,7 @@ for (const viewport of viewports) {
       expect(overflow, `${path} at ${viewport.width} px must not scroll sideways`).toBeLessThanOrEqual(0);
     }
     if (viewport.name === 'mobile') {
-      await page.goto('/');
+      await openPublicPage(page, '/');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await header(page).getByRole('button', { name: 'Open menu', exact: true }).click();
       await page.screenshot({ path: 'e2e/screenshots/public-landing-menu-mobile.png' });

@@ -1,12 +1,39 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadRoute } from './app/routes';
+import { sessionMayExist } from './lib/supabase';
+
+/*
+ * A public page arrives prerendered (entry-server.tsx): #root holds the page as a visitor sees it,
+ * and `data-prerendered` names its path. A visitor's browser hydrates it once the page's code has
+ * loaded. A browser that may hold a session renders the app itself, as for every other path (the
+ * shell's #root is empty): a signed-in user is sent from / to /dashboard and sees their own
+ * header, never a visitor's page. The prerendered page's inline script has hidden it for such a
+ * browser since the first paint (`data-session`); it is shown again once the app takes over.
+ */
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+const reveal = () => document.documentElement.removeAttribute('data-session');
+
+if (root.dataset.prerendered === window.location.pathname && !sessionMayExist()) {
+  // A page whose code failed to load hydrates anyway and shows the route's error.
+  void preloadRoute(window.location.pathname)
+    .catch(() => undefined)
+    .then(() => {
+      hydrateRoot(root, app);
+      reveal();
+    });
+} else {
+  root.replaceChildren();
+  reveal();
+  createRoot(root).render(app);
+}

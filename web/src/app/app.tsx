@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { AppProvider } from './provider';
-import { AppRouter, createAppBrowserHistory } from './router';
+import { AppRouter, createAppBrowserHistory, type AppHistory } from './router';
 import { AppRoutes } from './routes';
 
-export function App() {
-  const [history] = useState(createAppBrowserHistory);
+/** The whole app, on the browser's history unless given one (prerendering gives the page's path). */
+export function App({ history: given }: { history?: AppHistory }) {
+  const [history] = useState(() => given ?? createAppBrowserHistory());
   return (
     <AppProvider>
       <AppRouter history={history}>

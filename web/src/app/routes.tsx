@@ -1,5 +1,5 @@
 import { isValidElement, lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
-import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, useLocation, useRoutes, type RouteMatch, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { RootLayout, RootLayoutFallback } from './layout/root-layout';
 import { NotFoundPage } from './routes/not-found';
@@ -31,6 +31,16 @@ function page<M extends Record<K, ComponentType>, K extends keyof M & string>(
 
 function isPage(type: unknown): type is Page {
   return typeof (type as Partial<Page> | null)?.preload === 'function';
+}
+
+/** Loads the code of every page among `matches` (with what each needs: see page()). */
+function preloadPages(matches: RouteMatch[] | null): Promise<unknown> {
+  return Promise.all(
+    (matches ?? []).map((match) => {
+      const type: unknown = isValidElement(match.route.element) ? match.route.element.type : null;
+      return isPage(type) ? type.preload() : null;
+    }),
+  );
 }
 
 // The landing page uses no slot recipes: its first visit loads none.
@@ -162,6 +172,15 @@ export const routes: RouteObject[] = [
 ];
 
 /**
+ * Loads the code of the pages at `pathname`. A prerendered page is rendered (entry-server.tsx)
+ * and hydrated (main.tsx) after this, so both start from the same loaded code and neither shows
+ * a Suspense fallback.
+ */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  return preloadPages(matchRoutes(routes, pathname));
+}
+
+/**
  * The routes at the current location. RootLayout shows the page inside a Suspense boundary and
  * an error boundary of its own; these outer ones cover the layout itself.
  */
@@ -174,10 +193,7 @@ export function AppRoutes() {
   // `lazy` did, not when a guard lets the page render: RequireAuth waits for the current user,
   // whom only the runtime can fetch.
   useEffect(() => {
-    for (const match of matches ?? []) {
-      const type: unknown = isValidElement(match.route.element) ? match.route.element.type : null;
-      if (isPage(type)) type.preload().catch(() => undefined);
-    }
+    preloadPages(matches).catch(() => undefined);
   }, [matches]);
   return (
     <RouteErrorBoundary>

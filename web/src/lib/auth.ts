@@ -51,12 +51,13 @@ const unknownStore = { subscribe: () => () => undefined, getSnapshot: () => UNKN
 /**
  * The signed-in user, as `useQuery(currentUserQueryOptions())` would give it (same cache entry,
  * polling and focus refetch), but callable before TanStack Query has loaded: the header and the
- * guards render on the landing page, which does not load it.
+ * guards render on the landing page, which does not load it. A prerendered page is a visitor's
+ * page with the user unknown (entry-server.tsx), and hydrating it starts from the same.
  */
 export function useCurrentUser(): CurrentUserState {
   const runtime = useContext(QueryRuntimeContext);
   const store = useMemo(() => runtime?.observe(currentUserQueryOptions()) ?? unknownStore, [runtime]);
-  return useSyncExternalStore(store.subscribe, store.getSnapshot);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, unknownStore.getSnapshot);
 }
 
 export function isPremium(user: Pick<CurrentUser, 'subscriptionTier'> | null | undefined): boolean {

@@ -6,7 +6,13 @@ import type { AuthChangeEvent, SupabaseClient } from '@supabase/supabase-js';
  * never downloads it. Everything else in the app goes through these functions.
  */
 
-export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL ?? window.location.origin;
+/**
+ * False while the public pages are rendered at build time (entry-server.tsx): there is no
+ * browser then, so no stored session and no URL to read.
+ */
+const inBrowser = typeof window !== 'undefined';
+
+export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL ?? (inBrowser ? window.location.origin : '');
 
 /** supabase-js's default storage key: `sb-<first label of the project host>-auth-token`. */
 function storageKey(): string {
@@ -56,6 +62,7 @@ export function loadSupabase(): Promise<SupabaseClient> {
 
 /** Whether a session may exist: then the client must load before the first api call. */
 export function sessionMayExist(): boolean {
+  if (!inBrowser) return false;
   return client !== null || hasStoredSession() || urlCarriesSession();
 }
 

@@ -1,0 +1,81 @@
+import { act } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StrictMode } from 'react';
+import { hydrateRoot, type Root } from 'react-dom/client';
+import { prerender } from 'react-dom/static';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { pageHtml } from '../scripts/prerender';
+import { App } from './app/app';
+import { preloadRoute } from './app/routes';
+import { PRERENDERED_PATHS, renderPage } from './entry-server';
+import { meRoute, mockApi } from './testing/mock-api';
+
+// The development build of React reports every difference between server HTML and the first
+// client render (text, attributes, elements), which production builds leave silent: each public
+// page is rendered as the build does and hydrated here, and must hydrate without a word.
+//
+// Here server and client share one process, as the build and the browser never do. React's server
+// renderer leaves the last context values it rendered in place until its next render, which
+// starts from none: an empty render after the pages clears them. It also leaves its mark on each
+// context, so the client says 'multiple renderers' of each: that one message is not the page's.
+const SAME_PROCESS = 'Detected multiple renderers concurrently rendering the same context provider';
+
+const shell = readFileSync(join(__dirname, '../index.html'), 'utf8');
+
+const headings: Record<(typeof PRERENDERED_PATHS)[number], string> = {
+  '/': 'Airlines Owe You Money',
+  '/contact': 'Contact Us',
+  '/help': 'Help Center',
+  '/privacy': 'Privacy Policy',
+  '/terms': 'Terms of Service',
+};
+
+const rendered = new Map<string, string>();
+beforeAll(async () => {
+  for (const path of PRERENDERED_PATHS) rendered.set(path, pageHtml(shell, path, await renderPage(path)));
+  await prerender(null);
+}, 120_000);
+
+let root: Root | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+});
+
+describe('prerendered public pages', () => {
+  for (const path of PRERENDERED_PATHS) {
+    it(`${path}: the heading and title are in the HTML, and it hydrates without a mismatch`, async () => {
+      mockApi({ 'GET /api/auth/me': meRoute(null), 'GET /api/subscription/plans': { body: { plans: [] } } });
+      const document = new DOMParser().parseFromString(rendered.get(path)!, 'text/html');
+      const h1 = document.querySelector('#root h1');
+      expect(h1?.textContent).toBe(headings[path]);
+      expect(document.title).toContain(path === '/' ? 'Airlines Owe You Money' : headings[path]);
+      expect(document.querySelectorAll('title')).toHaveLength(1);
+      expect(document.getElementById('root')?.dataset.prerendered).toBe(path);
+      // the page's own rules arrive with it, in emotion's form
+      expect(document.head.querySelector('style[data-emotion^="css "]')).not.toBeNull();
+
+      window.history.replaceState(null, '', path);
+      window.document.title = document.title;
+      window.document.body.innerHTML = document.body.innerHTML;
+      const container = window.document.getElementById('root')!;
+      const errors = vi.spyOn(console, 'error');
+      const recoverable = vi.fn();
+      await preloadRoute(path);
+      await act(async () => {
+        root = hydrateRoot(
+          container,
+          <StrictMode>
+            <App />
+          </StrictMode>,
+          { onRecoverableError: recoverable },
+        );
+      });
+      expect(errors.mock.calls.filter(([message]) => !String(message).includes(SAME_PROCESS))).toEqual([]);
+      expect(recoverable).not.toHaveBeenCalled();
+      expect(container.querySelector('h1')?.textContent).toBe(headings[path]);
+      expect(window.document.querySelectorAll('title')).toHaveLength(1);
+    });
+  }
+});
