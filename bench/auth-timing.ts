@@ -1,5 +1,5 @@
 // `npx tsx bench/auth-timing.ts [--rounds 15]`: whether the time of a failed login or a
-// forgot-password request tells if the account exists (security issue 9, account enumeration by
+// forgot-password request tells if the account exists (account enumeration by
 // timing). A local stack on a throwaway database (TEST_DATABASE_URL, else PGlite) and one
 // confirmed account; then, alternating so machine load hits both alike, a wrong password for the
 // account and for a made-up username, and forgot-password for its address and a made-up one,

@@ -39,7 +39,7 @@ test('forgot password: the email arrives, its link resets the password, the new 
   const user = newTraveller();
   await signUp(page, user);
   // Until its address is confirmed an account is sent nothing but the confirmation, a reset link
-  // included (issue 9): open the confirmation link first.
+  // included: open the confirmation link first.
   const confirmation = await waitForEmail(user.email, (e) => /\/confirm-email\?token=/.test(e.html ?? ''));
   const confirmLink = /href="([^"]*\/confirm-email\?token=[^"]+)"/.exec(confirmation.html ?? '')?.[1];
   expect(confirmLink, 'the confirmation email carries a confirmation link').toBeTruthy();

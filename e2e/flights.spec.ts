@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { dismissToasts, expectToast, newTraveller, signUp } from './support.ts';
 
-// The flight journey of issue 3 against the simulated fare source, whose booking-code prefixes
+// The flight journey against the simulated fare source, whose booking-code prefixes
 // steer it: DROP... quotes 20% below the price paid (and can be rebooked), BASICDROP... is a Basic
 // Economy fare that drops too (a missed opportunity). Then the dashboard's tabs, with flights in
 // them, at desktop and phone width: screenshots in e2e/screenshots/ and no sideways scrolling.

@@ -19,7 +19,7 @@ create table public.profiles (
   notify_cancellations boolean not null default true,
   is_admin boolean not null default false,
 
-  -- price alert thresholds (spec section 5: stored limits)
+  -- price alert thresholds (their bounds are the stored limits the settings forms check)
   threshold_type text not null default 'percent',
   percent_threshold integer not null default 10,
   absolute_threshold integer not null default 2000,

@@ -1,7 +1,7 @@
 -- =============================================================================================
 -- Flights are the system's to write; what the fare source said is kept apart
 -- =============================================================================================
--- Issue 9 (security review). Until now `authenticated` could insert flight rows with any price
+-- Who may write a flight. Until now `authenticated` could insert flight rows with any price
 -- paid, fare, cabin, itinerary, rebooking method and source reference, and rebooking sent those to
 -- the fare source: a forged $20,000,000 price paid came back as a $19,999,603.82 credit, and a
 -- forged Duffel order id changed another customer's order. On Supabase every grant to

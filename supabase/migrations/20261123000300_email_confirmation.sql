@@ -3,7 +3,7 @@
 -- =============================================================================================
 -- FareBack mails alerts to the address an account was created with. Until its owner has shown
 -- they read that inbox, the address may be anyone's, and FareBack would be mailing a stranger
--- whatever an attacker arranges (security issue 9: "FareBack as a mail relay"). So the only mail
+-- whatever an attacker arranges (FareBack as a mail relay). So the only mail
 -- an unconfirmed address gets is the confirmation itself, which carries no user-written text.
 --
 -- Supabase Auth cannot sign in a user created unconfirmed by the admin API, and the spec has a

@@ -1,4 +1,4 @@
-// Address confirmation (security issue 9, "FareBack as a mail relay"): a new password account is
+// Address confirmation (so FareBack cannot be used as a mail relay): a new password account is
 // mailed a single-use link and is sent nothing else until it is opened; the mail carries no
 // user-written text. Price-drop alerts and their suppression are in price-alerts.test.ts.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 9's critical finding in Duffel mode, performed over HTTP against a stack whose fare source
+// A forged flight row in Duffel mode, performed over HTTP against a stack whose fare source
 // is the Duffel client talking to the local Duffel stub: a flight row altered to carry another
 // customer's order id, a business cabin and a huge price paid must change nothing but the
 // traveller's own order, at a lower fare, without FareBack's balance paying anything. Also the

@@ -1,4 +1,4 @@
-// Issue 9, performed as an attacker would: through the data API (simulated in SQL as Supabase's
+// Forged flight rows, tried as an attacker would: through the data API (simulated in SQL as Supabase's
 // PostgREST runs a request: `set local role authenticated` with request.jwt.claims) and through
 // /api. Each test is an attack that used to work and must now fail, plus the recovery paths that
 // keep a confirmed airline change from being lost.

@@ -19,7 +19,7 @@ export const DEFAULT_SUPPORT_EMAIL = 'support@fareback.app';
 export const SUPPORT_HOURS = 'Monday to Friday 9am-5pm EST';
 export const SUPPORT_RESPONSE_TIME = '24-48 business hours';
 
-// ---- user alert and rebooking thresholds (spec sections 3 and 5) ----
+// ---- user alert and rebooking thresholds ----
 export const THRESHOLD_TYPES = ['percent', 'absolute'] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 export const THRESHOLD_CONDITIONS = ['either', 'both'] as const;

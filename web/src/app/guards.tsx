@@ -7,7 +7,7 @@ import { sessionMayExist } from '@/lib/supabase';
 import { useIsNavigating } from './router';
 
 /*
- * Route guards (spec section 2). A redirect waits while another navigation is under way: on
+ * Route guards. A redirect waits while another navigation is under way: on
  * logout the app sets "no user" and navigates to /, and a lazy route can take a moment to load;
  * redirecting to /login meanwhile would fight that navigation.
  */

@@ -66,7 +66,7 @@ const landingNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'faq', 'contact
 const contactNav: SiteNavHandle = { siteNav: ['home', 'pricing', 'contact'] };
 
 /*
- * Every route of spec section 2. Pages load lazily, so the landing route ships without the
+ * Every route of the app. Pages load lazily, so the landing route ships without the
  * dashboard's or admin's code; guards and the layout are in the main bundle. A route's
  * `handle` says which site links its page shows.
  */

@@ -33,7 +33,7 @@ export const currentUserQueryOptions = () =>
   queryOptions({
     queryKey: authKeys.me(),
     queryFn: getCurrentUser,
-    // Spec sections 4 and 7: polled every 30 s and refetched whenever the window regains focus.
+    // Polled every 30 s and refetched whenever the window regains focus.
     refetchInterval: CURRENT_USER_POLL_MS,
     refetchOnWindowFocus: 'always',
   });

@@ -22,7 +22,7 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Spec section 9: nothing retried, cached data never stale by default, gc after 5 minutes. */
+/** Nothing retried, cached data never stale by default, gc after 5 minutes. */
 export function createQueryClient(): QueryClient {
   const queryClient: QueryClient = new QueryClient({
     defaultOptions: {

@@ -3,7 +3,7 @@ import type { CurrentUser } from '@/lib/auth';
 
 let sequence = 0;
 
-/** A current user as GET /api/auth/me returns it, with the defaults of spec section 3. */
+/** A current user as GET /api/auth/me returns it, with the defaults a new account has. */
 export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
   sequence += 1;
   return {

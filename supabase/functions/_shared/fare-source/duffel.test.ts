@@ -394,7 +394,7 @@ describe('Duffel client: rebook', () => {
   });
 });
 
-describe('Duffel client: a rebooking cannot be steered by the request (issue 9)', () => {
+describe('Duffel client: a rebooking cannot be steered by the request', () => {
   it("refuses another customer's order id, and sends nothing that could change their order", async () => {
     await withStub(async ({ stub, source }) => {
       const theirs = addOtherCustomer(stub);

@@ -1,4 +1,4 @@
-// Domain rules for monitored flights (spec sections 1, 4 and 9), shared by the api function and
+// Domain rules for monitored flights, shared by the api function and
 // the web app, so a rule means the same thing on the server and on the card. Rules the database
 // applies live there only: the status after a price check (queries/price-checks.ts), which flights
 // are watched, checkable and due (private.flight_is_* in 20261124000200_flight_rules.sql). Money
@@ -21,7 +21,7 @@ export type FlightStatus = (typeof FLIGHT_STATUSES)[number];
 const NON_CHANGEABLE_FARE = /\b(basic|light|saver ?lite|lite|blue basic|economy light|non[- ]?refundable|nonref)\b/i;
 
 /**
- * Spec section 1: Refundable Economy, Flexible Economy, Premium Economy, Business Class and First
+ * Refundable Economy, Flexible Economy, Premium Economy, Business Class and First
  * Class can be rebooked; Basic Economy (non-refundable) cannot. Any other fare brand is eligible
  * only when the source says the airline allows changes, and never when it reads as a no-change fare.
  */
@@ -47,7 +47,7 @@ export interface SavingsInput {
 }
 
 /**
- * Spec section 4: a rebooked flight saved its airline credit (or, without one, original minus
+ * A rebooked flight saved its airline credit (or, without one, original minus
  * rebooking price); otherwise the potential saving is original minus current when current is
  * lower, else 0. Never negative.
  */

@@ -1,4 +1,4 @@
-// The contact form's request body (spec sections 5 and 8). The web form validates with this same
+// The contact form's request body. The web form validates with this same
 // schema, so the minimums and their messages live only here. The maximums match the CHECK
 // constraints of public.contact_messages (migration 20261122000800_contact.sql): oversized input
 // is refused here with a message naming the field, never by the database.

@@ -1,4 +1,4 @@
-// Request bodies of the flight endpoints (spec section 5). The manual entry form and the assisted
+// Request bodies of the flight endpoints. The manual entry form and the assisted
 // rebooking form validate with these same schemas.
 import { z } from 'zod';
 import { MANUAL_ENTRY_AIRLINES } from '../constants.ts';

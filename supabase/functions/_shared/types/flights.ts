@@ -1,4 +1,4 @@
-// Flight and dashboard shapes as the api returns them (spec section 3 in camelCase). Money is
+// Flight and dashboard shapes as the api returns them (in camelCase). Money is
 // integer cents in `currency`; dates 'YYYY-MM-DD'; timestamps ISO 8601.
 import type { RebookingMethod } from '../fare-source/types.ts';
 import type { FlightStatus } from '../flights/rules.ts';

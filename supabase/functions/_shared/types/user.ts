@@ -1,5 +1,5 @@
 // The current user as the API returns it (`GET /api/auth/me`, register and login, under `user`):
-// the fields of spec section 3 "Current user" in camelCase, plus the profile fields the account
+// the fields of the current user in camelCase, plus the profile fields the account
 // and subscription screens read. Money is integer cents; dates are ISO 8601 strings.
 import type { NotificationFrequency, SubscriptionTier, ThresholdCondition, ThresholdType } from '../constants.ts';
 

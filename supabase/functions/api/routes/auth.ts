@@ -1,4 +1,4 @@
-// Accounts (spec sections 2, 5, 7, 8). Sign-up, login, logout, password recovery, address
+// Accounts. Sign-up, login, logout, password recovery, address
 // confirmation and Google sign-in carry no session and are mounted before the auth middleware;
 // `me` after it.
 import { Hono } from 'hono';

@@ -1,4 +1,4 @@
-// Monitored flights (spec section 7): list, add by booking code, check a price, rebook, remove. Handlers
+// Monitored flights: list, add by booking code, check a price, rebook, remove. Handlers
 // validate, call the service, return; ownership (404 for another user's flight) is the service's.
 import { Hono } from 'hono';
 import { confirmRebookingInputSchema, flightIdSchema, manualFlightInputSchema } from '../../_shared/schemas/flights.ts';

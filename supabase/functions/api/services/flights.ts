@@ -1,4 +1,4 @@
-// Monitored flights (spec sections 2, 4, 5, 7; issue 3): add a booking by code, check its price,
+// Monitored flights: add a booking by code, check its price,
 // and rebook it. Reads and inserts run as the user; price and rebooking writes, which users may
 // not make themselves, run on the service connection naming the owner. No transaction is held
 // open across a fare-source call: the source can be slow, and on the local stack one open

@@ -5,7 +5,7 @@ import { IconFacebook, IconInstagram, IconLinkedin, IconTwitter } from '@/compon
 import { Brand } from './header';
 import { useSiteNav } from './site-nav';
 
-/* Spec section 2: every page's footer has the copyright line and these three links (the site
+/* Every page's footer has the copyright line and these three links (the site
  * footer has them in its Support and Legal columns). */
 const legalLinks = [
   { to: '/privacy', label: 'Privacy Policy' },

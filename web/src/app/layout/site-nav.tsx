@@ -4,7 +4,7 @@ import { IconMenu, IconX } from '@/components/ui/icons';
 import { Link as RouterLink, useLocation } from 'react-router';
 
 /*
- * The public pages' navigation (spec section 2): the landing page has Home, Pricing (#pricing),
+ * The public pages' navigation: the landing page has Home, Pricing (#pricing),
  * FAQs (#faq) and Contact Us; the contact page Home, Pricing and Contact Us. A route opts in
  * with `handle: { siteNav: [...] }` in routes.tsx; AppRoutes provides the matched routes' links
  * and the header and footer read them, so the app's other pages keep the plain header.

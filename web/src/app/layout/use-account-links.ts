@@ -6,7 +6,7 @@ export interface AccountLink {
   to: string;
 }
 
-/** The signed-in menu's destinations (spec section 2), the same on desktop and mobile. */
+/** The signed-in menu's destinations, the same on desktop and mobile. */
 export function accountLinks(user: Pick<CurrentUser, 'isAdmin'>): AccountLink[] {
   const links: AccountLink[] = [
     { value: 'account', label: 'Account Settings', to: '/account' },

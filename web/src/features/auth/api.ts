@@ -9,7 +9,7 @@ import { authKeys, type CurrentUser } from '@/lib/auth';
 import { loadSupabase } from '@/lib/supabase';
 
 /*
- * Account calls (spec section 7). The api function creates the Supabase Auth session and hands it
+ * Account calls. The api function creates the Supabase Auth session and hands it
  * back; supabase-js stores and refreshes it from then on, and the api client reads the access
  * token from it. The me cache is written directly on login, register and logout, so the header
  * and guards switch at once instead of waiting for a refetch.

@@ -7,7 +7,7 @@ export function sendContactMessage(input: ContactInput): Promise<ContactResponse
 }
 
 /**
- * The description of the 'Error' toast (spec section 8): the server's message when it sent one
+ * The description of the 'Error' toast: the server's message when it sent one
  * (validation, rate limit), 'Failed to send message' for a refusal without one, and 'An error
  * occurred while sending your message' when the request never got an answer.
  */

@@ -42,7 +42,7 @@ function InfoItem({ icon: Icon, title, children }: { icon: IconType; title: stri
 function ContactForm() {
   const { data: user } = useCurrentUser();
   const send = useSendContactMessage();
-  // A signed-in user's name and address are filled in (spec section 2), also after a reset.
+  // A signed-in user's name and address are filled in, also after a reset.
   const prefill = user ? { ...EMPTY, name: user.username, email: user.email } : EMPTY;
   const form = useZodForm(contactInputSchema, prefill);
   const prefilledFor = useRef<string | null>(null);

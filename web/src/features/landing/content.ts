@@ -7,7 +7,7 @@ import {
 } from '@shared/constants.ts';
 
 /*
- * The landing page's words (spec section 1). The FAQ answers the questions travellers ask before
+ * The landing page's words. The FAQ answers the questions travellers ask before
  * they hand over their inbox and a commission; every answer describes what the product actually
  * does (see the privacy policy and terms for the same facts at length).
  */

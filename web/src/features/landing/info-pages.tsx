@@ -14,7 +14,7 @@ import { Bullets, InlineLink, MailLink, Prose, ProseSection, Question } from './
 
 /*
  * The help center, privacy policy and terms (linked from every footer). They describe what the
- * product actually does, with the figures from spec sections 1 and 9; the privacy policy lists
+ * product actually does, with the product's own figures; the privacy policy lists
  * exactly what the database keeps (see supabase/migrations).
  */
 

@@ -1,7 +1,7 @@
 import { MOBILE_BREAKPOINT_PX } from '@shared/constants.ts';
 import { useSyncExternalStore } from 'react';
 
-// Spec section 9: short tab labels under 768 px. Read in JS rather than with responsive CSS so
+// Short tab labels under 768 px. Read in JS rather than with responsive CSS so
 // each tab has exactly one label, and therefore one accessible name.
 const query = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
 

@@ -19,7 +19,7 @@ function openManualEntry(addRoute: MockRoute) {
 }
 
 describe('Manual Flight Entry', () => {
-  it("shows spec section 5's messages and sends nothing until the form is complete", async () => {
+  it("shows the form's messages and sends nothing until the form is complete", async () => {
     const { api } = openManualEntry({ status: 201, body: {} });
     expect(await screen.findByRole('heading', { name: 'Manual Flight Entry' })).toBeInTheDocument();
     expect(screen.getByPlaceholderText('e.g. Smith')).toBeInTheDocument();

@@ -13,7 +13,7 @@ interface RebookingDetailsDialogProps {
   onClose: () => void;
 }
 
-/** 'View Rebooking Details': the five sections of spec section 2, for a rebooked flight. */
+/** 'View Rebooking Details': its five sections, for a rebooked flight. */
 export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDialogProps) {
   const { savings, percent } = savingsSummary(flight);
   const links = airlineLinks(flight);

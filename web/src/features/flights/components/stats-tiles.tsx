@@ -11,7 +11,7 @@ interface Tile {
   value: (stats: DashboardStats) => string;
 }
 
-// Spec section 2: four tiles; money in whole dollars (section 9).
+// Four tiles; money in whole dollars.
 const TILES: readonly Tile[] = [
   { label: 'Monitored Flights', icon: LuPlane, value: (s) => String(s.monitoredFlights) },
   { label: 'Price Drops Found', icon: LuTrendingDown, value: (s) => String(s.priceDropsFound) },
