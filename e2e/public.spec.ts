@@ -73,6 +73,29 @@ test.describe('prerendered pages after JavaScript', () => {
     }
   });
 
+  test('before the app has loaded, a form does not submit natively (what was typed stays out of the URL)', async ({
+    page,
+  }) => {
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/contact');
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+    const prevented = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          window.addEventListener(
+            'submit',
+            (event) => {
+              resolve(event.defaultPrevented);
+              event.preventDefault();
+            },
+            { once: true },
+          );
+          document.querySelector('form')?.requestSubmit();
+        }),
+    );
+    expect(prevented).toBe(true);
+  });
+
   test('a browser holding a session is never shown the visitor page: hidden until the app sends it on', async ({
     page,
   }) => {

@@ -38,12 +38,16 @@ function pageFile(pagePath: string): string {
 }
 
 /*
- * Before the first paint of a prerendered page: a browser that may hold a Supabase session
- * (supabase-js keeps it under `sb-<project ref>-auth-token`, or a Google sign-in brings it in the
- * URL fragment) hides the page, because the app will render its own instead (main.tsx). A guess
- * that errs towards hiding: main.tsx shows the page again whichever way it decides.
+ * In the head of a prerendered page, before its first paint, until the app takes over (main.tsx
+ * removes both attributes then):
+ * - `data-session`: a browser that may hold a Supabase session (supabase-js keeps it under
+ *   `sb-<project ref>-auth-token`, or a Google sign-in brings it in the URL fragment) hides the
+ *   page, because the app will render its own instead. A guess that errs towards hiding: the app
+ *   shows the page again whichever way it decides;
+ * - `data-before-app`: no form submits natively. The app's forms post through the api; one sent
+ *   before the app has loaded would reload the page with what the visitor typed in its URL.
  */
-const HIDE_FOR_SESSION = `<script>try{if(/[#&]access_token=/.test(location.hash)||Object.keys(localStorage).some(function(k){return /^sb-.+-auth-token$/.test(k)}))document.documentElement.setAttribute('data-session','')}catch(e){}</script><style>html[data-session] #root{visibility:hidden}</style>`;
+const BEFORE_THE_APP = `<script>(function(){var html=document.documentElement;html.setAttribute('data-before-app','');try{if(/[#&]access_token=/.test(location.hash)||Object.keys(localStorage).some(function(k){return /^sb-.+-auth-token$/.test(k)}))html.setAttribute('data-session','')}catch(e){}document.addEventListener('submit',function(e){if(html.hasAttribute('data-before-app'))e.preventDefault()},true)})()</script><style>html[data-session] #root{visibility:hidden}</style>`;
 
 const EMPTY_ROOT = '<div id="root"></div>';
 const TITLE = /<title>[^<]*<\/title>/;
@@ -60,7 +64,7 @@ export function pageHtml(shell: string, pagePath: string, page: RenderedPage): s
   const body = title ? page.html.slice(title.length) : page.html;
   return shell
     .replace(TITLE, (shellTitle) => title ?? shellTitle)
-    .replace('</head>', () => `${HIDE_FOR_SESSION}${page.styles}</head>`)
+    .replace('</head>', () => `${BEFORE_THE_APP}${page.styles}</head>`)
     .replace(EMPTY_ROOT, () => `<div id="root" data-prerendered="${pagePath}">${body}</div>`);
 }
 

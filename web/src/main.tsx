@@ -9,8 +9,9 @@ import { sessionMayExist } from './lib/supabase';
  * and `data-prerendered` names its path. A visitor's browser hydrates it once the page's code has
  * loaded. A browser that may hold a session renders the app itself, as for every other path (the
  * shell's #root is empty): a signed-in user is sent from / to /dashboard and sees their own
- * header, never a visitor's page. The prerendered page's inline script has hidden it for such a
- * browser since the first paint (`data-session`); it is shown again once the app takes over.
+ * header, never a visitor's page. Until the app takes over, the prerendered page's inline script
+ * (scripts/prerender.ts) has hidden it from such a browser (`data-session`) and kept its forms
+ * from submitting natively (`data-before-app`).
  */
 
 const root = document.getElementById('root');
@@ -22,7 +23,10 @@ const app = (
   </StrictMode>
 );
 
-const reveal = () => document.documentElement.removeAttribute('data-session');
+function appTakesOver() {
+  document.documentElement.removeAttribute('data-session');
+  document.documentElement.removeAttribute('data-before-app');
+}
 
 if (root.dataset.prerendered === window.location.pathname && !sessionMayExist()) {
   // A page whose code failed to load hydrates anyway and shows the route's error.
@@ -30,10 +34,10 @@ if (root.dataset.prerendered === window.location.pathname && !sessionMayExist())
     .catch(() => undefined)
     .then(() => {
       hydrateRoot(root, app);
-      reveal();
+      appTakesOver();
     });
 } else {
   root.replaceChildren();
-  reveal();
+  appTakesOver();
   createRoot(root).render(app);
 }
