@@ -3,12 +3,12 @@ import { TOAST_DURATION_MS, TOAST_LIMIT } from '@shared/constants.ts';
 import type { NotifyOptions } from './toaster';
 
 /*
- * Spec section 9: one toast at a time, 5000 ms by default, F8 moves focus to the toasts (the
- * 420 px width cap is in ./toaster-view.tsx). Chakra queues toasts beyond `max` until the
- * current one has gone (its exit transition included); to show the newest at once, as the spec's
- * one-toast limit does, `notify` removes the current toast first. Dismissed toasts are removed
- * after Chakra's exit transition: the spec's 1,000,000 ms removal delay kept dismissed toasts in
- * memory in the original and would only hold the queue here.
+ * One toast at a time, 5000 ms by default, F8 moves focus to the toasts (the 420 px width cap
+ * and the swipe to dismiss are in ./toaster-view.tsx). Chakra queues toasts beyond `max` until
+ * the current one has gone (its exit transition included); to show the newest at once, as a
+ * one-toast limit means, `notify` removes the current toast first. Dismissed toasts are removed
+ * after Chakra's exit transition: a removal delay of 1,000,000 ms would keep dismissed toasts in
+ * memory and only hold the queue here.
  */
 export const toaster = createToaster({
   placement: 'bottom-end',

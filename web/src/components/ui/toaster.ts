@@ -1,8 +1,8 @@
 /*
- * `notify` is how the app shows a toast (spec sections 8 and 9; see ./toaster-store.ts for the
- * rules). The toast store (zag-js's toast machine, some 7 KB of gzipped JavaScript) loads on the
- * first call, so pages that never toast, the landing page first, do not download it. A toast
- * therefore appears a moment after the call; calls keep their order.
+ * `notify` is how the app shows a toast (see ./toaster-store.ts for the rules). The toast store
+ * (zag-js's toast machine, some 7 KB of gzipped JavaScript) loads on the first call, so pages
+ * that never toast, the landing page first, do not download it. A toast therefore appears a
+ * moment after the call; calls keep their order.
  */
 
 export type ToastStatus = 'success' | 'error' | 'info' | 'warning' | 'loading';
@@ -10,7 +10,7 @@ export type ToastStatus = 'success' | 'error' | 'info' | 'warning' | 'loading';
 export interface NotifyOptions {
   title: string;
   description?: string | undefined;
-  /** 'error' is the spec's destructive variant. */
+  /** 'error' is the destructive variant. */
   status?: ToastStatus;
   duration?: number;
 }
