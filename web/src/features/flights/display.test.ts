@@ -15,7 +15,7 @@ import {
   statusBadge,
   totalSavings,
 } from './display';
-import { buildFlight } from '@shared/flights/test-flight.ts';
+import { buildFlight } from '@/testing/factories';
 
 describe('lastCheckedLabel', () => {
   const now = new Date('2027-03-10T12:00:00.000Z');

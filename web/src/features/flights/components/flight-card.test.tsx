@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { buildFlight } from '@shared/flights/test-flight.ts';
+import { buildFlight } from '@/testing/factories';
 import type { Flight } from '@shared/types/flights.ts';
 import { describe, expect, it } from 'vitest';
 import { mockApi, type MockRoute } from '@/testing/mock-api';

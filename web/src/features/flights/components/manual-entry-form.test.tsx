@@ -1,7 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { buildFlight } from '@shared/flights/test-flight.ts';
+import { buildFlight, buildUser } from '@/testing/factories';
 import { describe, expect, it } from 'vitest';
-import { buildUser } from '@/testing/factories';
 import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
