@@ -290,6 +290,25 @@ describe('a price sweep', () => {
     for (const id of flights) expect(counts.get(id)).toBe(1);
   });
 
+  it('leaves a flight added while the sweep runs to the next sweep', async () => {
+    const flights = await seedFlights(20, 4);
+    const config = sweepConfig({ batchSize: 5 });
+    const first = await runPriceSweep({ db, fareSource: fakeSource(), config }, { initiatedBy: null, maxBatches: 1 });
+    expect(first).toMatchObject({ finished: false, checkedCount: 5 });
+    const [added] = await seedFlights(1, 1);
+
+    const rest = await runPriceSweep({ db, fareSource: fakeSource(), config }, { initiatedBy: null });
+    expect(rest).toMatchObject({ sweepId: first.sweepId, resumed: true, finished: true, checkedCount: 20 });
+    let counts = await historyCounts();
+    for (const id of flights) expect(counts.get(id)).toBe(1);
+    expect(counts.get(added as number)).toBe(0);
+
+    const next = await runPriceSweep({ db, fareSource: fakeSource(), config }, { initiatedBy: null });
+    expect(next).toMatchObject({ finished: true, checkedCount: 1 });
+    counts = await historyCounts();
+    expect(counts.get(added as number)).toBe(1);
+  });
+
   it('shares one sweep between two workers without checking a flight twice', async () => {
     const flights = await seedFlights(500, 25);
     const config = sweepConfig({ batchSize: 20, concurrency: 3 });
@@ -317,7 +336,7 @@ describe('a price sweep', () => {
     const stalled = await db.asService((tx) =>
       claimJobs<PriceCheckPayload>(tx, { kinds: [PRICE_CHECK_JOB], worker: 'stalled', limit: 1, leaseSeconds: 60 }),
     );
-    expect(stalled[0]?.payload).toMatchObject({ sweepId: Number(started?.sweep_id), flightIds: [flight] });
+    expect(stalled[0]?.payload).toMatchObject({ sweepId: Number(started?.sweep_id), fromId: flight, toId: flight });
     await leasesRunOut();
 
     // another run takes the batch over and finishes the sweep

@@ -1,18 +1,23 @@
 // A price sweep's bookkeeping: its run-log row (public.price_check_logs), the batches it enqueued
-// as price_check jobs (private.start_price_sweep, migration 20261124000100_job_queue.sql) and the
-// flights a batch still has to check. Service connection only.
+// as price_check jobs (private.start_price_sweep and finish_price_sweep, migration
+// 20261124000400_sweep_batches.sql; claimed through private.claim_jobs) and the flights a batch
+// still has to check. Service connection only.
 import type { Itinerary } from '../../_shared/fare-source/types.ts';
 import type { Tx } from '../db.ts';
+import type { JobRef } from './jobs.ts';
 
 export const PRICE_CHECK_JOB = 'price_check';
 
-/** What a price_check job carries. */
+/** What a price_check job carries: one batch of a sweep. */
 export interface PriceCheckPayload {
   sweepId: number;
-  /** When the sweep began: a flight checked since then (by hand, or by an earlier attempt) is skipped. */
   startedAt: string;
   batch: number;
-  flightIds: number[];
+  /** The batch: the due flights with ids from fromId to toId... */
+  fromId: number;
+  toId: number;
+  /** ...not checked since this moment (the sweep's start less the check interval). */
+  checkedBefore: string;
 }
 
 export interface SweepStart {
@@ -40,11 +45,31 @@ export interface DueFlight {
   itinerary: Itinerary;
 }
 
-/** The batch's flights that are still due (private.flight_is_due), with the itinerary each one quotes. */
-export async function loadDueFlights(tx: Tx, flightIds: number[], checkedBefore: string): Promise<DueFlight[]> {
-  const rows = await tx<
+export interface ClaimedBatch {
+  job: JobRef;
+  /** The batch's flights that are still due (not checked since checkedBefore). */
+  flights: DueFlight[];
+}
+
+/**
+ * Claims the next price_check job and loads its flights that are still due
+ * (private.flight_is_due), with the itinerary each one quotes, in one statement outside any
+ * transaction: one round trip per batch. Null when no batch is due.
+ *
+ * The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
+ * this statement alone), which saves a disk flush per batch. Losing it in a server crash is
+ * harmless: the job is queued again, and the worker's completion, which commits durably, is
+ * refused for lack of the claim, so the batch is simply done by the next claim.
+ */
+export async function claimDueBatch(
+  sql: Tx,
+  claim: { worker: string; leaseSeconds: number },
+): Promise<ClaimedBatch | null> {
+  const rows = await sql<
     {
-      id: string;
+      job_id: string;
+      claim_token: string;
+      id: string | null;
       user_id: string;
       airline: string;
       flight_number: string;
@@ -60,34 +85,51 @@ export async function loadDueFlights(tx: Tx, flightIds: number[], checkedBefore:
       source_reference: string | null;
     }[]
   >`
-    select f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
+    with job as materialized (
+      select j.id, j.payload, j.claim_token
+        from private.claim_jobs(${[PRICE_CHECK_JOB]}::text[], ${claim.worker}, 1, ${claim.leaseSeconds}) j
+       where set_config('synchronous_commit', 'off', true) = 'off'
+    )
+    select job.id as job_id, job.claim_token,
+           f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
            f.departure_date::text as departure_date, f.return_flight_number, f.return_date::text as return_date,
            f.cabin_class, f.fare_type, f.currency, f.booking_code, f.source_reference
-      from public.flights f
-     where f.id = any(${flightIds}::bigint[])
-       and private.flight_is_due(f, ${checkedBefore}::timestamptz)
+      from job
+      left join lateral (
+        select f.*
+          from public.flights f
+         where f.id between (job.payload ->> 'fromId')::bigint and (job.payload ->> 'toId')::bigint
+           and private.flight_is_due(f, (job.payload ->> 'checkedBefore')::timestamptz)
+      ) f on true
      order by f.id
   `;
-  return rows.map((r) => ({
-    id: Number(r.id),
-    userId: r.user_id,
-    itinerary: {
-      airline: r.airline,
-      flightNumber: r.flight_number,
-      departureAirport: r.departure_airport,
-      arrivalAirport: r.arrival_airport,
-      departureDate: r.departure_date,
-      returnFlightNumber: r.return_flight_number,
-      returnDate: r.return_date,
-      cabinClass: r.cabin_class,
-      fareType: r.fare_type,
-      currency: r.currency,
-      bookingCode: r.booking_code,
-      sourceReference: r.source_reference,
-    },
-  }));
+  const first = rows[0];
+  if (!first) return null;
+  const job: JobRef = { id: Number(first.job_id), claimToken: first.claim_token };
+  const flights = rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({
+      id: Number(r.id),
+      userId: r.user_id,
+      itinerary: {
+        airline: r.airline,
+        flightNumber: r.flight_number,
+        departureAirport: r.departure_airport,
+        arrivalAirport: r.arrival_airport,
+        departureDate: r.departure_date,
+        returnFlightNumber: r.return_flight_number,
+        returnDate: r.return_date,
+        cabinClass: r.cabin_class,
+        fareType: r.fare_type,
+        currency: r.currency,
+        bookingCode: r.booking_code,
+        sourceReference: r.source_reference,
+      },
+    }));
+  return { job, flights };
 }
 
+/** A batch's counts: the result of its price_check job, which the sweep's totals sum. */
 export interface BatchCounts {
   checked: number;
   drops: number;
@@ -95,23 +137,6 @@ export interface BatchCounts {
   quoteErrors: number;
   /** The first quote error of the batch, if any. */
   quoteError: string | null;
-}
-
-/**
- * Adds a batch's counts to its sweep's log row. Call it in the transaction that completes the
- * batch's job: the two commit together or not at all, so no batch is counted twice.
- */
-export async function addBatchTotals(tx: Tx, sweepId: number, counts: BatchCounts): Promise<void> {
-  await tx`
-    update public.price_check_logs l
-       set total_flights_checked = l.total_flights_checked + ${counts.checked},
-           total_price_drops_found = l.total_price_drops_found + ${counts.drops},
-           additional_data = coalesce(l.additional_data, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object(
-             'quotesMade', coalesce((l.additional_data ->> 'quotesMade')::integer, 0) + ${counts.quotes}::integer,
-             'quoteErrors', coalesce((l.additional_data ->> 'quoteErrors')::integer, 0) + ${counts.quoteErrors}::integer,
-             'quoteError', coalesce(l.additional_data ->> 'quoteError', ${counts.quoteError}::text)))
-     where l.id = ${sweepId}
-  `;
 }
 
 export interface SweepTotals {

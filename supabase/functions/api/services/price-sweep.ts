@@ -1,22 +1,24 @@
 // The price sweep: re-quote every monitored flight that is due and record what changed.
 //
 // The database plans the work: starting a sweep enqueues its due flights on the job queue as
-// price_check jobs of `batchSize` ids (migration 20261124000100_job_queue.sql); this worker claims
-// them one at a time with a lease, so several workers can share a sweep and a crashed one's batch
-// comes back when its lease runs out. Per batch:
-//   1. load the batch's flights that are still due (a flight checked since the sweep began, by
-//      hand or by an earlier attempt of this batch that did commit, is skipped);
+// price_check jobs, each a range of ids holding `batchSize` due flights (migrations
+// 20261124000100_job_queue.sql and 20261124000400_sweep_batches.sql); this worker claims them one
+// at a time with a lease, so several workers can share a sweep and a crashed one's batch comes
+// back when its lease runs out. Per batch:
+//   1. claim it and load its flights that are still due, in one statement (a flight checked since
+//      the sweep began, by hand or by an earlier attempt of this batch that did commit, is not);
 //   2. quote each distinct itinerary (itineraryKey: airline, flights, dates, cabin, fare type)
 //      once for the whole run, however many travellers hold it, because fare APIs charge per
 //      search. Quotes go through one pool of `concurrency` slots shared by every batch in flight;
 //      the fare source's own wrapper holds the per-second rate limit;
-//   3. write the batch's prices, add its counts to the sweep's log row and complete its job in ONE
-//      transaction. Completion succeeds only with this worker's claim token, otherwise the
-//      transaction rolls back, so a batch is recorded exactly once even when a stalled worker's
-//      job was claimed again by another.
-// A quote that fails leaves that itinerary's flights untouched (still due for the next sweep)
-// and is counted as an error on the log row. Two batches are kept in flight so the quote pool
-// never drains while a batch is being loaded or written.
+//   3. write the batch's prices and complete its job with the batch's counts in ONE transaction.
+//      Completion succeeds only with this worker's claim token, otherwise the transaction rolls
+//      back, so a batch is recorded (and counted in the sweep's totals) exactly once even when a
+//      stalled worker's job was claimed again by another.
+// The writes are the part a sweep cannot do without; the rest is kept beside them: each of the
+// `lanes` (2) writes one batch while it claims, loads and quotes its next, so the database always
+// has a batch to write. A quote that fails leaves that itinerary's flights untouched (still due
+// for the next sweep) and is counted as an error on the log row.
 //
 // An aborted run (the signal; in production, a killed process) walks away from its claimed jobs
 // without completing or failing them: exactly what a crash leaves behind, and what the next run
@@ -26,23 +28,21 @@ import { itineraryKey } from '../../_shared/fare-source/types.ts';
 import type { SweepConfig } from '../config.ts';
 import type { Logger } from '../context.ts';
 import type { Db } from '../db.ts';
-import { ALERTS_PER_REQUEST, deliverPendingEmails, type NotifierDeps } from './notifications.ts';
-import { type ClaimedJob, ClaimLostError, claimJobs, completeJob, failJob } from '../queries/jobs.ts';
+import { ClaimLostError, completeJob, failJob } from '../queries/jobs.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
 import {
-  addBatchTotals,
   type BatchCounts,
+  claimDueBatch,
+  type ClaimedBatch,
   type DueFlight,
   finishSweep,
-  loadDueFlights,
-  PRICE_CHECK_JOB,
-  type PriceCheckPayload,
   startSweep,
   type SweepTotals,
 } from '../queries/price-sweeps.ts';
+import { ALERTS_PER_REQUEST, deliverPendingEmails, type NotifierDeps } from './notifications.ts';
 
 export interface PriceSweepDeps {
-  db: Pick<Db, 'asService'>;
+  db: Pick<Db, 'asService' | 'serviceStatement'>;
   fareSource: FareSource;
   config: { sweep: SweepConfig };
   log?: Logger;
@@ -59,7 +59,7 @@ export interface RunPriceSweepOptions {
   maxBatches?: number;
   /** Claim no new batch after this many milliseconds (batches in flight still finish). */
   budgetMs?: number;
-  /** Batches in flight at once (default 2). */
+  /** Batches written at once (default 2); each lane prepares its next batch while it writes one. */
   lanes?: number;
 }
 
@@ -73,6 +73,13 @@ export interface PriceSweepResult extends SweepTotals {
 }
 
 type QuoteOutcome = { ok: true; quote: FareQuote } | { ok: false; error: string };
+
+/** A claimed batch, quoted: what its write needs. */
+interface PreparedBatch {
+  job: ClaimedBatch['job'];
+  results: PriceCheckResult[];
+  counts: BatchCounts;
+}
 
 /** A fixed number of slots; callers beyond it wait in order. */
 function createPool(size: number) {
@@ -154,11 +161,14 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
     return { outcome, fresh: true };
   };
 
-  const processBatch = async (job: ClaimedJob<PriceCheckPayload>): Promise<void> => {
-    const { sweepId, startedAt, flightIds } = job.payload;
-    const flights = await db.asService((tx) => loadDueFlights(tx, flightIds, startedAt));
+  /** Claims the next batch and loads its flights (one statement), then quotes them; null when none is due. */
+  const prepareBatch = async (lockedBy: string): Promise<PreparedBatch | null> => {
+    const batch = await db.serviceStatement((sql) =>
+      claimDueBatch(sql, { worker: lockedBy, leaseSeconds: config.sweep.leaseSeconds }),
+    );
+    if (!batch) return null;
     const byKey = new Map<string, DueFlight[]>();
-    for (const flight of flights) {
+    for (const flight of batch.flights) {
       const key = itineraryKey(flight.itinerary);
       const group = byKey.get(key);
       if (group) group.push(flight);
@@ -192,47 +202,61 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
         });
       }
     }
-    if (signal?.aborted) throw abortError(signal);
-
-    await db.asService(async (tx) => {
-      const recorded = await recordPriceChecks(tx, results);
-      counts.checked = recorded.length;
-      counts.drops = recorded.filter((r) => r.priceDropped).length;
-      if (!(await completeJob(tx, job, { ...counts }))) throw new ClaimLostError(job.id);
-      await addBatchTotals(tx, sweepId, counts);
-    });
-    quoteErrors += counts.quoteErrors;
+    return { job: batch.job, results, counts };
   };
 
+  /**
+   * Writes a batch's prices and completes its job with its counts (which the sweep's totals sum)
+   * in one transaction; a lost claim rolls both back. A batch that cannot be written goes back to
+   * the queue after a backoff (dead after max attempts).
+   */
+  const writeBatch = async ({ job, results, counts }: PreparedBatch): Promise<void> => {
+    try {
+      await db.asService(async (tx) => {
+        const recorded = await recordPriceChecks(tx, results);
+        counts.checked = recorded.length;
+        counts.drops = recorded.filter((r) => r.priceDropped).length;
+        if (!(await completeJob(tx, job, { ...counts }))) throw new ClaimLostError(job.id);
+      });
+      quoteErrors += counts.quoteErrors;
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (error instanceof ClaimLostError) {
+        deps.log?.({ level: 'warn', msg: 'price sweep batch taken over', jobId: job.id, sweepId: sweep.sweepId });
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      deps.log?.({ level: 'error', msg: 'price sweep batch failed', jobId: job.id, error: message });
+      await db.asService((tx) => failJob(tx, job, message));
+    }
+  };
+
+  const mayClaim = (): boolean => {
+    if (options.maxBatches !== undefined && claimedBatches >= options.maxBatches) return false;
+    if (Date.now() >= deadline) return false;
+    claimedBatches++;
+    return true;
+  };
+
+  // A lane writes one batch while it prepares the next (claim, load, quote), so the database
+  // always has a batch to write: the writes are what a sweep cannot do without, and everything
+  // else happens beside them.
   const lane = async (index: number): Promise<void> => {
     const lockedBy = `${worker}/${index}`;
+    const prepareNext = (): Promise<PreparedBatch | null> => {
+      if (signal?.aborted) return Promise.reject(abortError(signal));
+      const next = mayClaim() ? prepareBatch(lockedBy) : Promise.resolve(null);
+      // awaited below; until then a rejection must not count as unhandled
+      next.catch(() => {});
+      return next;
+    };
+    let next = prepareNext();
     for (;;) {
+      const prepared = await next;
+      if (!prepared) return;
       if (signal?.aborted) throw abortError(signal);
-      if (options.maxBatches !== undefined && claimedBatches >= options.maxBatches) return;
-      if (Date.now() >= deadline) return;
-      claimedBatches++;
-      const [job] = await db.asService((tx) =>
-        claimJobs<PriceCheckPayload>(tx, {
-          kinds: [PRICE_CHECK_JOB],
-          worker: lockedBy,
-          limit: 1,
-          leaseSeconds: config.sweep.leaseSeconds,
-        }),
-      );
-      if (!job) return;
-      try {
-        await processBatch(job);
-      } catch (error) {
-        if (signal?.aborted) throw abortError(signal);
-        if (error instanceof ClaimLostError) {
-          deps.log?.({ level: 'warn', msg: 'price sweep batch taken over', jobId: job.id, sweepId: sweep.sweepId });
-          continue;
-        }
-        // the batch could not be written: back to the queue after a backoff (dead after max attempts)
-        const message = error instanceof Error ? error.message : String(error);
-        deps.log?.({ level: 'error', msg: 'price sweep batch failed', jobId: job.id, error: message });
-        await db.asService((tx) => failJob(tx, job, message));
-      }
+      next = prepareNext();
+      await writeBatch(prepared);
     }
   };
 
