@@ -33,6 +33,17 @@ describe('dashboard', () => {
     expect(within(tiles).getByText('$6,001')).toBeInTheDocument();
   });
 
+  it("counts only watched flights against the free plan's limit, while listing every flight not rebooked", async () => {
+    const flights = [
+      buildFlight({ isWatched: true }),
+      buildFlight({ isWatched: true }),
+      buildFlight({ isWatched: false, flightNumber: 'AA777', status: 'departed' }),
+    ];
+    openDashboard('/dashboard', { 'GET /api/flights': { body: { flights } } });
+    expect(await screen.findByText('2 of 5 flights on the free plan')).toBeInTheDocument();
+    expect(screen.getAllByText('AA777', { exact: false }).length).toBeGreaterThan(0);
+  });
+
   it('shows Connected for a connected inbox', async () => {
     openDashboard('/dashboard', {}, buildUser({ emailConnected: true }));
     expect(await screen.findByText('Connected')).toBeInTheDocument();

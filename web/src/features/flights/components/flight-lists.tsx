@@ -59,13 +59,16 @@ export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
     <FlightsQuery>
       {(flights) => {
         const monitored = monitoredFlights(flights);
+        // The counter counts what the plan's limit counts: watched flights, as the server says
+        // (a flight whose day has passed, or cancelled, stays listed but no longer counts).
+        const watched = flights.filter((f) => f.isWatched).length;
         return (
           <Stack gap="5">
             <Flex justify="space-between" align="center" gap="3" wrap="wrap">
               <Text color="fg.muted" fontSize="sm">
                 {premium || !user
-                  ? `${monitored.length} monitored ${monitored.length === 1 ? 'flight' : 'flights'}`
-                  : `${monitored.length} of ${user.flightLimit} flights on the free plan`}
+                  ? `${watched} monitored ${watched === 1 ? 'flight' : 'flights'}`
+                  : `${watched} of ${user.flightLimit} flights on the free plan`}
               </Text>
               <Flex gap="2" wrap="wrap">
                 <Button size="sm" variant="outline" onClick={onAddFlight}>
