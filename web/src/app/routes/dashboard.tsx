@@ -1,9 +1,13 @@
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
+import { EmailSettingsPanel } from '@/features/email';
 import { CreditsPanel, FlightsPanel, HistoryPanel, ManualEntryForm, StatsTiles } from '@/features/flights';
+import { SettingsTab } from '@/features/settings';
+import { SubscriptionTab } from '@/features/subscription';
 
 /**
- * /dashboard composes two features that never import each other (STYLE.md): the dashboard's
- * frame and tabs, and the flights feature's tiles, lists and form. Tab switches the flight
+ * /dashboard composes features that never import each other (STYLE.md): the dashboard's frame and
+ * tabs, the flights feature's tiles, lists and form, the settings cards with the email feature's
+ * panel inside them, and the subscription tab. Tab switches the flight
  * panels ask for (Upgrade, after adding a flight) go through `selectTab`.
  */
 export function DashboardRoute() {
@@ -16,7 +20,9 @@ export function DashboardRoute() {
         ),
         history: () => <HistoryPanel />,
         credits: () => <CreditsPanel />,
+        settings: () => <SettingsTab emailPanel={<EmailSettingsPanel />} />,
         add: (selectTab) => <ManualEntryForm onAdded={() => selectTab('flights')} />,
+        plan: () => <SubscriptionTab />,
       }}
     />
   );

@@ -1,0 +1,2 @@
+// What the app composes into its routes; everything else in this feature is internal.
+export { EmailSettingsPanel } from './email-settings-panel';
