@@ -86,6 +86,7 @@ describe('the dev ticker', () => {
     expect(schedulerTasks({}).map((t) => [t.path, t.everyMs])).toEqual([
       ['/internal/price-sweep', 15 * 60_000],
       ['/internal/maintenance', 60 * 60_000],
+      ['/internal/jobs', 60_000],
     ]);
   });
 });

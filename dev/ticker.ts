@@ -3,6 +3,7 @@
 // endpoints itself, on the same schedule the migration gives pg_cron on Supabase:
 //   POST /api/internal/price-sweep   every PRICE_SWEEP_EVERY_MINUTES (default 15)
 //   POST /api/internal/maintenance   hourly
+//   POST /api/internal/jobs          every minute (queued background work, jobs/handlers.ts)
 // with `Authorization: Bearer <CRON_SECRET>`. A call still running when its next turn comes is
 // not doubled up; the next turn is simply skipped. One JSON line per call goes to the log.
 import { createWriteStream } from 'node:fs';
@@ -29,6 +30,7 @@ export interface Ticker {
 
 export const DEFAULT_PRICE_SWEEP_EVERY_MINUTES = 15;
 export const MAINTENANCE_EVERY_MINUTES = 60;
+export const JOBS_EVERY_MINUTES = 1;
 
 /** The price sweep's period from PRICE_SWEEP_EVERY_MINUTES (fractions allowed, for trying it out). */
 export function priceSweepEveryMinutes(env: NodeJS.ProcessEnv = process.env): number {
@@ -45,6 +47,7 @@ export function schedulerTasks(env: NodeJS.ProcessEnv = process.env): TickerTask
   return [
     { name: 'price-sweep', path: '/internal/price-sweep', everyMs: priceSweepEveryMinutes(env) * 60_000 },
     { name: 'maintenance', path: '/internal/maintenance', everyMs: MAINTENANCE_EVERY_MINUTES * 60_000 },
+    { name: 'jobs', path: '/internal/jobs', everyMs: JOBS_EVERY_MINUTES * 60_000 },
   ];
 }
 

@@ -62,7 +62,8 @@ export class ScriptedDb implements Db {
       },
     });
     // a stand-in for postgres.js's tagged-template transaction; only the call shape is used
-    return run as unknown as Tx;
+    // (tx.json(value) passes the value on, as a parameter)
+    return Object.assign(run, { json: (value: unknown) => value }) as unknown as Tx;
   }
 
   asUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {

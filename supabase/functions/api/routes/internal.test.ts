@@ -8,7 +8,7 @@ const SECRET = 'a-scheduler-secret-for-tests';
 Deno.test('internal: without CRON_SECRET configured every call is 503 and nothing runs', async () => {
   const db = new ScriptedDb();
   const { request } = testApp({ db, config: { ...testConfig, cronSecret: null } });
-  for (const path of ['/api/internal/price-sweep', '/api/internal/maintenance']) {
+  for (const path of ['/api/internal/price-sweep', '/api/internal/maintenance', '/api/internal/jobs']) {
     const res = await request(path, { method: 'POST', headers: { Authorization: `Bearer ${SECRET}` } });
     assert.equal(res.status, 503);
     assert.match(((await res.json()) as { message: string }).message, /CRON_SECRET/);

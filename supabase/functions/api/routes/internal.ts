@@ -5,7 +5,9 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { JOB_HANDLERS } from '../jobs/handlers.ts';
 import { pruneExpiredRows } from '../queries/maintenance.ts';
+import { runDueJobs } from '../services/job-runner.ts';
 import { ALERTS_PER_REQUEST, deliverPendingEmails } from '../services/notifications.ts';
 import { runSweepAndSendAlerts } from '../services/price-sweep.ts';
 import { reconcileRebookings } from '../services/rebooking-reconciler.ts';
@@ -65,4 +67,13 @@ internalRouter.post('/maintenance', async (c) => {
     alertsSent: alerts.sent,
     rebookings,
   });
+});
+
+/**
+ * Every minute: the queued background work that is due (jobs/handlers.ts), within one
+ * invocation's time budget; what is left waits for the next call.
+ */
+internalRouter.post('/jobs', async (c) => {
+  const result = await runDueJobs(c.var.deps, JOB_HANDLERS);
+  return c.json(result);
 });
