@@ -97,3 +97,17 @@ Deno.test('job runner: stops at maxJobs', async () => {
   assert.deepEqual(db.parameters[0]?.[2], 2);
   assert.equal(db.queries.length, 3);
 });
+
+Deno.test('job runner: recurring work is enqueued first, once per period by its dedupe key', async () => {
+  const db = new ScriptedDb([[{ id: '41' }], []]);
+  const handler: JobHandler = {
+    kind: 'test_kind',
+    leaseSeconds: 5,
+    run: () => Promise.resolve(),
+    recurring: (now) => [{ kind: 'test_kind', dedupeKey: `monthly:${now.toISOString().slice(0, 7)}` }],
+  };
+  await runDueJobs(depsWith(db), [handler]);
+  assert.match(db.queries[0] ?? '', /private\.enqueue_job/);
+  assert.match(String(db.parameters[0]?.[3]), /^monthly:\d{4}-\d{2}$/);
+  assert.match(db.queries[1] ?? '', /private\.claim_jobs/);
+});

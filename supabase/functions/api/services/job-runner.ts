@@ -14,7 +14,16 @@
 // claimed, quoted and written in overlapping lanes for throughput.
 import type { AppDeps } from '../context.ts';
 import type { Tx } from '../db.ts';
-import { type ClaimedJob, ClaimLostError, claimJobs, completeJob, extendJobLease, failJob } from '../queries/jobs.ts';
+import {
+  type ClaimedJob,
+  ClaimLostError,
+  claimJobs,
+  completeJob,
+  type EnqueueJob,
+  enqueueJob,
+  extendJobLease,
+  failJob,
+} from '../queries/jobs.ts';
 
 export interface JobContext {
   deps: AppDeps;
@@ -35,6 +44,12 @@ export interface JobHandler<Payload = Record<string, unknown>> {
   /** How long a claim lasts before another worker may take the job again. */
   leaseSeconds: number;
   run(job: ClaimedJob<Payload>, ctx: JobContext): Promise<void>;
+  /**
+   * Recurring work: the jobs that should exist at `now` (a monthly statement, a daily digest
+   * pass), enqueued at the start of every run. Give each a dedupe key naming its period
+   * ('statements:2026-11'), so calling this every minute makes one job per period.
+   */
+  recurring?(now: Date): EnqueueJob[];
 }
 
 /** Give the job back to run again at `retryAt` (or after the kind's backoff when not given). */
@@ -80,7 +95,7 @@ export interface RunDueJobsResult extends KindCounts {
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Claims due jobs of the handlers' kinds, a batch of one kind at a time in the handlers' order,
+ * Enqueues the handlers' recurring jobs, then claims due jobs of their kinds, a batch of one kind at a time in the handlers' order,
  * and runs them one by one until none is due, the budget is spent or `maxJobs` have run.
  */
 export async function runDueJobs(
@@ -98,6 +113,12 @@ export async function runDueJobs(
     counts[key] += 1;
     result[key] += 1;
   };
+  const recurring = selected.flatMap((h) => h.recurring?.(new Date()) ?? []);
+  if (recurring.length > 0) {
+    await deps.db.asService(async (tx) => {
+      for (const job of recurring) await enqueueJob(tx, job);
+    });
+  }
   const room = () =>
     options.maxJobs === undefined ? batch : Math.min(batch, options.maxJobs - result.completed - result.failed);
 
