@@ -231,6 +231,7 @@ export function profileRow(overrides: Partial<ProfileRow> = {}): ProfileRow {
     email: 'alice@example.com',
     is_admin: false,
     email_connected: false,
+    email_connection_state: 'not_connected',
     subscription_tier: 'free',
     subscription_start_date: null,
     subscription_end_date: null,

@@ -13,6 +13,7 @@ export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     email: `traveller${sequence}@example.com`,
     isAdmin: false,
     emailConnected: false,
+    emailConnectionState: 'not_connected',
     subscriptionTier: 'free',
     subscriptionStartDate: null,
     subscriptionEndDate: null,

@@ -1,6 +1,7 @@
 // The current user as the API returns it (`GET /api/auth/me`, register and login, under `user`):
 // the fields of the current user in camelCase, plus the profile fields the account
 // and subscription screens read. Money is integer cents; dates are ISO 8601 strings.
+import type { EmailConnectionState } from './email.ts';
 import type { NotificationFrequency, SubscriptionTier, ThresholdCondition, ThresholdType } from '../constants.ts';
 
 export type { SubscriptionTier, ThresholdCondition, ThresholdType, NotificationFrequency };
@@ -11,6 +12,8 @@ export interface CurrentUser {
   email: string;
   isAdmin: boolean;
   emailConnected: boolean;
+  /** The mailbox connection: 'needs_reconnect' when Google refused the stored token (types/email.ts). */
+  emailConnectionState: EmailConnectionState;
   subscriptionTier: SubscriptionTier;
   subscriptionStartDate: string | null;
   subscriptionEndDate: string | null;

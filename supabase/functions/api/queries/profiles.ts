@@ -13,6 +13,7 @@ export interface ProfileRow {
   email: string | null;
   is_admin: boolean;
   email_connected: boolean;
+  email_connection_state: CurrentUser['emailConnectionState'];
   subscription_tier: CurrentUser['subscriptionTier'];
   subscription_start_date: Date | null;
   subscription_end_date: Date | null;
@@ -48,6 +49,7 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     email: row.email || fallbackEmail,
     isAdmin: row.is_admin,
     emailConnected: row.email_connected,
+    emailConnectionState: row.email_connection_state,
     subscriptionTier: row.subscription_tier,
     subscriptionStartDate: iso(row.subscription_start_date),
     subscriptionEndDate: iso(row.subscription_end_date),
@@ -77,9 +79,15 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
 /** The signed-in user's own profile, read as that user (row-level security applies). */
 export async function getCurrentUser(tx: Tx, fallbackEmail?: string): Promise<CurrentUser | null> {
   const rows = await tx<ProfileRow[]>`
-    select p.*, sp.tier as subscription_tier, sp.flight_limit
+    select p.*, sp.tier as subscription_tier, sp.flight_limit,
+      case
+        when ec.status in ('expired', 'revoked', 'error') then 'needs_reconnect'
+        when p.email_connected then 'connected'
+        else 'not_connected'
+      end as email_connection_state
       from public.profiles p
       join public.subscription_plans sp on sp.id = p.plan_id
+      left join public.email_connections ec on ec.user_id = p.id
      where p.id = (select auth.uid())
   `;
   const row = rows[0];
