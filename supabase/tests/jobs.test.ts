@@ -122,6 +122,14 @@ describe('enqueue', () => {
     expect(kept?.payload).toEqual({ n: 1 });
   });
 
+  it('claims a higher priority first, then the oldest', async () => {
+    const old = await enqueue(workerA, { n: 1 });
+    const urgent = await workerA.asService((tx) => enqueueJob(tx, { kind: KIND, payload: { n: 2 }, priority: 10 }));
+    const newer = await enqueue(workerA, { n: 3 });
+    const claimed = await claim(workerA, 'w', 3);
+    expect(claimed.map((job) => job.id)).toEqual([urgent, old, newer]);
+  });
+
   it('still answers the job once it is done, so finished work is not enqueued again', async () => {
     const id = await enqueue(workerA, {}, 'once');
     const [job] = await claim(workerA, 'w');

@@ -22,6 +22,8 @@ export interface EnqueueJob {
   runAfter?: Date;
   /** Names one piece of work: a second enqueue with the same key answers the first job. */
   dedupeKey?: string;
+  /** Higher is claimed first among a kind's due jobs (default 0; premium travellers' mail: 10). */
+  priority?: number;
 }
 
 export interface ClaimedJob<Payload = Record<string, unknown>> {
@@ -49,14 +51,17 @@ export async function enqueueJob(tx: Tx, job: EnqueueJob): Promise<number> {
   const [row] = await tx<{ id: string }[]>`
     select private.enqueue_job(
       ${job.kind}, ${tx.json((job.payload ?? {}) as postgres.JSONValue)},
-      ${job.runAfter ?? null}::timestamptz, ${job.dedupeKey ?? null}
+      ${job.runAfter ?? null}::timestamptz, ${job.dedupeKey ?? null}, ${job.priority ?? 0}::integer
     ) as id
   `;
   if (!row) throw new Error('enqueue_job returned no row');
   return Number(row.id);
 }
 
-/** Up to `limit` due jobs of these kinds, each leased to `worker` for `leaseSeconds`. */
+/**
+ * Up to `limit` due jobs of these kinds, highest priority first, then oldest run_at, each leased
+ * to `worker` for `leaseSeconds`.
+ */
 export async function claimJobs<Payload = Record<string, unknown>>(
   tx: Tx,
   claim: { kinds: readonly string[]; worker: string; limit: number; leaseSeconds: number },
