@@ -70,7 +70,7 @@ test('forgot password: the email arrives, its link resets the password, the new 
   await expectShownDuring(page.getByText('Password Reset Complete'), () =>
     page.getByRole('button', { name: 'Reset Password' }).click(),
   );
-  await expect(page).toHaveURL(/\/login$/, { timeout: 5_000 });
+  await expect(page).toHaveURL(/\/login$/);
 
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
@@ -84,7 +84,7 @@ test('forgot password: the email arrives, its link resets the password, the new 
 test('a reset link without a token says so and goes to /forgot-password', async ({ page }) => {
   // the page and its toast say so for 2 s, then the page moves on
   await expectToast(page, { title: 'Missing token' }, () => page.goto('/reset-password'));
-  await expect(page).toHaveURL(/\/forgot-password$/, { timeout: 5_000 });
+  await expect(page).toHaveURL(/\/forgot-password$/);
 });
 
 test('an unknown path shows the not-found page', async ({ page }) => {

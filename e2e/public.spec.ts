@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { demoTraveller, expectToast, logIn, mailUrl } from './support.ts';
+import { demoTraveller, expectToast, logIn, waitForEmail } from './support.ts';
 
 // The public pages: prerendered (in the HTML before any JavaScript, hydrated without a mismatch,
 // hidden from a browser holding a session), where every navigation link lands, the contact form
@@ -238,24 +238,6 @@ test.describe('mobile menu (375 px)', () => {
   });
 });
 
-interface CaughtEmail {
-  subject: string;
-  text?: string;
-  to: Array<{ address: string }>;
-  headers: Record<string, string>;
-}
-
-async function supportEmailAbout(subject: string): Promise<CaughtEmail> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const emails = (await (await fetch(`${mailUrl()}/email`)).json()) as CaughtEmail[];
-    const mine = emails.find((e) => e.subject.includes(subject) && e.to.some((t) => t.address === SUPPORT));
-    if (mine) return mine;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no support email about '${subject}'`);
-}
-
 test.describe('contact form', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -284,7 +266,7 @@ test.describe('contact form', () => {
     for (const label of ['Name', 'Email', 'Subject', 'Message'])
       await expect(page.getByLabel(label, { exact: true })).toHaveValue('');
 
-    const mail = await supportEmailAbout(`Credit expiry ${id}`);
+    const mail = await waitForEmail(SUPPORT, (e) => e.subject.includes(`Credit expiry ${id}`));
     expect(mail.text).toContain('When does the credit from my Delta rebooking expire?');
     expect(mail.headers['reply-to']).toContain(email);
   });

@@ -12,12 +12,13 @@ export function newTraveller() {
 export const demoTraveller = { username: 'traveller', password: 'Travel@2026!' };
 export const demoAdmin = { username: 'admin', password: 'Admin@2026!' };
 
-interface CaughtEmail {
+export interface CaughtEmail {
   subject: string;
   html?: string;
   text?: string;
   to: Array<{ address: string }>;
   date: string;
+  headers: Record<string, string>;
 }
 
 /**
