@@ -181,6 +181,8 @@ describe('stored bounds', () => {
   let travellerId: string;
   beforeAll(async () => {
     travellerId = (await createUser(db.sql)).id;
+    // rebooking thresholds are premium's to change (settings-limits.test.ts)
+    await setPlan(db.sql, travellerId, 'premium');
   });
 
   const setAsTraveller = (column: string, value: unknown) =>
@@ -288,6 +290,8 @@ describe('a traveller changing their own profile', () => {
   let travellerId: string;
   beforeAll(async () => {
     travellerId = (await createUser(db.sql)).id;
+    // rebooking thresholds are premium's to change (settings-limits.test.ts)
+    await setPlan(db.sql, travellerId, 'premium');
   });
 
   it.each([

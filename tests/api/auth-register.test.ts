@@ -31,6 +31,8 @@ const CURRENT_USER_FIELDS = [
   'notifyCancellations',
   'minPriceDrop',
   'minPriceDropPercent',
+  'notificationFrequency',
+  'notificationTime',
   'totalCreditsEarned',
   'commissionOwed',
   'lastBillingDate',

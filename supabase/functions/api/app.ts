@@ -32,6 +32,7 @@ import { dashboardRouter } from './routes/dashboard.ts';
 import { flightsRouter } from './routes/flights.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
+import { settingsRouter } from './routes/settings.ts';
 import { publicSubscriptionRouter } from './routes/subscription.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -230,6 +231,8 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/flights', flightsRouter);
   app.route('/dashboard', dashboardRouter);
   app.route('/admin', adminRouter);
+  // /auto-rebooking/toggle and /thresholds, /notifications/preferences, /price-alerts/thresholds
+  app.route('/', settingsRouter);
 
   return app;
 }

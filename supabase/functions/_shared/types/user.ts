@@ -33,6 +33,9 @@ export interface CurrentUser {
   notifyCancellations: boolean;
   minPriceDrop: number;
   minPriceDropPercent: number;
+  notificationFrequency: NotificationFrequency;
+  /** Time of day for daily and weekly digests, HH:MM. */
+  notificationTime: string;
   totalCreditsEarned: number;
   commissionOwed: number;
   lastBillingDate: string | null;

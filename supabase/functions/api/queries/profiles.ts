@@ -33,6 +33,8 @@ export interface ProfileRow {
   notify_cancellations: boolean;
   min_price_drop: number;
   min_price_drop_percent: number;
+  notification_frequency: CurrentUser['notificationFrequency'];
+  notification_time: string;
   total_credits_earned: number;
   commission_owed: number;
   last_billing_date: Date | null;
@@ -69,6 +71,8 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     notifyCancellations: row.notify_cancellations,
     minPriceDrop: row.min_price_drop,
     minPriceDropPercent: row.min_price_drop_percent,
+    notificationFrequency: row.notification_frequency,
+    notificationTime: row.notification_time,
     totalCreditsEarned: row.total_credits_earned,
     commissionOwed: row.commission_owed,
     lastBillingDate: iso(row.last_billing_date),
