@@ -4,7 +4,12 @@
 // thresholds are premium's to change, through the data API's role too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_FREQUENCIES, THRESHOLD_CONDITIONS } from '../functions/_shared/constants.ts';
-import { NOTIFICATION_TIME_PATTERN, SETTINGS_LIMITS } from '../functions/_shared/schemas/settings.ts';
+import {
+  NOTIFICATION_TIME_PATTERN,
+  SETTINGS_LIMITS,
+  TIME_ZONE_PATTERN,
+  isKnownTimeZone,
+} from '../functions/_shared/schemas/settings.ts';
 import { DENIED, attempt, createUser, openTestDatabase, serviceRole, setPlan, user, type TestDb } from './factories.ts';
 
 let db: TestDb;
@@ -78,6 +83,16 @@ describe('stored limits', () => {
   it('notification_time has the schema pattern', async () => {
     const [def] = await checksOn('notification_time');
     expect(def).toContain(`'${NOTIFICATION_TIME_PATTERN.source}'`);
+  });
+
+  it('time_zone is checked with the pattern the schema uses, and they agree on names', async () => {
+    const [fn] = await db.sql<{ def: string }[]>`
+      select pg_get_functiondef('private.is_time_zone(text)'::regprocedure) as def`;
+    expect(fn?.def).toContain(`'${TIME_ZONE_PATTERN.source.replaceAll('\\/', '/')}'`);
+    for (const name of ['UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires', 'EST', 'UTC+5', 'Mars/Olympus']) {
+      const [row] = await db.sql<{ ok: boolean }[]>`select private.is_time_zone(${name}) as ok`;
+      expect(row?.ok, name).toBe(isKnownTimeZone(name));
+    }
   });
 
   it('min_price_drop stops at its ceiling', async () => {

@@ -21,7 +21,7 @@ async function storedSettings(sql: postgres.Sql, userId: string) {
            use_separate_international_thresholds, international_min_savings_percent,
            international_min_savings_amount, notify_price_drops, notify_rebookings,
            notify_cancellations, notification_frequency, notification_time, min_price_drop,
-           min_price_drop_percent, updated_at
+           min_price_drop_percent, time_zone, updated_at
       from public.profiles where id = ${userId}
   `;
   return row;
@@ -195,6 +195,7 @@ describe('POST /api/notifications/preferences', () => {
         notifyCancellations: false,
         notificationFrequency: 'daily',
         notificationTime: '18:30',
+        timeZone: 'America/Argentina/Buenos_Aires',
       },
       token(user),
     );
@@ -205,16 +206,26 @@ describe('POST /api/notifications/preferences', () => {
       notifyCancellations: false,
       notificationFrequency: 'daily',
       notificationTime: '18:30',
+      timeZone: 'America/Argentina/Buenos_Aires',
     });
   });
 
-  it('keeps frequency and time as stored when the body has only the switches', async () => {
+  it('keeps frequency, time and time zone as stored when the body has only the switches', async () => {
     const user = await registerUser(api);
-    expect((await me(user)).notificationFrequency).toBe('instant');
-    expect((await me(user)).notificationTime).toBe('09:00');
+    expect(await me(user)).toMatchObject({
+      notificationFrequency: 'instant',
+      notificationTime: '09:00',
+      timeZone: 'UTC',
+    });
     await api.post(
       '/notifications/preferences',
-      { notifyPriceDrops: true, notifyRebookings: true, notifyCancellations: true, notificationFrequency: 'weekly' },
+      {
+        notifyPriceDrops: true,
+        notifyRebookings: true,
+        notifyCancellations: true,
+        notificationFrequency: 'weekly',
+        timeZone: 'Asia/Tokyo',
+      },
       token(user),
     );
     const res = await api.post(
@@ -227,6 +238,7 @@ describe('POST /api/notifications/preferences', () => {
       notifyRebookings: false,
       notificationFrequency: 'weekly',
       notificationTime: '09:00',
+      timeZone: 'Asia/Tokyo',
     });
   });
 
@@ -237,6 +249,13 @@ describe('POST /api/notifications/preferences', () => {
     [{ ...switches, notificationFrequency: 'hourly' }, 'Notification frequency must be one of: instant, daily, weekly'],
     [{ ...switches, notificationTime: '24:00' }, 'Notification time must be a time of day as HH:MM (00:00 to 23:59)'],
     [{ ...switches, notificationTime: '9:00' }, 'Notification time must be a time of day as HH:MM (00:00 to 23:59)'],
+    [
+      { ...switches, timeZone: 'Mars/Olympus_Mons' },
+      'Time zone must be an IANA time zone name, such as America/New_York',
+    ],
+    [{ ...switches, timeZone: 'EST' }, 'Time zone must be an IANA time zone name, such as America/New_York'],
+    [{ ...switches, timeZone: 'UTC+5' }, 'Time zone must be an IANA time zone name, such as America/New_York'],
+    [{ ...switches, timeZone: 42 }, 'Time zone must be an IANA time zone name, such as America/New_York'],
   ])('refuses %j with 400, and changes nothing', async (body, message) => {
     const user = await registerUser(api);
     await refused(user, '/notifications/preferences', body, 400, message);

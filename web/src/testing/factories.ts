@@ -35,6 +35,7 @@ export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     minPriceDropPercent: 10,
     notificationFrequency: 'instant',
     notificationTime: '09:00',
+    timeZone: 'UTC',
     totalCreditsEarned: 0,
     commissionOwed: 0,
     lastBillingDate: null,

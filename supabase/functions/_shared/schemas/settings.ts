@@ -106,8 +106,15 @@ export const rebookingThresholdsSchema = z.strictObject({
 });
 export type RebookingThresholdsInput = z.input<typeof rebookingThresholdsSchema>;
 
-/** Whether this runtime knows the IANA name (Deno, Node and browsers all ship the tz database). */
+/**
+ * An IANA zone name as profiles_time_zone_check (private.is_time_zone) accepts it: 'UTC' or
+ * Area/Location; abbreviations and offsets ('EST', 'UTC+5') are not places.
+ */
+export const TIME_ZONE_PATTERN = /^(UTC|[A-Z][A-Za-z_]+(\/[A-Za-z0-9_+-]+){1,2})$/;
+
+/** Whether the name has that shape and this runtime knows it (Deno, Node and browsers ship the tz database). */
 export function isKnownTimeZone(name: string): boolean {
+  if (!TIME_ZONE_PATTERN.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
     return true;
@@ -116,14 +123,9 @@ export function isKnownTimeZone(name: string): boolean {
   }
 }
 
-/** The canonical spelling of a known time zone ('europe/paris' -> 'Europe/Paris'). */
-export function canonicalTimeZone(name: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-}
-
 /**
  * `POST /api/notifications/preferences`. The three switches are required (the spec's body);
- * frequency and time of day are optional and left as stored when omitted (a new
+ * frequency, time of day and time zone are optional and left as stored when omitted (a new
  * account starts at 'instant', '09:00').
  */
 export const notificationPreferencesSchema = z.strictObject({
@@ -138,6 +140,11 @@ export const notificationPreferencesSchema = z.strictObject({
   notificationTime: z
     .string({ error: SETTINGS_MESSAGES.notificationTime })
     .regex(NOTIFICATION_TIME_PATTERN, { error: SETTINGS_MESSAGES.notificationTime })
+    .optional(),
+  timeZone: z
+    .string({ error: SETTINGS_MESSAGES.timeZone })
+    .max(TIME_ZONE_MAX_LENGTH, { error: SETTINGS_MESSAGES.timeZone, abort: true })
+    .refine(isKnownTimeZone, { error: SETTINGS_MESSAGES.timeZone })
     .optional(),
 });
 export type NotificationPreferencesInput = z.input<typeof notificationPreferencesSchema>;

@@ -36,6 +36,8 @@ export interface CurrentUser {
   notificationFrequency: NotificationFrequency;
   /** Time of day for daily and weekly digests, HH:MM. */
   notificationTime: string;
+  /** IANA name the notification time is read in, as the browser reported it ('UTC' until then). */
+  timeZone: string;
   totalCreditsEarned: number;
   commissionOwed: number;
   lastBillingDate: string | null;

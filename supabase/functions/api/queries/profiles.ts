@@ -35,6 +35,7 @@ export interface ProfileRow {
   min_price_drop_percent: number;
   notification_frequency: CurrentUser['notificationFrequency'];
   notification_time: string;
+  time_zone: string;
   total_credits_earned: number;
   commission_owed: number;
   last_billing_date: Date | null;
@@ -73,6 +74,7 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     minPriceDropPercent: row.min_price_drop_percent,
     notificationFrequency: row.notification_frequency,
     notificationTime: row.notification_time,
+    timeZone: row.time_zone,
     totalCreditsEarned: row.total_credits_earned,
     commissionOwed: row.commission_owed,
     lastBillingDate: iso(row.last_billing_date),

@@ -48,7 +48,7 @@ export function setRebookingThresholds(tx: Tx, input: RebookingThresholdsInput):
   `);
 }
 
-/** Frequency and time are left as stored when not given. */
+/** Frequency, time and time zone are left as stored when not given. */
 export function setNotificationPreferences(tx: Tx, input: NotificationPreferences): Promise<boolean> {
   return changed(tx`
     update public.profiles
@@ -56,7 +56,8 @@ export function setNotificationPreferences(tx: Tx, input: NotificationPreference
            notify_rebookings = ${input.notifyRebookings},
            notify_cancellations = ${input.notifyCancellations},
            notification_frequency = coalesce(${input.notificationFrequency ?? null}::text, notification_frequency),
-           notification_time = coalesce(${input.notificationTime ?? null}::text, notification_time)
+           notification_time = coalesce(${input.notificationTime ?? null}::text, notification_time),
+           time_zone = coalesce(${input.timeZone ?? null}::text, time_zone)
      where id = (select auth.uid())
     returning id
   `);
