@@ -17,6 +17,7 @@ import {
   FareSourceUnavailableError,
 } from '../_shared/fare-source/types.ts';
 import { createMailer } from '../_shared/mailer/index.ts';
+import { createPayments } from '../_shared/payments/index.ts';
 import { type Env, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv, Logger } from './context.ts';
 import { createDb } from './db.ts';
@@ -24,6 +25,7 @@ import { fieldErrors, HttpError, validationMessage } from './errors.ts';
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
 import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCache } from './middleware/auth.ts';
+import { localIntentStore } from './queries/billing.ts';
 import { sessionIsActive } from './queries/sessions.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
 import { adminRouter } from './routes/admin.ts';
@@ -33,6 +35,7 @@ import { flightsRouter } from './routes/flights.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
 import { settingsRouter } from './routes/settings.ts';
+import { billingRouter, publicStripeRouter, stripeRouter, subscriptionRouter } from './routes/billing.ts';
 import { publicSubscriptionRouter } from './routes/subscription.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -74,6 +77,7 @@ function lazyDeps(options: CreateAppOptions): () => AppDeps {
       log: options.log ?? jsonLogger,
       fareSource: options.fareSource ?? createFareSource(config.fareSource),
       mailer: options.mailer ?? createMailer(config.mail),
+      payments: options.payments ?? createPayments(config.payments, localIntentStore(db)),
     };
     return deps;
   };
@@ -222,6 +226,8 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/auth', publicAuthRouter);
   app.route('/contact', contactRouter);
   app.route('/subscription', publicSubscriptionRouter);
+  // Stripe's webhook: signed by Stripe, not a user session (verified on the raw body)
+  app.route('/stripe', publicStripeRouter);
   // scheduler endpoints: authenticated by the cron secret, not a user session
   app.route('/internal', internalRouter);
 
@@ -233,6 +239,9 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/admin', adminRouter);
   // /auto-rebooking/toggle and /thresholds, /notifications/preferences, /price-alerts/thresholds
   app.route('/', settingsRouter);
+  app.route('/subscription', subscriptionRouter);
+  app.route('/stripe', stripeRouter);
+  app.route('/billing', billingRouter);
 
   return app;
 }

@@ -2,6 +2,7 @@
 // docs/architecture.md). Missing required settings fail at the first request with a message
 // that names them, rather than as an obscure fetch or connection error later.
 import { DEFAULT_SUPPORT_EMAIL } from '../_shared/constants.ts';
+import type { PaymentsConfig } from '../_shared/payments/index.ts';
 
 export interface Config {
   /** Project URL the function calls Auth through (and fetches the JWKS from). */
@@ -21,6 +22,11 @@ export interface Config {
   port: number;
   fareSource: FareSourceConfig;
   mail: MailConfig;
+  /**
+   * STRIPE_SECRET_KEY (sk_...; none: the local test mode), STRIPE_WEBHOOK_SECRET (whsec_...,
+   * required with a key), STRIPE_API_URL (another API address; the tests' stand-in).
+   */
+  payments: PaymentsConfig;
   sweep: SweepConfig;
   travellerLimits: TravellerLimitsConfig;
   /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/*. */
@@ -153,6 +159,7 @@ export function loadConfig(env: Env): Config {
     port,
     fareSource: loadFareSourceConfig(env),
     mail: loadMailConfig(env),
+    payments: loadPaymentsConfig(env),
     sweep: {
       checkIntervalMinutes: positiveInt(env, 'PRICE_CHECK_INTERVAL_MINUTES', 360, 0),
       concurrency: positiveInt(env, 'SWEEP_CONCURRENCY', 8),
@@ -201,4 +208,17 @@ function loadMailConfig(env: Env): MailConfig {
     smtpSecure: nonEmpty(env.SMTP_SECURE)?.toLowerCase() === 'true',
     resendApiKey,
   };
+}
+
+function loadPaymentsConfig(env: Env): PaymentsConfig {
+  const stripeSecretKey = nonEmpty(env.STRIPE_SECRET_KEY) ?? null;
+  const stripeWebhookSecret = nonEmpty(env.STRIPE_WEBHOOK_SECRET) ?? null;
+  if (stripeSecretKey && !stripeWebhookSecret) {
+    throw new Error('Missing environment variable: STRIPE_WEBHOOK_SECRET (STRIPE_SECRET_KEY is set)');
+  }
+  const stripeApiUrl = nonEmpty(env.STRIPE_API_URL) ?? null;
+  if (stripeApiUrl && !URL.canParse(stripeApiUrl)) {
+    throw new Error(`STRIPE_API_URL must be a URL, got '${stripeApiUrl}'`);
+  }
+  return { stripeSecretKey, stripeWebhookSecret, stripeApiUrl };
 }

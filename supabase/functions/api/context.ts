@@ -1,6 +1,7 @@
 // What every handler can reach through `c.var`.
 import type { FareSource } from '../_shared/fare-source/types.ts';
 import type { Mailer } from '../_shared/mailer/types.ts';
+import type { Payments } from '../_shared/payments/types.ts';
 import type { Config } from './config.ts';
 import type { AuthClaims, Db } from './db.ts';
 import type { AuthApi } from './lib/auth-api.ts';
@@ -17,6 +18,8 @@ export interface AppDeps {
   log: Logger;
   fareSource: FareSource;
   mailer: Mailer;
+  /** Stripe, or the local test mode when no Stripe key is configured (_shared/payments). */
+  payments: Payments;
 }
 
 export interface AppEnv {

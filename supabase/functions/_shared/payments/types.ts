@@ -1,0 +1,133 @@
+// The payments adapter: every call FareBack makes to a payment provider goes through this
+// interface. Two implementations: Stripe (stripe.ts, the `stripe` SDK) when a secret key is
+// configured, and the local test mode (local.ts) when none is, which charges no card and is
+// completed by an explicit confirmation. Money is integer cents (USD).
+import type { PaymentIntentStatus, PaymentMode } from '../types/billing.ts';
+
+export type Metadata = Record<string, string>;
+
+export interface PaymentIntentInfo {
+  id: string;
+  status: PaymentIntentStatus;
+  amount: number;
+  /** For the browser's card form (Stripe Elements); null in test mode. */
+  clientSecret: string | null;
+  customerId: string | null;
+  /** The card used, once one was. */
+  paymentMethodId: string | null;
+  metadata: Metadata;
+  /** The provider's reason when the last attempt failed (a decline), else null. */
+  failureMessage: string | null;
+}
+
+export interface SubscriptionInfo {
+  id: string;
+  customerId: string;
+  /** Stripe's status: active, trialing, past_due, canceled, unpaid, incomplete, incomplete_expired, paused. */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodStart: Date | null;
+  currentPeriodEnd: Date | null;
+  defaultPaymentMethodId: string | null;
+  metadata: Metadata;
+}
+
+export interface CheckoutSessionInfo {
+  id: string;
+  url: string | null;
+  customerId: string | null;
+  subscriptionId: string | null;
+  /** 'paid' | 'unpaid' | 'no_payment_required' */
+  paymentStatus: string;
+  metadata: Metadata;
+}
+
+export interface InvoiceInfo {
+  id: string;
+  /** The subscription it bills, or null. */
+  subscriptionId: string | null;
+  customerId: string | null;
+  /** draft | open | paid | uncollectible | void */
+  status: string;
+  amountDue: number;
+  amountPaid: number;
+}
+
+/** A verified webhook event: its id, type and the id of the object it is about. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  objectId: string;
+  /** The event's object as sent (read back from the provider before acting on it). */
+  object: Record<string, unknown>;
+}
+
+export interface CreatePaymentIntent {
+  customerId: string;
+  amount: number;
+  description: string;
+  metadata: Metadata;
+  /** Keep the card for later off-session charges (commission statements). */
+  saveCard: boolean;
+}
+
+export interface ChargeSavedCard {
+  /** The same key charges once, however often the call is repeated (a statement's id). */
+  idempotencyKey: string;
+  customerId: string;
+  paymentMethodId: string;
+  amount: number;
+  description: string;
+  metadata: Metadata;
+}
+
+export interface CreateCheckoutSession {
+  customerId: string;
+  /** The plan's annual price in cents, its name and description (the plan row governs). */
+  amount: number;
+  planName: string;
+  planDescription: string | null;
+  metadata: Metadata;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface Payments {
+  mode: PaymentMode;
+  createCustomer(input: { email: string | null; userId: string }): Promise<string>;
+  createPaymentIntent(input: CreatePaymentIntent): Promise<PaymentIntentInfo>;
+  /** Off-session charge of a saved card. A decline answers the intent (status not succeeded, failureMessage), it does not throw. */
+  chargeSavedCard(input: ChargeSavedCard): Promise<PaymentIntentInfo>;
+  retrievePaymentIntent(id: string): Promise<PaymentIntentInfo>;
+  cancelPaymentIntent(id: string): Promise<void>;
+  createCheckoutSession(input: CreateCheckoutSession): Promise<{ id: string; url: string }>;
+  retrieveCheckoutSession(id: string): Promise<CheckoutSessionInfo>;
+  retrieveSubscription(id: string): Promise<SubscriptionInfo>;
+  cancelSubscriptionAtPeriodEnd(id: string): Promise<SubscriptionInfo>;
+  retrieveInvoice(invoiceId: string): Promise<InvoiceInfo>;
+  /** Verifies the signature on the raw body; throws WebhookSignatureError. */
+  verifyWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
+}
+
+/** The provider could not be reached or refused the request (not the card). */
+export class PaymentProviderError extends Error {
+  constructor(message = 'The payment provider is unavailable. Please try again later.', options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PaymentProviderError';
+  }
+}
+
+/** The card was declined; the message is the provider's, for the traveller. */
+export class CardDeclinedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CardDeclinedError';
+  }
+}
+
+export class WebhookSignatureError extends Error {
+  constructor(message = 'Invalid webhook signature') {
+    super(message);
+    this.name = 'WebhookSignatureError';
+  }
+}

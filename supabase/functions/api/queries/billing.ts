@@ -1,0 +1,432 @@
+// Payments, subscriptions and the commission ledger (migration 20261125200000_payments.sql). The
+// ledger's state changes are SQL functions (private.payment_succeeded / payment_failed /
+// payment_refunded / close_commission_period), each idempotent; these are their callers and the
+// reads of the billing calls.
+import type { ListQuery } from '../../_shared/schemas/pagination.ts';
+import type { LocalIntent, LocalIntentStore } from '../../_shared/payments/local.ts';
+import type { SubscriptionInfo } from '../../_shared/payments/types.ts';
+import type {
+  BillingHistoryItem,
+  BillingHistoryResponse,
+  CommissionSummaryResponse,
+  CurrentSubscription,
+  PaymentMode,
+  SubscriptionStatus,
+} from '../../_shared/types/billing.ts';
+import type { SubscriptionPlan } from '../../_shared/types/plans.ts';
+import type { SubscriptionTier } from '../../_shared/constants.ts';
+import type { Db, Tx } from '../db.ts';
+import { listPage } from './pagination.ts';
+
+const planJson = (alias: string) => `json_build_object(
+  'id', ${alias}.id, 'name', ${alias}.name, 'price', ${alias}.price, 'flightLimit', ${alias}.flight_limit,
+  'autoRebookingEnabled', ${alias}.auto_rebooking_enabled, 'commissionRate', coalesce(${alias}.commission_rate, 0),
+  'description', ${alias}.description)`;
+
+export interface BillingProfile {
+  userId: string;
+  email: string | null;
+  tier: SubscriptionTier;
+  plan: SubscriptionPlan;
+  startDate: Date | null;
+  endDate: Date | null;
+  commissionOwed: number;
+  customerId: string | null;
+  subscriptionId: string | null;
+  status: SubscriptionStatus;
+  renews: boolean;
+  paymentMethodId: string | null;
+}
+
+/** The traveller's plan, dates, ledger and payment account (locked with `forUpdate`). */
+export async function billingProfile(tx: Tx, userId: string, forUpdate = false): Promise<BillingProfile | null> {
+  const lock = forUpdate ? tx`for update of p` : tx``;
+  const [row] = await tx<BillingProfile[]>`
+    select p.id as "userId", p.email, sp.tier, ${tx.unsafe(planJson('sp'))} as plan,
+           p.subscription_start_date as "startDate", p.subscription_end_date as "endDate",
+           p.commission_owed as "commissionOwed",
+           ba.customer_id as "customerId", ba.subscription_id as "subscriptionId",
+           coalesce(ba.subscription_status, 'none') as status, coalesce(ba.renews, false) as renews,
+           ba.payment_method_id as "paymentMethodId"
+      from public.profiles p
+      join public.subscription_plans sp on sp.id = p.plan_id
+      left join private.billing_accounts ba on ba.user_id = p.id
+     where p.id = ${userId}
+     ${lock}
+  `;
+  return row ?? null;
+}
+
+export function toCurrentSubscription(p: BillingProfile, mode: PaymentMode): CurrentSubscription {
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    tier: p.tier,
+    plan: p.plan,
+    status: p.status,
+    startDate: iso(p.startDate),
+    endDate: iso(p.endDate),
+    renews: p.status === 'active' && p.renews,
+    hasSavedCard: p.paymentMethodId !== null,
+    paymentMode: mode,
+  };
+}
+
+export async function saveCustomerId(tx: Tx, userId: string, customerId: string): Promise<void> {
+  await tx`
+    insert into private.billing_accounts (user_id, customer_id) values (${userId}, ${customerId})
+    on conflict (user_id) do update set customer_id = excluded.customer_id
+  `;
+}
+
+/** An active plan by id (null when unknown or retired). */
+export async function activePlan(
+  tx: Tx,
+  planId: number,
+): Promise<(SubscriptionPlan & { tier: SubscriptionTier }) | null> {
+  const [row] = await tx<{ plan: SubscriptionPlan; tier: SubscriptionTier }[]>`
+    select ${tx.unsafe(planJson('sp'))} as plan, sp.tier
+      from public.subscription_plans sp where sp.id = ${planId} and sp.is_active
+  `;
+  return row ? { ...row.plan, tier: row.tier } : null;
+}
+
+/** The active premium plan checkout offers: the one named 'premium' (any case), else the first premium-tier plan. */
+export async function premiumPlan(tx: Tx): Promise<SubscriptionPlan | null> {
+  const [row] = await tx<{ plan: SubscriptionPlan }[]>`
+    select ${tx.unsafe(planJson('sp'))} as plan
+      from public.subscription_plans sp
+     where sp.is_active and sp.tier = 'premium'
+     order by (lower(sp.name) = 'premium') desc, sp.id
+     limit 1
+  `;
+  return row?.plan ?? null;
+}
+
+export interface NewPayment {
+  id: string;
+  userId: string;
+  purpose: 'subscription' | 'commission';
+  planId: number | null;
+  amount: number;
+  description: string;
+  statementId?: number | null;
+}
+
+/**
+ * Records a payment the provider knows about (once: a webhook may have adopted it first) and
+ * its pending billing row, or for a statement's charge names the charge on the statement row.
+ */
+export async function insertPayment(tx: Tx, p: NewPayment): Promise<void> {
+  const [inserted] = await tx<{ id: string }[]>`
+    insert into private.payments (id, user_id, purpose, plan_id, amount, statement_id)
+    values (${p.id}, ${p.userId}, ${p.purpose}, ${p.planId}, ${p.amount}, ${p.statementId ?? null})
+    on conflict (id) do nothing
+    returning id
+  `;
+  if (!inserted) return;
+  if (p.statementId) {
+    await tx`
+      update public.billing_transactions set payment_reference = ${p.id}, payment_method = 'card'
+       where id = ${p.statementId} and user_id = ${p.userId}
+    `;
+    return;
+  }
+  await tx`
+    insert into public.billing_transactions (user_id, amount, status, type, description, payment_method, payment_reference)
+    values (${p.userId}, ${p.amount}, 'pending', ${p.purpose}, ${p.description}, 'card', ${p.id})
+  `;
+}
+
+export interface PaymentRow {
+  id: string;
+  userId: string;
+  purpose: 'subscription' | 'commission';
+  planId: number | null;
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded';
+  failureMessage: string | null;
+}
+
+export async function paymentById(tx: Tx, id: string): Promise<PaymentRow | null> {
+  const [row] = await tx<PaymentRow[]>`
+    select id, user_id as "userId", purpose, plan_id as "planId", amount, status, failure_message as "failureMessage"
+      from private.payments where id = ${id}
+  `;
+  return row ?? null;
+}
+
+/** Commission payments of the traveller not (yet) succeeded: to cancel before a new one. */
+export async function unfinishedCommissionPayments(tx: Tx, userId: string): Promise<string[]> {
+  const rows = await tx<{ id: string }[]>`
+    select id from private.payments
+     where user_id = ${userId} and purpose = 'commission' and status in ('pending', 'failed')
+  `;
+  return rows.map((r) => r.id);
+}
+
+/** A payment given up (cancelled at the provider): failed, no notification. */
+export async function abandonPayment(tx: Tx, id: string): Promise<void> {
+  await tx`
+    update private.payments set status = 'failed', failure_message = coalesce(failure_message, 'Cancelled')
+     where id = ${id} and status = 'pending'
+  `;
+  await tx`update public.billing_transactions set status = 'failed' where payment_reference = ${id} and status = 'pending'`;
+}
+
+export async function paymentSucceeded(tx: Tx, id: string, paymentMethodId: string | null): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`select private.payment_succeeded(${id}, ${paymentMethodId}) as ok`;
+  return row?.ok ?? false;
+}
+
+export async function paymentFailed(tx: Tx, id: string, reason: string | null): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`select private.payment_failed(${id}, ${reason ?? ''}) as ok`;
+  return row?.ok ?? false;
+}
+
+export async function paymentRefunded(tx: Tx, id: string): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`select private.payment_refunded(${id}) as ok`;
+  return row?.ok ?? false;
+}
+
+/** Stores a webhook event id; false when it was stored before (a replay). */
+export async function recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
+  const rows = await tx`
+    insert into private.stripe_events (id, type) values (${id}, ${type}) on conflict (id) do nothing returning id
+  `;
+  return rows.length > 0;
+}
+
+/** The traveller a Stripe customer or subscription belongs to. */
+export async function userByCustomer(tx: Tx, customerId: string): Promise<string | null> {
+  const [row] = await tx<{ user_id: string }[]>`
+    select user_id from private.billing_accounts where customer_id = ${customerId}
+  `;
+  return row?.user_id ?? null;
+}
+
+/**
+ * A Stripe subscription's state, as read back from Stripe, applied to the traveller: active
+ * (or trialing) puts them on `planId` for the period Stripe states; past_due keeps the plan and
+ * says so; canceled/unpaid/incomplete_expired ends premium (the free plan) unless the traveller
+ * already moved on to another subscription.
+ */
+export async function applySubscription(tx: Tx, userId: string, sub: SubscriptionInfo, planId: number | null) {
+  const [account] = await tx<{ subscription_id: string | null }[]>`
+    select ba.subscription_id from public.profiles p
+      left join private.billing_accounts ba on ba.user_id = p.id
+     where p.id = ${userId} for update of p
+  `;
+  if (!account) return;
+  if (account.subscription_id && account.subscription_id !== sub.id && !['active', 'trialing'].includes(sub.status)) {
+    return; // an old subscription ending: the current one decides
+  }
+  const live = ['active', 'trialing'].includes(sub.status);
+  const status: SubscriptionStatus = live
+    ? sub.cancelAtPeriodEnd
+      ? 'canceled'
+      : 'active'
+    : sub.status === 'past_due'
+      ? 'past_due'
+      : 'expired';
+  await tx`
+    insert into private.billing_accounts (user_id, customer_id, subscription_id, subscription_status, renews, payment_method_id)
+    values (${userId}, ${sub.customerId}, ${sub.id}, ${status}, ${live && !sub.cancelAtPeriodEnd}, ${sub.defaultPaymentMethodId})
+    on conflict (user_id) do update set
+      customer_id = excluded.customer_id,
+      subscription_id = excluded.subscription_id,
+      subscription_status = excluded.subscription_status,
+      renews = excluded.renews,
+      payment_method_id = coalesce(excluded.payment_method_id, private.billing_accounts.payment_method_id)
+  `;
+  if (live && !sub.cancelAtPeriodEnd && planId !== null) {
+    await tx`
+      update public.profiles set
+        plan_id = ${planId},
+        subscription_start_date = coalesce(${sub.currentPeriodStart}, subscription_start_date, now()),
+        subscription_end_date = coalesce(${sub.currentPeriodEnd}, subscription_end_date),
+        last_billing_date = now()
+      where id = ${userId}
+    `;
+  } else if (status === 'expired') {
+    await tx`
+      update public.profiles set plan_id = private.default_plan_id(),
+        subscription_end_date = coalesce(${sub.currentPeriodEnd}, subscription_end_date)
+      where id = ${userId} and plan_id in (select id from public.subscription_plans where tier = 'premium')
+    `;
+  }
+}
+
+/** A paid subscription invoice: its completed billing row (once per invoice). */
+export async function recordInvoicePaid(
+  tx: Tx,
+  userId: string,
+  invoiceId: string,
+  amount: number,
+  description: string,
+) {
+  await tx`
+    insert into public.billing_transactions (user_id, amount, status, type, description, payment_method, payment_reference)
+    values (${userId}, ${amount}, 'completed', 'subscription', ${description}, 'card', ${invoiceId})
+    on conflict (payment_reference) where payment_reference is not null do update set status = 'completed'
+  `;
+}
+
+export async function recordInvoiceFailed(tx: Tx, userId: string, invoiceId: string, amount: number, reason: string) {
+  const rows = await tx`
+    insert into public.billing_transactions (user_id, amount, status, type, description, payment_method, payment_reference)
+    values (${userId}, ${amount}, 'failed', 'subscription', 'Premium renewal', 'card', ${invoiceId})
+    on conflict (payment_reference) where payment_reference is not null do nothing
+    returning id
+  `;
+  if (rows.length === 0) return;
+  await tx`
+    select private.billing_notify(${userId}, 'payment_failed', 'Payment failed',
+      ${`Your Premium renewal payment did not go through: ${reason}`},
+      ${tx.json({ amount, reason })}, ${`payment_failed:${invoiceId}`})
+  `;
+}
+
+/** The downgrade: the free plan now (auto-rebooking off by the plan trigger), no renewal. */
+export async function moveToFreePlan(tx: Tx, userId: string): Promise<{ watched: number; limit: number }> {
+  await tx`
+    update public.profiles set plan_id = private.default_plan_id(), auto_rebooking = false where id = ${userId}
+  `;
+  await tx`
+    update private.billing_accounts set subscription_status = 'canceled', renews = false
+     where user_id = ${userId} and subscription_status in ('active', 'past_due')
+  `;
+  const [row] = await tx<{ watched: number; limit: number }[]>`
+    select (select count(*)::int from public.flights f where f.user_id = p.id and private.flight_is_watched(f)) as watched,
+           sp.flight_limit as "limit"
+      from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+     where p.id = ${userId}
+  `;
+  return row ?? { watched: 0, limit: 0 };
+}
+
+/** `GET /api/billing/commission`, as the traveller. */
+export async function commissionSummary(tx: Tx, userId: string): Promise<CommissionSummaryResponse> {
+  const [row] = await tx<{ commissionOwed: number; totalCreditsEarned: number }[]>`
+    select commission_owed as "commissionOwed", total_credits_earned as "totalCreditsEarned"
+      from public.profiles where id = ${userId}
+  `;
+  return { commissionSummary: row ?? { commissionOwed: 0, totalCreditsEarned: 0 } };
+}
+
+const HISTORY_SORT = { date: 'date', amount: 'amount', type: 'type', status: 'status' } as const;
+
+/** `GET /api/billing/history`, as the traveller (the table's policies show their own rows). */
+export async function billingHistory(
+  tx: Tx,
+  userId: string,
+  query: ListQuery<keyof typeof HISTORY_SORT>,
+): Promise<BillingHistoryResponse> {
+  const matching = tx`
+    select b.id, b.transaction_date as date, b.type, b.amount, b.status, b.description,
+           b.billing_period_start::text as "billingPeriodStart", b.billing_period_end::text as "billingPeriodEnd"
+      from public.billing_transactions b
+     where b.user_id = ${userId}
+  `;
+  const page = await listPage<BillingHistoryItem & Record<string, unknown>, keyof typeof HISTORY_SORT>(
+    tx,
+    matching,
+    query,
+    { sort: HISTORY_SORT, unique: 'id' },
+  );
+  const { items, ...rest } = page;
+  return {
+    transactions: items.map((t) => ({ ...t, id: Number(t.id), date: new Date(t.date).toISOString() })),
+    ...rest,
+  };
+}
+
+/** The local test mode's intents, on the service connection. */
+export function localIntentStore(db: Db): LocalIntentStore {
+  return {
+    async insert(i) {
+      await db.serviceStatement(
+        (sql) => sql`
+          insert into private.local_payment_intents (id, customer_id, amount, status, metadata, payment_method_id, failure_message)
+          values (${i.id}, ${i.customerId}, ${i.amount}, ${i.status}, ${sql.json(i.metadata)}, ${i.paymentMethodId}, ${i.failureMessage})
+        `,
+      );
+    },
+    async get(id) {
+      const [row] = await db.serviceStatement(
+        (sql) => sql<LocalIntent[]>`
+          select id, customer_id as "customerId", amount, status, metadata, payment_method_id as "paymentMethodId",
+                 failure_message as "failureMessage"
+            from private.local_payment_intents where id = ${id}
+        `,
+      );
+      return row ?? null;
+    },
+    async update(id, patch) {
+      await db.serviceStatement(
+        (sql) => sql`
+          update private.local_payment_intents
+             set status = ${patch.status}, payment_method_id = ${patch.paymentMethodId}, failure_message = ${patch.failureMessage}
+           where id = ${id}
+        `,
+      );
+    },
+  };
+}
+
+// ---- commission statements ----
+
+/** Travellers with something to state for a period: commission owed, or commissions recorded in it. */
+export async function travellersToState(tx: Tx, start: string, end: string): Promise<string[]> {
+  const rows = await tx<{ id: string }[]>`
+    select p.id from public.profiles p
+     where p.commission_owed > 0
+        or exists (select 1 from public.billing_transactions b
+                    where b.user_id = p.id and b.type = 'commission' and b.billing_period_start is null
+                      and b.payment_reference is null
+                      and b.transaction_date >= ${start}::date and b.transaction_date < ${end}::date + 1)
+     order by p.id
+  `;
+  return rows.map((r) => r.id);
+}
+
+export interface Statement {
+  id: number;
+  amount: number;
+  status: string;
+  paymentReference: string | null;
+  credits: number;
+}
+
+export async function closeCommissionPeriod(
+  tx: Tx,
+  userId: string,
+  start: string,
+  end: string,
+): Promise<Statement | null> {
+  const [row] = await tx<{ id: number | null }[]>`
+    select private.close_commission_period(${userId}, ${start}::date, ${end}::date) as id
+  `;
+  if (!row?.id) return null;
+  const [statement] = await tx<Statement[]>`
+    select id, amount, status, payment_reference as "paymentReference", credits_earned_in_period as credits
+      from public.billing_transactions where id = ${row.id}
+  `;
+  return statement ? { ...statement, id: Number(statement.id) } : null;
+}
+
+export async function notifyStatement(
+  tx: Tx,
+  userId: string,
+  s: { periodStart: string; periodEnd: string; credits: number; commissionDue: number; charged: boolean },
+) {
+  const due = `$${(s.commissionDue / 100).toFixed(2)}`;
+  const message = s.charged
+    ? `Your commission statement for ${s.periodStart} to ${s.periodEnd}: ${due} was charged to your saved card.`
+    : s.commissionDue > 0
+      ? `Your commission statement for ${s.periodStart} to ${s.periodEnd}: ${due} is due. You can pay it from your dashboard.`
+      : `Your commission statement for ${s.periodStart} to ${s.periodEnd}: nothing is due.`;
+  await tx`
+    select private.billing_notify(${userId}, 'commission_statement', 'Your commission statement', ${message},
+      ${tx.json(s)}, ${`commission_statement:${userId}:${s.periodStart}`})
+  `;
+}

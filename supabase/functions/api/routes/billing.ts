@@ -1,0 +1,73 @@
+// The billing calls (docs/architecture.md "Billing API"): the caller's subscription, upgrading by
+// payment, downgrading, commission and history, and Stripe's webhook (public: Stripe signs it).
+// The test-mode confirmation exists only when no Stripe key is configured.
+import { Hono } from 'hono';
+import {
+  billingHistoryQuerySchema,
+  checkoutSessionSchema,
+  paymentIntentSchema,
+  testModeConfirmSchema,
+  updateSubscriptionSchema,
+} from '../../_shared/schemas/billing.ts';
+import type { AppEnv } from '../context.ts';
+import { HttpError } from '../errors.ts';
+import { readJson } from '../lib/body.ts';
+import { readQuery } from '../lib/query-string.ts';
+import { billingHistory, commissionSummary } from '../queries/billing.ts';
+import {
+  confirmTestPayment,
+  createCheckoutSession,
+  createPlanPaymentIntent,
+  currentSubscription,
+  handleWebhook,
+  payCommission,
+  updateSubscription,
+} from '../services/billing.ts';
+
+/** An empty body (or none) reads as `{}`; anything else must be a JSON object. */
+async function optionalJson<S extends Parameters<typeof readJson>[1]>(c: Parameters<typeof readJson>[0], schema: S) {
+  const text = await c.req.raw.clone().text();
+  if (text.trim() === '') return schema.parse({});
+  return await readJson(c, schema);
+}
+
+export const subscriptionRouter = new Hono<AppEnv>()
+  .get('/current', async (c) => c.json(await currentSubscription(c.var.deps, c.var.claims.sub)))
+  .post('/update', async (c) => {
+    const body = await readJson(c, updateSubscriptionSchema);
+    return c.json(await updateSubscription(c.var.deps, c.var.claims.sub, body));
+  });
+
+export const stripeRouter = new Hono<AppEnv>()
+  .post('/create-checkout-session', async (c) => {
+    const body = await optionalJson(c, checkoutSessionSchema);
+    return c.json(await createCheckoutSession(c.var.deps, c.var.claims.sub, body));
+  })
+  .post('/payment-intent', async (c) => {
+    const body = await readJson(c, paymentIntentSchema);
+    return c.json(await createPlanPaymentIntent(c.var.deps, c.var.claims.sub, body));
+  })
+  .post('/pay-commission', async (c) => c.json(await payCommission(c.var.deps, c.var.claims.sub)))
+  .post('/test-mode/confirm', async (c) => {
+    // only in the local test mode: with Stripe configured this path does not exist
+    if (c.var.deps.payments.mode !== 'test') throw new HttpError(404, 'Not found');
+    const body = await readJson(c, testModeConfirmSchema);
+    return c.json(await confirmTestPayment(c.var.deps, c.var.claims.sub, body));
+  });
+
+export const billingRouter = new Hono<AppEnv>()
+  .get('/commission', async (c) => {
+    const claims = c.var.claims;
+    return c.json(await c.var.deps.db.asUser(claims, (tx) => commissionSummary(tx, claims.sub)));
+  })
+  .get('/history', async (c) => {
+    const claims = c.var.claims;
+    const query = readQuery(c, billingHistoryQuerySchema);
+    return c.json(await c.var.deps.db.asUser(claims, (tx) => billingHistory(tx, claims.sub, query)));
+  });
+
+export const publicStripeRouter = new Hono<AppEnv>().post('/webhook', async (c) => {
+  // the signature covers the exact bytes Stripe sent: read the raw text, never re-serialized JSON
+  const rawBody = await c.req.text();
+  return c.json(await handleWebhook(c.var.deps, rawBody, c.req.header('stripe-signature') ?? null));
+});
