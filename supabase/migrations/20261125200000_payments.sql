@@ -101,26 +101,18 @@ alter table private.local_payment_intents enable row level security;
 revoke all on table private.local_payment_intents from public, anon, authenticated;
 
 -- =============================================================================================
--- Telling the traveller (the notification outbox is notify's: private.queue_notification)
+-- Telling the traveller: through the notification outbox (private.queue_notification), which
+-- applies their preferences and delivers through the queue; payments never send mail.
 -- =============================================================================================
--- Until the outbox function exists this writes the pending notification row itself.
 
 create or replace function private.billing_notify(
   p_user_id uuid, p_type text, p_title text, p_message text, p_data jsonb, p_dedupe_key text
 ) returns void
-language plpgsql
+language sql
 security definer
 set search_path = ''
 as $$
-begin
-  if to_regprocedure('private.queue_notification(uuid,text,text,text,jsonb,bigint,text)') is not null then
-    execute 'select private.queue_notification($1, $2, $3, $4, $5, null, $6)'
-      using p_user_id, p_type, p_title, p_message, p_data, p_dedupe_key;
-  else
-    insert into public.notification_history (user_id, type, title, message, status, additional_data)
-    values (p_user_id, p_type, p_title, p_message, 'pending', p_data);
-  end if;
-end;
+  select private.queue_notification(p_user_id, p_type, p_title, p_message, p_data, null, p_dedupe_key);
 $$;
 
 revoke all on function private.billing_notify(uuid, text, text, text, jsonb, text) from public, anon, authenticated;

@@ -45,6 +45,13 @@ async function ledger(userId: string) {
   return row;
 }
 
+/** Mail goes only to confirmed addresses (the outbox's rule). */
+async function confirmedUser() {
+  const user = await registerUser(api);
+  await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
+  return user;
+}
+
 async function notifications(userId: string, type: string) {
   return sql<{ message: string; additional_data: Record<string, unknown> }[]>`
     select message, additional_data from public.notification_history where user_id = ${userId} and type = ${type}`;
@@ -143,7 +150,7 @@ describe('upgrading: POST /api/stripe/payment-intent and the test-mode confirmat
   });
 
   it('a failed test payment leaves the traveller free, records the failure and tells them; a retry succeeds', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedUser();
     const plan = await premiumPlan();
     const started = await api.post<PaymentIntentResponse>(
       '/stripe/payment-intent',
@@ -294,7 +301,7 @@ describe('commission: GET /api/billing/commission, POST /api/stripe/pay-commissi
   });
 
   it('a failed payment leaves it owed and tells the traveller; paying again settles it', async () => {
-    const user = await registerUser(api);
+    const user = await confirmedUser();
     await putOnPremium(sql, user.id);
     await owe(user.id, 2500, 10000);
     const summary = await api.get<CommissionSummaryResponse>('/billing/commission', auth(user));

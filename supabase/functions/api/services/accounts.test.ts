@@ -18,6 +18,7 @@ function deps(db: ScriptedDb, authApi: AuthApi): AppDeps {
     log: () => {},
     verifyAccessToken: () => Promise.reject(new Error('unused')),
     fareSource: {} as AppDeps['fareSource'],
+    payments: {} as AppDeps['payments'],
   };
 }
 

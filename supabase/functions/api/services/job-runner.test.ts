@@ -11,6 +11,7 @@ function depsWith(db: ScriptedDb): AppDeps & { logs: LogEntry[] } {
     authApi: undefined as never,
     verifyAccessToken: undefined as never,
     fareSource: undefined as never,
+    payments: undefined as never,
     mailer: recordingMailer(),
     log: (entry) => logs.push(entry),
     logs,
