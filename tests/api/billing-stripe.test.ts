@@ -1,0 +1,320 @@
+// The billing calls with Stripe configured, performed over HTTP against a stack whose payments
+// adapter is the real `stripe` SDK talking to the local Stripe stand-in: checkout, the card
+// form's payment intent, signed webhook deliveries (a bad signature, a replay, events out of
+// order, failed payments), commission paid with the saved card, and the monthly statement.
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeStub, type StripeStub } from '../../supabase/functions/_shared/payments/testing/stripe-stub.ts';
+import type {
+  CheckoutSessionResponse,
+  CurrentSubscriptionResponse,
+  PaymentIntentResponse,
+  UpdateSubscriptionResponse,
+  WebhookResponse,
+} from '../../supabase/functions/_shared/types/billing.ts';
+import type { SubscriptionPlansResponse } from '../../supabase/functions/_shared/types/plans.ts';
+import type { Stack } from '../../dev/stack.ts';
+import type { ApiClient } from './client.ts';
+import { registerUser, type RegisteredUser } from './factories.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
+
+let stub: StripeStub;
+let own: OwnStack;
+let stack: Stack;
+let api: ApiClient;
+let sql: postgres.Sql;
+let webhookUrl: string;
+
+beforeAll(async () => {
+  stub = await startStripeStub();
+  own = await startOwnStack('stripe', {
+    apiEnv: {
+      STRIPE_SECRET_KEY: stub.secretKey,
+      STRIPE_WEBHOOK_SECRET: stub.webhookSecret,
+      STRIPE_API_URL: stub.url,
+    },
+  });
+  ({ stack, api, sql } = own);
+  webhookUrl = `${stack.apiUrl}/stripe/webhook`;
+});
+
+afterAll(async () => {
+  await own?.stop();
+  await stub?.close();
+});
+
+const auth = (user: RegisteredUser) => ({ token: user.session.access_token });
+
+async function traveller() {
+  const user = await registerUser(api);
+  await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
+  return user;
+}
+
+async function premiumPlan() {
+  const res = await api.get<SubscriptionPlansResponse>('/subscription/plans');
+  const plan = res.body.plans.find((p) => p.name.toLowerCase() === 'premium');
+  if (!plan) throw new Error('no premium plan');
+  return plan;
+}
+
+async function subscription(user: RegisteredUser) {
+  return (await api.get<CurrentSubscriptionResponse>('/subscription/current', auth(user))).body.subscription;
+}
+
+async function deliver(type: string, object: Record<string, unknown>) {
+  const event = stub.event(type, object);
+  const res = await stub.deliver(webhookUrl, event);
+  const body = (await res.json()) as WebhookResponse;
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return { event, body };
+}
+
+async function billingRows(userId: string) {
+  return sql<{ type: string; amount: number; status: string; payment_reference: string | null }[]>`
+    select type, amount, status, payment_reference from public.billing_transactions
+     where user_id = ${userId} order by id`;
+}
+
+async function ledger(userId: string) {
+  const [row] = await sql<{ owed: number; paid: number }[]>`
+    select commission_owed as owed, commission_paid as paid from public.profiles where id = ${userId}`;
+  return row;
+}
+
+async function failedNotices(userId: string) {
+  return sql<{ additional_data: Record<string, unknown> }[]>`
+    select additional_data from public.notification_history where user_id = ${userId} and type = 'payment_failed'`;
+}
+
+/** A traveller subscribed through Checkout (card pm_card_visa saved). */
+async function subscribed() {
+  const user = await traveller();
+  const checkout = await api.post<CheckoutSessionResponse>('/stripe/create-checkout-session', undefined, auth(user));
+  expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+  const session = [...stub.checkoutSessions.values()].find((s) => s.url === checkout.body.url);
+  if (!session) throw new Error('no session at the stub');
+  const { subscriptionId, invoiceId } = stub.completeCheckout(session.id as string);
+  return { user, session, subscriptionId, invoiceId };
+}
+
+describe('checkout and the webhook', () => {
+  it('Checkout at the plan price; checkout.session.completed makes the traveller premium; a replay does nothing', async () => {
+    const plan = await premiumPlan();
+    const { user, session, subscriptionId, invoiceId } = await subscribed();
+    expect(session).toMatchObject({ mode: 'subscription', metadata: { userId: user.id, planId: String(plan.id) } });
+    expect(session.line_items_requested).toMatchObject({
+      0: { price_data: { unit_amount: String(plan.price), currency: 'usd', recurring: { interval: 'year' } } },
+    });
+    expect(String(session.success_url)).toContain('/dashboard');
+    const customer = stub.customers.get(String(session.customer));
+    expect(customer).toMatchObject({ email: user.email, metadata: { userId: user.id } });
+    expect((await subscription(user)).tier).toBe('free'); // nothing before Stripe says so
+
+    const completed = await deliver('checkout.session.completed', session);
+    expect(completed.body).toEqual({ received: true, processed: true });
+    const sub = await subscription(user);
+    expect(sub).toMatchObject({
+      tier: 'premium',
+      status: 'active',
+      renews: true,
+      hasSavedCard: true,
+      paymentMode: 'stripe',
+    });
+    const period = stub.subscriptions.get(subscriptionId)?.items as { data: { current_period_end: number }[] };
+    expect(new Date(sub.endDate ?? 0).getTime()).toBe((period.data[0]?.current_period_end ?? 0) * 1000);
+
+    await deliver('invoice.paid', stub.invoices.get(invoiceId) ?? {});
+    const rows = await billingRows(user.id);
+    expect(rows).toEqual([
+      { type: 'subscription', amount: plan.price, status: 'completed', payment_reference: invoiceId },
+    ]);
+
+    // the same event again: answered 200, nothing done
+    const replay = await stub.deliver(webhookUrl, completed.event);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ received: true, processed: false });
+    expect(await billingRows(user.id)).toEqual(rows);
+    const [events] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from private.stripe_events where id = ${completed.event.id as string}`;
+    expect(events?.n).toBe(1);
+  });
+
+  it('refuses a bad signature or a tampered body with 400, storing and changing nothing', async () => {
+    const user = await traveller();
+    const checkout = await api.post<CheckoutSessionResponse>('/stripe/create-checkout-session', undefined, auth(user));
+    const session = [...stub.checkoutSessions.values()].find((s) => s.url === checkout.body.url) ?? {};
+    stub.completeCheckout(session.id as string);
+    for (const options of [{ wrongSecret: true }, { tamper: true }]) {
+      const event = stub.event('checkout.session.completed', session);
+      const res = await stub.deliver(webhookUrl, event, options);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe('Invalid webhook signature');
+      const [row] = await sql<
+        { n: number }[]
+      >`select count(*)::int as n from private.stripe_events where id = ${event.id as string}`;
+      expect(row?.n).toBe(0);
+    }
+    const unsigned = await fetch(webhookUrl, { method: 'POST', body: JSON.stringify(stub.event('invoice.paid', {})) });
+    expect(unsigned.status).toBe(400);
+    expect((await subscription(user)).tier).toBe('free');
+  });
+
+  it('events out of order end in the state Stripe holds now, not the last one to arrive', async () => {
+    const { user, session, subscriptionId } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    const activeCopy = structuredClone(stub.subscriptions.get(subscriptionId) ?? {});
+    stub.updateSubscription(subscriptionId, { status: 'canceled' });
+    // the deletion arrives first, then the older update that still says active
+    await deliver('customer.subscription.deleted', stub.subscriptions.get(subscriptionId) ?? {});
+    const late = await deliver('customer.subscription.updated', activeCopy);
+    expect(late.body.processed).toBe(true);
+    const sub = await subscription(user);
+    expect(sub).toMatchObject({ tier: 'free', status: 'expired', renews: false });
+  });
+
+  it('a failed renewal: past due, a failed billing row and a notice; premium kept while Stripe retries', async () => {
+    const { user, session, subscriptionId } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    const invoiceId = stub.failRenewal(subscriptionId);
+    await deliver('invoice.payment_failed', stub.invoices.get(invoiceId) ?? {});
+    expect(await subscription(user)).toMatchObject({ tier: 'premium', status: 'past_due', renews: false });
+    expect((await billingRows(user.id)).find((r) => r.payment_reference === invoiceId)?.status).toBe('failed');
+    expect(await failedNotices(user.id)).toHaveLength(1);
+  });
+
+  it('downgrading cancels the Stripe subscription at the period end', async () => {
+    const { user, session, subscriptionId } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    const res = await api.post<UpdateSubscriptionResponse>('/subscription/update', { tier: 'free' }, auth(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toContain('Your Premium subscription will not renew; the paid year ends on');
+    expect(stub.subscriptions.get(subscriptionId)?.cancel_at_period_end).toBe(true);
+    // Stripe then reports the cancellation at period end: still canceled, still free
+    await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});
+    expect(await subscription(user)).toMatchObject({ tier: 'free', status: 'canceled', renews: false });
+  });
+});
+
+describe('the card form: POST /api/stripe/payment-intent', () => {
+  it('an intent for the plan price with a client secret; a failure then a retried success, delivered out of order', async () => {
+    const user = await traveller();
+    const plan = await premiumPlan();
+    const res = await api.post<PaymentIntentResponse>(
+      '/stripe/payment-intent',
+      { amount: plan.price, planId: plan.id },
+      auth(user),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, paymentMode: 'stripe', status: 'requires_payment_method' });
+    expect(res.body.clientSecret).toMatch(/_secret_/);
+    const intent = stub.paymentIntents.get(res.body.paymentIntentId);
+    expect(intent).toMatchObject({ amount: plan.price, setup_future_usage: 'off_session' });
+
+    const failedCopy = structuredClone(stub.failIntent(res.body.paymentIntentId, 'Your card has insufficient funds.'));
+    const failed = await deliver('payment_intent.payment_failed', failedCopy);
+    expect(failed.body.processed).toBe(true);
+    expect((await subscription(user)).tier).toBe('free');
+    expect((await failedNotices(user.id))[0]?.additional_data).toMatchObject({
+      amount: plan.price,
+      reason: 'Your card has insufficient funds.',
+    });
+
+    // the traveller retries: the success arrives, then a second (older) failure event
+    stub.payIntent(res.body.paymentIntentId, 'pm_card_mastercard');
+    await deliver('payment_intent.succeeded', stub.paymentIntents.get(res.body.paymentIntentId) ?? {});
+    await deliver('payment_intent.payment_failed', failedCopy);
+    expect(await subscription(user)).toMatchObject({ tier: 'premium', status: 'active', hasSavedCard: true });
+    expect((await billingRows(user.id)).map((r) => [r.type, r.status])).toEqual([['subscription', 'completed']]);
+  });
+});
+
+describe('commission with the saved card', () => {
+  async function owing(amount: number, monthsAgo = 0) {
+    const { user, session } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    await sql`update public.profiles set commission_owed = ${amount}, total_credits_earned = ${amount * 4} where id = ${user.id}`;
+    await sql`insert into public.billing_transactions (user_id, amount, status, type, description, transaction_date, credits_earned_in_period)
+              values (${user.id}, ${amount}, 'pending', 'commission', 'commission on a rebooking',
+                      date_trunc('month', now()) - ${`${monthsAgo} months`}::interval + interval '3 days', ${amount * 4})`;
+    return user;
+  }
+
+  it('pay-commission charges the saved card off-session', async () => {
+    const user = await owing(1250);
+    const res = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, status: 'succeeded', amount: 1250, clientSecret: null });
+    expect(stub.paymentIntents.get(res.body.paymentIntentId)).toMatchObject({
+      payment_method: 'pm_card_visa',
+      amount: 1250,
+    });
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1250 });
+    // its webhook later changes nothing more
+    await deliver('payment_intent.succeeded', stub.paymentIntents.get(res.body.paymentIntentId) ?? {});
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1250 });
+  });
+
+  it('a declined card: 402 with the decline, still owed, a failed row and a notice', async () => {
+    const user = await owing(900);
+    stub.declineCard('pm_card_visa_declining');
+    await sql`update private.billing_accounts set payment_method_id = 'pm_card_visa_declining' where user_id = ${user.id}`;
+    const res = await api.post<{ message: string }>('/stripe/pay-commission', undefined, auth(user));
+    expect(res.status).toBe(402);
+    expect(res.body.message).toBe('Your card was declined.');
+    expect(await ledger(user.id)).toEqual({ owed: 900, paid: 0 });
+    expect((await billingRows(user.id)).filter((r) => r.type === 'commission').map((r) => r.status)).toEqual([
+      'pending',
+      'failed',
+    ]);
+    expect((await failedNotices(user.id))[0]?.additional_data).toMatchObject({ amount: 900 });
+  });
+
+  it("the monthly statement closes last month's period and charges the saved card once; a decline leaves it owed", async () => {
+    const paying = await owing(2000, 1);
+    const declining = await owing(700, 1);
+    stub.declineCard('pm_card_statement_declines');
+    await sql`update private.billing_accounts set payment_method_id = 'pm_card_statement_declines' where user_id = ${declining.id}`;
+    const run = async () => {
+      const res = await fetch(`${stack.apiUrl}/internal/jobs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${stack.cronSecret}` },
+      });
+      expect(res.status).toBe(200);
+    };
+    await run();
+    await run(); // a second run finds the month's job done: nothing is charged twice
+
+    const statements = await sql<
+      {
+        user_id: string;
+        amount: number;
+        status: string;
+        credits_earned_in_period: number;
+        billing_period_start: Date;
+        billing_period_end: Date;
+      }[]
+    >`select user_id, amount, status, credits_earned_in_period, billing_period_start, billing_period_end
+        from public.billing_transactions
+       where user_id in ${sql([paying.id, declining.id])} and billing_period_start is not null`;
+    const mine = statements.find((s) => s.user_id === paying.id);
+    expect(mine).toMatchObject({ amount: 2000, status: 'completed', credits_earned_in_period: 8000 });
+    const start = new Date(mine?.billing_period_start ?? 0);
+    const end = new Date(mine?.billing_period_end ?? 0);
+    expect(start.getDate()).toBe(1);
+    expect(end.getMonth()).toBe(start.getMonth());
+    expect(await ledger(paying.id)).toEqual({ owed: 0, paid: 2000 });
+    const charges = [...stub.paymentIntents.values()].filter(
+      (pi) => (pi.metadata as { userId?: string }).userId === paying.id && pi.amount === 2000,
+    );
+    expect(charges).toHaveLength(1);
+
+    expect(statements.find((s) => s.user_id === declining.id)).toMatchObject({ amount: 700, status: 'failed' });
+    expect(await ledger(declining.id)).toEqual({ owed: 700, paid: 0 });
+    expect((await failedNotices(declining.id))[0]?.additional_data).toMatchObject({ amount: 700 });
+    const [notice] = await sql<{ additional_data: Record<string, unknown> }[]>`
+      select additional_data from public.notification_history where user_id = ${paying.id} and type = 'commission_statement'`;
+    expect(notice?.additional_data).toMatchObject({ commissionDue: 2000, credits: 8000, charged: true });
+  });
+});
