@@ -1,0 +1,145 @@
+// The commission ledger always adds up: for every traveller, the commissions recorded at their
+// rebookings (each credit x the rate of the plan they were on) = commission owed + commission
+// paid, after any sequence of rebookings, plan changes, payments started, succeeded, failed or
+// refunded (in any order, replayed), and statements closed. Runs the api's own recording
+// (recordRebooking) and payment functions on real PostgreSQL, as the api's service connection.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { commissionOn } from '../functions/_shared/flights/rules.ts';
+import type { Tx as ApiTx } from '../functions/api/db.ts';
+import {
+  abandonPayment,
+  closeCommissionPeriod,
+  insertPayment,
+  paymentFailed,
+  paymentRefunded,
+  paymentSucceeded,
+  unfinishedCommissionPayments,
+} from '../functions/api/queries/billing.ts';
+import { recordRebooking } from '../functions/api/queries/flights.ts';
+import { createFlight, createRebooking, createUser, openTestDatabase, setPlan, type TestDb } from './factories.ts';
+
+let db: TestDb;
+let rates: { free: number; premium: number };
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  const rows = await db.sql<{ tier: 'free' | 'premium'; rate: number }[]>`
+    select distinct on (tier) tier, coalesce(commission_rate, 0) as rate
+      from public.subscription_plans order by tier, id`;
+  rates = { free: 0, premium: 0 };
+  for (const r of rows) rates[r.tier] = r.rate;
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+type Op =
+  | { op: 'rebook'; credit: number }
+  | { op: 'plan'; tier: 'free' | 'premium' }
+  | { op: 'pay' }
+  | { op: 'succeed' | 'fail' | 'refund'; pick: number }
+  | { op: 'statement'; month: number };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant('rebook' as const), credit: fc.integer({ min: 0, max: 250_000 }) }),
+  fc.record({ op: fc.constant('plan' as const), tier: fc.constantFrom('free' as const, 'premium' as const) }),
+  fc.record({ op: fc.constant('pay' as const) }),
+  fc.record({ op: fc.constantFrom('succeed' as const, 'fail' as const, 'refund' as const), pick: fc.nat(20) }),
+  fc.record({ op: fc.constant('statement' as const), month: fc.integer({ min: 1, max: 12 }) }),
+);
+
+const tx = <T>(fn: (t: ApiTx) => Promise<T>): Promise<T> =>
+  db.sql.begin((t) => fn(t as unknown as ApiTx)) as Promise<T>;
+
+it('credits x rate = commission owed + commission paid, whatever happens', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 14 }), async (ops) => {
+      const user = await createUser(db.sql, { premium: true });
+      let tier: 'free' | 'premium' = 'premium';
+      let expected = 0; // sum of commissionOn(credit, rate at the time)
+      const payments: string[] = [];
+
+      for (const step of ops) {
+        switch (step.op) {
+          case 'rebook': {
+            const flightId = await createFlight(db.sql, user.id, { status: 'rebooking' });
+            const rebookingId = await createRebooking(db.sql, flightId, user.id, 'claimed');
+            const recorded = await tx((t) =>
+              recordRebooking(t, {
+                rebookingId,
+                userId: user.id,
+                flightId,
+                newPrice: 30_000,
+                airlineCredit: step.credit,
+                creditReference: null,
+                creditExpiryDate: '2027-12-31',
+                seatNumber: null,
+                rebookedAt: new Date(),
+              }),
+            );
+            expect(recorded?.commission).toBe(commissionOn(step.credit, rates[tier]));
+            expected += commissionOn(step.credit, rates[tier]);
+            break;
+          }
+          case 'plan':
+            await setPlan(db.sql, user.id, step.tier);
+            tier = step.tier;
+            break;
+          case 'pay': {
+            const [row] = await db.sql<
+              { owed: number }[]
+            >`select commission_owed as owed from public.profiles where id = ${user.id}`;
+            if (!row || row.owed <= 0) break;
+            // as POST /api/stripe/pay-commission does: earlier unfinished payments are given up
+            await tx(async (t) => {
+              for (const id of await unfinishedCommissionPayments(t, user.id)) await abandonPayment(t, id);
+              const id = `pi_prop_${randomUUID()}`;
+              await insertPayment(t, {
+                id,
+                userId: user.id,
+                purpose: 'commission',
+                planId: null,
+                amount: row.owed,
+                description: 'Commission payment',
+              });
+              payments.push(id);
+            });
+            break;
+          }
+          case 'succeed':
+          case 'fail':
+          case 'refund': {
+            const id = payments[step.pick % Math.max(payments.length, 1)];
+            if (!id) break;
+            if (step.op === 'succeed') await tx((t) => paymentSucceeded(t, id, 'pm_card_visa'));
+            else if (step.op === 'fail') await tx((t) => paymentFailed(t, id, 'Your card was declined.'));
+            else await tx((t) => paymentRefunded(t, id));
+            break;
+          }
+          case 'statement': {
+            const start = `2026-${String(step.month).padStart(2, '0')}-01`;
+            const end = new Date(Date.UTC(2026, step.month, 0)).toISOString().slice(0, 10);
+            await tx((t) => closeCommissionPeriod(t, user.id, start, end));
+            break;
+          }
+        }
+
+        const [state] = await db.sql<{ owed: number; paid: number; recorded: number; applied: number }[]>`
+          select p.commission_owed as owed, p.commission_paid as paid,
+                 (select coalesce(sum(r.commission), 0)::int from private.rebookings r
+                   where r.user_id = p.id and r.state = 'recorded') as recorded,
+                 (select coalesce(sum(x.applied), 0)::int from private.payments x
+                   where x.user_id = p.id and x.status = 'succeeded') as applied
+            from public.profiles p where p.id = ${user.id}`;
+        expect(state?.recorded).toBe(expected);
+        expect((state?.owed ?? -1) + (state?.paid ?? -1)).toBe(expected);
+        expect(state?.owed).toBeGreaterThanOrEqual(0);
+        expect(state?.paid).toBe(state?.applied);
+      }
+    }),
+    { numRuns: 40 },
+  );
+});

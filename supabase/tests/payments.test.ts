@@ -1,0 +1,114 @@
+// Payments in SQL: the server-only tables and functions are closed to travellers and visitors,
+// nobody pays or un-owes commission through the data API, and the payment outcome functions are
+// idempotent in the order events may arrive.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, attempt, createUser, DENIED, openTestDatabase, user, type TestDb, type TestUser } from './factories.ts';
+
+let db: TestDb;
+let traveller: TestUser;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  traveller = await createUser(db.sql);
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+async function payment(id: string, purpose: 'subscription' | 'commission', amount: number) {
+  const planId =
+    purpose === 'subscription'
+      ? (
+          await db.sql<
+            { id: number }[]
+          >`select id::int from public.subscription_plans where tier = 'premium' order by id limit 1`
+        )[0]?.id
+      : null;
+  await db.sql`insert into private.payments (id, user_id, purpose, plan_id, amount) values (${id}, ${traveller.id}, ${purpose}, ${planId}, ${amount})`;
+  await db.sql`insert into public.billing_transactions (user_id, amount, status, type, payment_reference)
+               values (${traveller.id}, ${amount}, 'pending', ${purpose}, ${id})`;
+}
+
+const profile = async () =>
+  (
+    await db.sql<{ owed: number; paid: number; tier: string }[]>`
+      select p.commission_owed as owed, p.commission_paid as paid, sp.tier
+        from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id where p.id = ${traveller.id}`
+  )[0];
+
+describe('privileges', () => {
+  it('travellers and visitors cannot read or write the payment tables', async () => {
+    for (const table of ['payments', 'billing_accounts', 'stripe_events', 'local_payment_intents']) {
+      for (const actor of [anon, user(traveller.id)]) {
+        const read = await attempt(db.sql, actor, (tx) => tx`select * from ${tx('private')}.${tx(table)}`);
+        expect(read, table).toMatchObject({ error: DENIED });
+      }
+    }
+  });
+
+  it('nobody calls the outcome functions through the data API', async () => {
+    await payment('pi_priv_1', 'subscription', 2499);
+    for (const call of [
+      "select private.payment_succeeded('pi_priv_1', null)",
+      "select private.payment_failed('pi_priv_1', 'x')",
+      "select private.payment_refunded('pi_priv_1')",
+      `select private.close_commission_period('${traveller.id}', '2026-01-01', '2026-01-31')`,
+    ]) {
+      const outcome = await attempt(db.sql, user(traveller.id), (tx) => tx.unsafe(call));
+      expect(outcome, call).toMatchObject({ error: DENIED });
+    }
+    expect((await profile())?.tier).toBe('free');
+  });
+
+  it('a traveller cannot mark commission paid or change what is owed', async () => {
+    for (const change of ['commission_paid = 100', 'commission_owed = 0']) {
+      const outcome = await attempt(db.sql, user(traveller.id), (tx) =>
+        tx.unsafe(`update public.profiles set ${change} where id = '${traveller.id}'`),
+      );
+      expect(outcome, change).toMatchObject({ error: DENIED });
+    }
+  });
+});
+
+describe('payment outcomes', () => {
+  it('a success after a failure wins; a late failure after a success changes nothing; a replay is a no-op', async () => {
+    await payment('pi_order_1', 'subscription', 2499);
+    const call = async (sqlText: string) => (await db.sql.unsafe<{ ok: boolean }[]>(sqlText))[0]?.ok;
+    expect(await call("select private.payment_failed('pi_order_1', 'declined') as ok")).toBe(true);
+    expect((await profile())?.tier).toBe('free');
+    expect(await call("select private.payment_succeeded('pi_order_1', 'pm_1') as ok")).toBe(true);
+    expect((await profile())?.tier).toBe('premium');
+    expect(await call("select private.payment_succeeded('pi_order_1', 'pm_1') as ok")).toBe(false);
+    expect(await call("select private.payment_failed('pi_order_1', 'declined') as ok")).toBe(false);
+    expect((await profile())?.tier).toBe('premium');
+    const [row] = await db.sql<{ status: string }[]>`
+      select status from public.billing_transactions where payment_reference = 'pi_order_1'`;
+    expect(row?.status).toBe('completed');
+  });
+
+  it('a commission payment takes what is owed, never more; a refund puts it back', async () => {
+    await db.sql`update public.profiles set commission_owed = 1000 where id = ${traveller.id}`;
+    await payment('pi_comm_1', 'commission', 1500);
+    await db.sql`select private.payment_succeeded('pi_comm_1', null)`;
+    expect(await profile()).toMatchObject({ owed: 0, paid: 1000 });
+    await db.sql`select private.payment_refunded('pi_comm_1')`;
+    expect(await profile()).toMatchObject({ owed: 1000, paid: 0 });
+  });
+
+  it('a statement closes a period once', async () => {
+    const [a] = await db.sql<{ id: number }[]>`
+      select private.close_commission_period(${traveller.id}, '2026-02-01', '2026-02-28') as id`;
+    const [b] = await db.sql<{ id: number }[]>`
+      select private.close_commission_period(${traveller.id}, '2026-02-01', '2026-02-28') as id`;
+    expect(a?.id).not.toBeNull();
+    expect(b?.id).toBe(a?.id);
+    const [statement] = await db.sql<{ amount: number; status: string; description: string }[]>`
+      select amount, status, description from public.billing_transactions where id = ${a?.id ?? 0}`;
+    expect(statement).toEqual({
+      amount: 1000,
+      status: 'pending',
+      description: 'Commission statement Feb 1, 2026 - Feb 28, 2026',
+    });
+  });
+});
