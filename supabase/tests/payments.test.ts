@@ -19,11 +19,11 @@ afterAll(async () => {
 async function payment(id: string, purpose: 'subscription' | 'commission', amount: number) {
   const planId =
     purpose === 'subscription'
-      ? (
+      ? ((
           await db.sql<
             { id: number }[]
           >`select id::int from public.subscription_plans where tier = 'premium' order by id limit 1`
-        )[0]?.id
+        )[0]?.id ?? null)
       : null;
   await db.sql`insert into private.payments (id, user_id, purpose, plan_id, amount) values (${id}, ${traveller.id}, ${purpose}, ${planId}, ${amount})`;
   await db.sql`insert into public.billing_transactions (user_id, amount, status, type, payment_reference)
