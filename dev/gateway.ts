@@ -64,6 +64,12 @@ export async function startGateway(options: {
       proxy.web(req, res, { target: options.apiUrl });
       return;
     }
+    // Google's OAuth redirect (the site path registered with Google) is the api's public callback
+    if (url === '/oauth2callback' || url.startsWith('/oauth2callback?')) {
+      req.url = `/api${url}`;
+      proxy.web(req, res, { target: options.apiUrl });
+      return;
+    }
     if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
       proxy.web(req, res, { target: options.apiUrl });
       return;

@@ -4,7 +4,7 @@
 // `npm start`, the HTTP API tests and the browser tests all start it through startStack().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -77,6 +77,10 @@ export interface Stack {
   serviceRoleKey: string;
   /** The api's CRON_SECRET for /api/internal/* (also written to <stateDir>/cron-secret). */
   cronSecret: string;
+  /** The mail catcher's SMTP port (mail to the inbound domain goes on to the api). */
+  mailSmtpPort: number;
+  /** What the catcher sends the api as INBOUND_EMAIL_SECRET. */
+  inboundSecret: string;
   logDir: string;
   stop(): Promise<void>;
 }
@@ -180,6 +184,17 @@ function denoBinary(): string {
   return path.join(repoRoot, 'node_modules/.bin/deno');
 }
 
+/** The local stack's forwarding addresses: trips+<token>@inbound.fareback.test (the mail catcher's). */
+export const LOCAL_INBOUND_DOMAIN = 'inbound.fareback.test';
+
+/** 32 random bytes, base64: kept in the state directory so stored Gmail tokens survive a restart. */
+function loadOrCreateEmailTokenKey(file: string | undefined): string {
+  if (file && existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  if (file) writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const ports: Ports = { ...defaultPorts, ...options.ports };
   const stateDir = options.stateDir ?? (await mkdtemp(path.join(os.tmpdir(), 'fareback-stack-')));
@@ -214,9 +229,26 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Supabase (dev/platform.sql)
     const { ownerUrl: apiDatabaseUrl } = await migrate(databaseUrl, { seed: options.seed ?? true, singleSession });
 
-    // Mail catcher
+    // Mail catcher. Mail to the inbound domain (a traveller's forwarding address) is handed to the
+    // api as the inbound mail provider would (POST /api/email/inbound with the shared secret)
+    const inboundSecret = options.apiEnv?.INBOUND_EMAIL_SECRET ?? randomBytes(32).toString('hex');
+    const inboundDomain = options.apiEnv?.INBOUND_EMAIL_DOMAIN ?? LOCAL_INBOUND_DOMAIN;
+    let inboundUrl: string | null = null;
     const mailSmtp = await resolvePort(ports.mailSmtp);
     const mail = await startMailCatcher({
+      onMessage: (raw, recipients) => {
+        for (const recipient of recipients) {
+          if (!inboundUrl || !recipient.toLowerCase().endsWith(`@${inboundDomain}`)) continue;
+          void fetch(`${inboundUrl}?recipient=${encodeURIComponent(recipient)}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${inboundSecret}`, 'content-type': 'message/rfc822' },
+            body: new Uint8Array(raw),
+          }).then(
+            (res) => res.body?.cancel(),
+            () => undefined,
+          );
+        }
+      },
       webPort: await resolvePort(ports.mailWeb),
       smtpPort: mailSmtp,
       ...(persistent ? { mailDirectory: path.join(stateDir, 'mail') } : {}),
@@ -279,6 +311,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           SMTP_HOST: '127.0.0.1',
           SMTP_PORT: String(mailSmtp),
           CRON_SECRET: cronSecret,
+          // email import: the sample mailbox (dev/mailbox), the token key kept with the state, and
+          // forwarding addresses at the catcher's inbound domain
+          EMAIL_DEV_MAILBOX: 'true',
+          EMAIL_TOKEN_KEY: loadOrCreateEmailTokenKey(persistent ? path.join(stateDir, 'email-token-key') : undefined),
+          INBOUND_EMAIL_DOMAIN: inboundDomain,
+          INBOUND_EMAIL_SECRET: inboundSecret,
           ...options.apiEnv,
         },
       },
@@ -295,6 +333,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         }),
     );
     const apiUrl = `http://127.0.0.1:${apiPort}`;
+    inboundUrl = `${apiUrl}/api/email/inbound`;
 
     // Gateway
     const gateway = await startGateway({
@@ -335,6 +374,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       anonKey,
       serviceRoleKey,
       cronSecret,
+      mailSmtpPort: mailSmtp,
+      inboundSecret,
       logDir,
       stop,
     };

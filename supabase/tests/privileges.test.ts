@@ -107,6 +107,8 @@ const ALLOWED = [
   'table public.billing_transactions: authenticated SELECT',
   'table public.contact_messages: authenticated SELECT',
   'table public.email_connections: authenticated DELETE',
+  'table public.email_imports: authenticated SELECT',
+  'table public.email_scans: authenticated SELECT',
   'table public.flight_prices: authenticated SELECT',
   'table public.flights: authenticated DELETE',
   'table public.flights: authenticated SELECT',

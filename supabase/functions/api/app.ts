@@ -31,6 +31,7 @@ import { authRouter, publicAuthRouter } from './routes/auth.ts';
 import { adminRouter } from './routes/admin.ts';
 import { contactRouter } from './routes/contact.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
+import { emailRouter, inboundEmailRouter, oauthCallbackRouter, oauthRouter } from './routes/email.ts';
 import { flightsRouter } from './routes/flights.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
@@ -162,12 +163,12 @@ export function createApp(options: CreateAppOptions = {}) {
     });
     return corsForSite(c, next);
   });
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ message: `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB)` }, 413),
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json({ message: `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB)` }, 413),
+  });
+  // a raw email from the inbound mail provider has its own, larger limit (routes/email.ts)
+  app.use((c, next) => (c.req.path === '/api/email/inbound' ? next() : jsonBodyLimit(c, next)));
 
   app.onError((error, c) => {
     if (error instanceof HttpError) {
@@ -230,6 +231,9 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/stripe', publicStripeRouter);
   // scheduler endpoints: authenticated by the cron secret, not a user session
   app.route('/internal', internalRouter);
+  // email import: Google's return to the site, and the inbound mail provider (a shared secret)
+  app.route('/oauth2callback', oauthCallbackRouter);
+  app.route('/email/inbound', inboundEmailRouter);
 
   // ---- protected routes: everything below needs a valid session ----
   app.use('*', requireAuth);
@@ -242,6 +246,8 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/subscription', subscriptionRouter);
   app.route('/stripe', stripeRouter);
   app.route('/billing', billingRouter);
+  app.route('/oauth', oauthRouter);
+  app.route('/email', emailRouter);
 
   return app;
 }

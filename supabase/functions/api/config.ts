@@ -37,6 +37,37 @@ export interface Config {
    * entries further left are written by the client and never trusted (lib/client-ip.ts).
    */
   trustedProxyHops: number;
+  email: EmailImportConfig;
+}
+
+/** Email import: Gmail through OAuth, the local sample mailbox, the forwarding address. */
+export interface EmailImportConfig {
+  /** GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: the OAuth client (Google Cloud console, type Web). */
+  googleClientId: string | null;
+  googleClientSecret: string | null;
+  /** GOOGLE_REDIRECT_URI (default `${SITE_URL}/oauth2callback`), registered with the client. */
+  redirectUri: string;
+  /**
+   * Google's endpoints, as base URLs (tests point all three at the local stand-in,
+   * dev/google): GOOGLE_ACCOUNTS_URL (authorization page, default https://accounts.google.com),
+   * GOOGLE_OAUTH2_URL (token and revocation, https://oauth2.googleapis.com), GMAIL_API_URL
+   * (https://gmail.googleapis.com).
+   */
+  accountsUrl: string;
+  oauth2Url: string;
+  gmailApiUrl: string;
+  /** EMAIL_TOKEN_KEY: 32 bytes, base64; the AES-GCM key the stored Gmail tokens are encrypted with. */
+  tokenKey: string | null;
+  /** EMAIL_DEV_MAILBOX=true: offer the sample mailbox (GET /api/email/connect-dev); local stack only. */
+  devMailbox: boolean;
+  /** EMAIL_DEV_MAILBOX_DIR: where the sample mailbox's .eml files are (default: the repository's dev/mailbox). */
+  devMailboxDir: string | null;
+  /** INBOUND_EMAIL_DOMAIN: the forwarding addresses' domain (trips+<token>@domain); none: no address. */
+  inboundDomain: string | null;
+  /** INBOUND_EMAIL_SECRET: what the inbound mail provider sends as `Authorization: Bearer <secret>`. */
+  inboundSecret: string | null;
+  /** EMAIL_SCAN_MAX_MESSAGES: a full scan reads at most this many of the newest matches (default 500). */
+  scanMaxMessages: number;
 }
 
 export interface FareSourceConfig {
@@ -172,6 +203,24 @@ export function loadConfig(env: Env): Config {
     },
     cronSecret: nonEmpty(env.CRON_SECRET) ?? null,
     trustedProxyHops: positiveInt(env, 'TRUSTED_PROXY_HOPS', 1),
+    email: loadEmailConfig(env, trimSlash(get('SITE_URL'))),
+  };
+}
+
+function loadEmailConfig(env: Env, siteUrl: string): EmailImportConfig {
+  return {
+    googleClientId: nonEmpty(env.GOOGLE_CLIENT_ID) ?? null,
+    googleClientSecret: nonEmpty(env.GOOGLE_CLIENT_SECRET) ?? null,
+    redirectUri: nonEmpty(env.GOOGLE_REDIRECT_URI) ?? `${siteUrl}/oauth2callback`,
+    accountsUrl: trimSlash(nonEmpty(env.GOOGLE_ACCOUNTS_URL) ?? 'https://accounts.google.com'),
+    oauth2Url: trimSlash(nonEmpty(env.GOOGLE_OAUTH2_URL) ?? 'https://oauth2.googleapis.com'),
+    gmailApiUrl: trimSlash(nonEmpty(env.GMAIL_API_URL) ?? 'https://gmail.googleapis.com'),
+    tokenKey: nonEmpty(env.EMAIL_TOKEN_KEY) ?? null,
+    devMailbox: nonEmpty(env.EMAIL_DEV_MAILBOX)?.toLowerCase() === 'true',
+    devMailboxDir: nonEmpty(env.EMAIL_DEV_MAILBOX_DIR) ?? null,
+    inboundDomain: nonEmpty(env.INBOUND_EMAIL_DOMAIN)?.toLowerCase() ?? null,
+    inboundSecret: nonEmpty(env.INBOUND_EMAIL_SECRET) ?? null,
+    scanMaxMessages: positiveInt(env, 'EMAIL_SCAN_MAX_MESSAGES', 500),
   };
 }
 

@@ -136,9 +136,11 @@ export type ImportedEmailVia = 'gmail' | 'sample' | 'forwarded';
  * - `created`: new flights; `updated`: a change email changed flights; `cancelled`: a cancellation;
  * - `not_watched`: flights kept but not watched (plan limit reached);
  * - `unchanged`: the bookings it confirms are already recorded as it says;
+ * - `departed`: it confirms flights that have already flown (nothing to watch; none is created);
  * - `not_a_booking`: nothing in it confirms a flight (hotels, newsletters, reminders...).
  */
-export type ImportOutcome = 'created' | 'updated' | 'cancelled' | 'not_watched' | 'unchanged' | 'not_a_booking';
+export type ImportOutcome =
+  'created' | 'updated' | 'cancelled' | 'not_watched' | 'unchanged' | 'departed' | 'not_a_booking';
 
 /** One leg as taken from an email. */
 export interface TakenSegment {

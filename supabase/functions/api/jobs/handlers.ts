@@ -2,6 +2,10 @@
 // claims them. An area adds its handler here (and its kind's row to private.job_kinds in its
 // migration). The price sweep's `price_check` batches are not here: the sweep runs them itself.
 import { commissionStatementsJob } from '../services/billing.ts';
+import { emailScanHandler } from '../services/email/scan.ts';
 import type { JobHandler } from '../services/job-runner.ts';
 
-export const JOB_HANDLERS: readonly JobHandler<never>[] = [commissionStatementsJob as JobHandler<never>];
+export const JOB_HANDLERS: readonly JobHandler<never>[] = [
+  commissionStatementsJob as JobHandler<never>,
+  emailScanHandler as JobHandler<never>,
+];

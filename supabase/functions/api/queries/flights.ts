@@ -159,6 +159,10 @@ export async function insertFlight(
     status: FlightStatus;
     notes: string | null;
     isManualEntry: boolean;
+    /** Found in an email: where from (never the body). */
+    emailSource?: Record<string, unknown> | null;
+    /** Found in an email past the plan's limit: kept, not watched. */
+    overLimit?: boolean;
   },
 ): Promise<number> {
   const b = input.booking;
@@ -167,13 +171,15 @@ export async function insertFlight(
       user_id, airline, flight_number, booking_code, passenger_last_name,
       departure_airport, arrival_airport, departure_date, return_date, is_round_trip,
       return_flight_number, currency, original_price, fare_type, is_eligible_for_rebooking, status,
-      is_manual_entry, seat_number, cabin_class, notes, rebooking_method, source_reference
+      is_manual_entry, seat_number, cabin_class, notes, rebooking_method, source_reference,
+      email_source, over_limit
     ) values (
       ${input.userId}, ${b.airline}, ${b.flightNumber}, ${b.bookingCode}, ${b.passengerLastName},
       ${b.departureAirport}, ${b.arrivalAirport}, ${b.departureDate}, ${b.returnDate}, ${b.isRoundTrip},
       ${b.returnFlightNumber}, ${b.currency}, ${b.pricePaid}, ${b.fareType}, ${input.isEligibleForRebooking},
       ${input.status}, ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes},
-      ${b.rebookingMethod}, ${b.sourceReference}
+      ${b.rebookingMethod}, ${b.sourceReference},
+      ${input.emailSource ? tx.json(input.emailSource as never) : null}::jsonb, ${input.overLimit ?? false}
     )
     returning id
   `;

@@ -5,30 +5,13 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { sameSecret } from '../lib/same-secret.ts';
 import { JOB_HANDLERS } from '../jobs/handlers.ts';
 import { pruneExpiredRows } from '../queries/maintenance.ts';
 import { runDueJobs } from '../services/job-runner.ts';
 import { ALERTS_PER_REQUEST, deliverPendingEmails } from '../services/notifications.ts';
 import { runSweepAndSendAlerts } from '../services/price-sweep.ts';
 import { reconcileRebookings } from '../services/rebooking-reconciler.ts';
-
-const encoder = new TextEncoder();
-
-/**
- * Compares digests rather than the strings, so the time taken says nothing about how much of the
- * secret a guess got right, nor about its length.
- */
-async function sameSecret(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([
-    crypto.subtle.digest('SHA-256', encoder.encode(given)),
-    crypto.subtle.digest('SHA-256', encoder.encode(expected)),
-  ]);
-  const x = new Uint8Array(a);
-  const y = new Uint8Array(b);
-  let difference = 0;
-  for (let i = 0; i < x.length; i++) difference |= (x[i] as number) ^ (y[i] as number);
-  return difference === 0;
-}
 
 const requireCronSecret = createMiddleware<AppEnv>(async (c, next) => {
   const secret = c.var.deps.config.cronSecret;

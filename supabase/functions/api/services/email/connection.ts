@@ -1,0 +1,261 @@
+// The traveller's mailbox connection: Gmail through OAuth (authorization code with PKCE and a
+// one-time state bound to the session that asked), the local sample mailbox, disconnecting, the
+// connection's state and scan progress, and the private forwarding address. No transaction is
+// held across a call to Google.
+import {
+  CONNECT_EMAIL_PATH,
+  type EmailConnectDevResponse,
+  type EmailConnection,
+  type EmailConnectResponse,
+  type EmailDisconnectResponse,
+  type EmailScanResponse,
+  GMAIL_READONLY_SCOPE,
+  type ManualTokenExchangeResponse,
+  type OAuthConfigResponse,
+  type OAuthReturnError,
+} from '../../../_shared/types/email.ts';
+import type { Config } from '../../config.ts';
+import type { AppDeps } from '../../context.ts';
+import type { AuthClaims } from '../../db.ts';
+import { HttpError } from '../../errors.ts';
+import {
+  connectionOf,
+  deleteConnection,
+  forwardingToken,
+  insertOAuthAttempt,
+  latestScan,
+  openScan,
+  saveGmailConnection,
+  saveSampleConnection,
+  takeLatestOAuthAttempt,
+  takeOAuthAttempt,
+} from '../../queries/email.ts';
+import {
+  authorizationUrl,
+  codeChallenge,
+  exchangeCode,
+  gmailProfile,
+  GoogleGrantError,
+  type GoogleTokens,
+  randomToken,
+  revokeToken,
+  sha256Hex,
+} from './google.ts';
+import { kickScans } from './scan.ts';
+import { createTokenCipher } from './token-crypto.ts';
+
+export const EMAIL_MESSAGES = {
+  configurationError: 'Gmail OAuth configuration error',
+  devUnavailable: 'The development mailbox is not available on this server.',
+  noOpenAttempt: 'Start the Gmail connection again: the authorization has expired.',
+  codeRefused: 'Google did not accept this authorization code. Start the connection again.',
+  googleUnavailable: 'Google could not be reached. Please try again in a moment.',
+  connected: 'Email connected successfully',
+  sampleConnected: 'Connected the sample mailbox. FareBack is scanning it for flights.',
+  sampleDisconnected: 'Disconnected the sample mailbox.',
+  disconnected: 'Email disconnected. FareBack no longer reads your inbox; flights already found stay.',
+  notConnected: 'No email is connected.',
+  connectFirst: 'Connect your email first.',
+  scanQueued: 'Scanning your inbox for flights.',
+  scanRunning: 'A scan is already under way.',
+} as const;
+
+/** The address of the sample mailbox's owner, shown as the connected account. */
+export const SAMPLE_MAILBOX_ADDRESS = 'sample-mailbox@fareback.test';
+
+/** Thrown by connect when Google credentials are missing: answered 503 `{message, details}`. */
+export class EmailConfigError extends Error {
+  constructor(readonly details: string) {
+    super(EMAIL_MESSAGES.configurationError);
+  }
+}
+
+function missingSettings(config: Config): string[] {
+  const missing: string[] = [];
+  if (!config.email.googleClientId) missing.push('GOOGLE_CLIENT_ID');
+  if (!config.email.googleClientSecret) missing.push('GOOGLE_CLIENT_SECRET');
+  if (!config.email.tokenKey) missing.push('EMAIL_TOKEN_KEY');
+  return missing;
+}
+
+function configError(config: Config): EmailConfigError {
+  const missing = missingSettings(config);
+  const advice = config.email.devMailbox ? ' Use Toggle Email (Dev) to connect the sample mailbox instead.' : '';
+  return new EmailConfigError(
+    `Gmail is not set up on this server: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.${advice}`,
+  );
+}
+
+export function oauthConfig(config: Config): OAuthConfigResponse {
+  return {
+    redirectUri: config.email.redirectUri,
+    clientIdAvailable: config.email.googleClientId !== null,
+    clientSecretAvailable: config.email.googleClientSecret !== null,
+    scopes: [GMAIL_READONLY_SCOPE],
+    devConnectAvailable: config.email.devMailbox,
+  };
+}
+
+export async function startConnect(deps: AppDeps, claims: AuthClaims): Promise<EmailConnectResponse> {
+  if (missingSettings(deps.config).length > 0) throw configError(deps.config);
+  const state = randomToken(32);
+  const verifier = randomToken(48);
+  const stateHash = await sha256Hex(state);
+  await deps.db.asService((tx) =>
+    insertOAuthAttempt(tx, { userId: claims.sub, sessionId: String(claims.session_id ?? ''), stateHash, verifier }),
+  );
+  return { authUrl: authorizationUrl(deps.config.email, state, await codeChallenge(verifier)) };
+}
+
+/** Stores a new grant's tokens (encrypted) with the Gmail address, and queues the first scan. */
+async function storeGrant(deps: AppDeps, userId: string, tokens: GoogleTokens): Promise<void> {
+  const cipher = await createTokenCipher(deps.config.email.tokenKey ?? '');
+  const accountEmail = await gmailProfile(deps.config.email, tokens.accessToken)
+    .then((p) => p.emailAddress)
+    .catch(() => null);
+  const access = await cipher.encrypt(tokens.accessToken, userId);
+  const refresh = tokens.refreshToken ? await cipher.encrypt(tokens.refreshToken, userId) : null;
+  await deps.db.asService(async (tx) => {
+    await saveGmailConnection(tx, {
+      userId,
+      accountEmail,
+      accessToken: access,
+      refreshToken: refresh,
+      expiresAt: tokens.expiresAt,
+      scopes: tokens.scopes.length > 0 ? tokens.scopes : [GMAIL_READONLY_SCOPE],
+    });
+    await openScan(tx, userId, 'gmail');
+  });
+  kickScans(deps);
+}
+
+/**
+ * `GET /oauth2callback`: where Google returns the browser. Answers the address to send it to:
+ * `/connect-email?email_connected=true`, or `?error=` one of the return codes.
+ */
+export async function oauthCallback(
+  deps: AppDeps,
+  query: { code?: string; state?: string; error?: string },
+): Promise<string> {
+  const back = (result: { ok: true } | { error: OAuthReturnError }) =>
+    `${deps.config.siteUrl}${CONNECT_EMAIL_PATH}?${'ok' in result ? 'email_connected=true' : `error=${result.error}`}`;
+  const attempt = query.state
+    ? await deps.db.asService(async (tx) => takeOAuthAttempt(tx, await sha256Hex(query.state ?? '')))
+    : null;
+  if (query.error) return back({ error: 'oauth_failed' });
+  if (!query.code || !attempt) return back({ error: 'oauth_invalid' });
+  if (!attempt.userExists) return back({ error: 'user_not_found' });
+  if (!attempt.valid) return back({ error: 'oauth_invalid' });
+  if (missingSettings(deps.config).length > 0) return back({ error: 'oauth_failed' });
+  let tokens: GoogleTokens;
+  try {
+    tokens = await exchangeCode(deps.config.email, query.code, attempt.verifier);
+  } catch (error) {
+    deps.log({ level: 'warn', msg: 'oauth code exchange failed', error: (error as Error).message });
+    return back({ error: 'oauth_token_failed' });
+  }
+  try {
+    await storeGrant(deps, attempt.userId, tokens);
+  } catch (error) {
+    // the account went while Google was asked
+    if ((error as { code?: string }).code === '23503') return back({ error: 'user_not_found' });
+    throw error;
+  }
+  return back({ ok: true });
+}
+
+export async function manualTokenExchange(
+  deps: AppDeps,
+  claims: AuthClaims,
+  code: string,
+): Promise<ManualTokenExchangeResponse> {
+  if (missingSettings(deps.config).length > 0) {
+    throw new HttpError(503, configError(deps.config).details);
+  }
+  const verifier = await deps.db.asService((tx) =>
+    takeLatestOAuthAttempt(tx, claims.sub, String(claims.session_id ?? '')),
+  );
+  if (!verifier) throw new HttpError(400, EMAIL_MESSAGES.noOpenAttempt);
+  let tokens: GoogleTokens;
+  try {
+    tokens = await exchangeCode(deps.config.email, code, verifier);
+  } catch (error) {
+    if (error instanceof GoogleGrantError) throw new HttpError(400, EMAIL_MESSAGES.codeRefused);
+    throw new HttpError(503, EMAIL_MESSAGES.googleUnavailable);
+  }
+  await storeGrant(deps, claims.sub, tokens);
+  return { message: EMAIL_MESSAGES.connected, connection: await connectionView(deps, claims) };
+}
+
+/** Deletes the connection, then revokes its grant at Google (best effort: the tokens are gone here). */
+async function removeConnection(deps: AppDeps, userId: string): Promise<boolean> {
+  const removed = await deps.db.asService((tx) => deleteConnection(tx, userId));
+  if (!removed) return false;
+  const token = removed.refreshToken ?? removed.accessToken;
+  if (removed.provider === 'gmail' && token && deps.config.email.tokenKey) {
+    try {
+      const cipher = await createTokenCipher(deps.config.email.tokenKey);
+      const revoked = await revokeToken(deps.config.email, await cipher.decrypt(token, userId));
+      if (!revoked) deps.log({ level: 'warn', msg: 'gmail token revocation not confirmed', userId });
+    } catch (error) {
+      deps.log({ level: 'warn', msg: 'gmail token revocation failed', userId, error: (error as Error).message });
+    }
+  }
+  return true;
+}
+
+export async function disconnect(deps: AppDeps, claims: AuthClaims): Promise<EmailDisconnectResponse> {
+  const removed = await removeConnection(deps, claims.sub);
+  return { message: removed ? EMAIL_MESSAGES.disconnected : EMAIL_MESSAGES.notConnected };
+}
+
+export async function connectDev(deps: AppDeps, claims: AuthClaims): Promise<EmailConnectDevResponse> {
+  if (!deps.config.email.devMailbox) throw new HttpError(404, EMAIL_MESSAGES.devUnavailable);
+  const current = await deps.db.asUser(claims, (tx) => connectionOf(tx, claims.sub));
+  if (current.state === 'connected') {
+    await removeConnection(deps, claims.sub);
+    return { message: EMAIL_MESSAGES.sampleDisconnected, emailConnected: false };
+  }
+  await deps.db.asService(async (tx) => {
+    await saveSampleConnection(tx, claims.sub, SAMPLE_MAILBOX_ADDRESS);
+    await openScan(tx, claims.sub, 'sample');
+  });
+  kickScans(deps);
+  return { message: EMAIL_MESSAGES.sampleConnected, emailConnected: true };
+}
+
+export function forwardingAddress(domain: string, token: string): string {
+  return `trips+${token}@${domain}`;
+}
+
+/** A forwarding token: 20 characters of a-z0-9 (about 103 bits). */
+export function newForwardingToken(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  return Array.from(bytes, (b) => alphabet[b % 36]).join('');
+}
+
+export async function connectionView(deps: AppDeps, claims: AuthClaims): Promise<EmailConnection> {
+  const domain = deps.config.email.inboundDomain;
+  const token = domain ? await deps.db.asService((tx) => forwardingToken(tx, claims.sub, newForwardingToken())) : null;
+  return await deps.db.asUser(claims, async (tx) => {
+    const connection = await connectionOf(tx, claims.sub);
+    const scan = await latestScan(tx, claims.sub);
+    return {
+      ...connection,
+      scan,
+      forwardingAddress: domain && token ? forwardingAddress(domain, token) : null,
+    };
+  });
+}
+
+export async function requestScan(deps: AppDeps, claims: AuthClaims): Promise<EmailScanResponse> {
+  const current = await deps.db.asUser(claims, (tx) => connectionOf(tx, claims.sub));
+  if (current.state !== 'connected' || !current.provider) throw new HttpError(409, EMAIL_MESSAGES.connectFirst);
+  const provider = current.provider;
+  const { created } = await deps.db.asService((tx) => openScan(tx, claims.sub, provider));
+  kickScans(deps);
+  const scan = await deps.db.asUser(claims, (tx) => latestScan(tx, claims.sub));
+  if (!scan) throw new Error('scan not found after opening it');
+  return { message: created ? EMAIL_MESSAGES.scanQueued : EMAIL_MESSAGES.scanRunning, scan };
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import type { FlightBooking } from '../../../_shared/extraction/index.ts';
+import { flightFields, isCancellationSubject, type KnownFlight, planEmail } from './plan.ts';
+
+function booking(overrides: Partial<FlightBooking> = {}): FlightBooking {
+  return {
+    airline: 'Delta Air Lines',
+    airlineIata: 'DL',
+    bookingCode: 'GHT4WR',
+    passengerLastName: 'Harper',
+    passengers: ['Julia Harper', 'Sam Harper'],
+    segments: [
+      {
+        flightNumber: 'DL 1287',
+        departureAirport: 'ATL',
+        arrivalAirport: 'DFW',
+        departureTime: '2027-04-14T10:15:00-04:00',
+        arrivalTime: '2027-04-14T11:40:00-05:00',
+        cabinClass: 'Economy',
+        seatNumber: '31B',
+      },
+      {
+        flightNumber: 'DL 88',
+        departureAirport: 'DFW',
+        arrivalAirport: 'LAX',
+        departureTime: '2027-04-14T12:50:00-05:00',
+        arrivalTime: '2027-04-14T14:02:00-07:00',
+        cabinClass: 'Economy',
+        seatNumber: null,
+      },
+      {
+        flightNumber: 'DL 2540',
+        departureAirport: 'LAX',
+        arrivalAirport: 'ATL',
+        departureTime: '2027-04-18T13:30:00-07:00',
+        arrivalTime: '2027-04-18T20:51:00-04:00',
+        cabinClass: 'Economy',
+        seatNumber: '28E',
+      },
+    ],
+    isRoundTrip: true,
+    totalPrice: { amountCents: 93780, currency: 'USD' },
+    fareType: 'Main Cabin',
+    ...overrides,
+  };
+}
+
+function known(overrides: Partial<KnownFlight> = {}): KnownFlight {
+  return {
+    id: 7,
+    bookingCode: 'GHT4WR',
+    flightNumber: 'DL1287',
+    departureAirport: 'ATL',
+    arrivalAirport: 'LAX',
+    departureDate: '2027-04-14',
+    returnFlightNumber: 'DL2540',
+    returnDate: '2027-04-18',
+    status: 'monitoring',
+    hasBeenRebooked: false,
+    sourceDate: '2026-11-12T14:41:55.000Z',
+    ...overrides,
+  };
+}
+
+const email = (
+  subject: string,
+  bookings: FlightBooking[],
+  text = '',
+  date: Date | null = new Date('2026-11-20T00:00:00Z'),
+) => ({
+  subject,
+  text,
+  date,
+  bookings,
+});
+
+Deno.test(
+  'a round trip with a connection: outbound to the far end, the return after the longest stay, price per traveller',
+  () => {
+    const fields = flightFields(booking());
+    assert.equal(fields.flightNumber, 'DL1287');
+    assert.equal(fields.departureAirport, 'ATL');
+    assert.equal(fields.arrivalAirport, 'LAX');
+    assert.equal(fields.departureDate, '2027-04-14');
+    assert.equal(fields.isRoundTrip, true);
+    assert.equal(fields.returnFlightNumber, 'DL2540');
+    assert.equal(fields.returnDate, '2027-04-18');
+    assert.equal(fields.pricePaid, 46890);
+    assert.equal(fields.currency, 'USD');
+  },
+);
+
+Deno.test('a one-way connection arrives where its last leg does; no price is 0', () => {
+  const fields = flightFields(
+    booking({ isRoundTrip: false, segments: booking().segments.slice(0, 2), totalPrice: null }),
+  );
+  assert.equal(fields.arrivalAirport, 'LAX');
+  assert.equal(fields.isRoundTrip, false);
+  assert.equal(fields.returnFlightNumber, null);
+  assert.equal(fields.pricePaid, 0);
+});
+
+Deno.test(
+  'a new code creates; the same itinerary again changes nothing; a different one in a newer email updates',
+  () => {
+    assert.deepEqual(
+      planEmail(email('Your receipt', [booking()]), []).map((a) => a.kind),
+      ['create'],
+    );
+    assert.deepEqual(
+      planEmail(email('Your receipt', [booking()]), [known()]).map((a) => a.kind),
+      ['unchanged'],
+    );
+    const changed = booking({
+      segments: booking().segments.map((s, i) => (i === 0 ? { ...s, flightNumber: 'DL 1301' } : s)),
+    });
+    const [update] = planEmail(email('Schedule change', [changed]), [known()]);
+    assert.equal(update?.kind, 'update');
+    assert.equal(update?.kind === 'update' && update.fields.flightNumber, 'DL1301');
+    // an older email than the flight's source changes nothing
+    assert.deepEqual(
+      planEmail(email('Your receipt', [changed], '', new Date('2026-11-01T00:00:00Z')), [known()]).map((a) => a.kind),
+      ['unchanged'],
+    );
+    // a rebooked flight is never changed by mail
+    assert.deepEqual(
+      planEmail(email('Schedule change', [changed]), [known({ hasBeenRebooked: true })]).map((a) => a.kind),
+      ['unchanged'],
+    );
+  },
+);
+
+Deno.test('a cancellation cancels the known flights whose codes it names, even with no itinerary read', () => {
+  const actions = planEmail(
+    email('Your flight has been cancelled', [], 'Your reservation ght4wr has been cancelled. Ref XGHT4WRX is not it.'),
+    [known(), known({ id: 8, bookingCode: 'ZZZ999' })],
+  );
+  assert.deepEqual(
+    actions.map((a) => [a.kind, a.kind === 'cancel' ? a.flightId : null]),
+    [['cancel', 7]],
+  );
+  assert.deepEqual(planEmail(email('Cancelled', [], 'GHT4WR'), [known({ status: 'cancelled' })]), []);
+});
+
+Deno.test('cancellation subjects, not cancellation policies', () => {
+  assert.equal(isCancellationSubject('Your flight has been cancelled - QWMBXA'), true);
+  assert.equal(isCancellationSubject('Cancellation confirmation for PNR ABC123'), true);
+  assert.equal(isCancellationSubject('Add free cancellation to your trip'), false);
+  assert.equal(isCancellationSubject('Your booking confirmation'), false);
+});
