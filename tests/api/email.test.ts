@@ -189,6 +189,8 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
   it('keeps flights past the plan limit as found, not watched, and tells the traveller', async () => {
     const user = await registerUser(api);
     const token = user.session.access_token;
+    // notices go only to a confirmed address
+    await sql`select private.confirm_email_address(${user.email})`;
     for (const code of ['OVRA01', 'OVRA02', 'OVRA03', 'OVRA04']) {
       const res = await api.post(
         '/flights/manual',
