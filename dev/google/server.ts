@@ -64,8 +64,12 @@ export interface GoogleStandIn {
   clientId: string;
   clientSecret: string;
   requests: RecordedRequest[];
-  /** The next `times` Gmail API calls answer `status` (429 with Retry-After `retryAfter` seconds). */
-  failGmail(status: number, times: number, retryAfter?: number): void;
+  /**
+   * The next `times` Gmail API calls answer `status` (429 with Retry-After `retryAfter` seconds,
+   * default 1); only those of `account`, and whose path after users/me/ starts with `only`, when
+   * given.
+   */
+  failGmail(status: number, times: number, options?: { retryAfter?: number; only?: string; account?: string }): void;
   /** The user removes FareBack's access in their Google account: every token of theirs dies. */
   revokeByUser(email: string): void;
   /** Access tokens of this account expire now (refresh still works). */
@@ -105,7 +109,13 @@ export async function startGoogleStandIn(
   const mailboxes = new Map<string, Mailbox>();
   const accounts = new Map<string, string | null>();
   const requests: RecordedRequest[] = [];
-  let gmailFailures: { status: number; times: number; retryAfter: number } | null = null;
+  let gmailFailures: {
+    status: number;
+    times: number;
+    retryAfter: number;
+    only: string;
+    account: string | null;
+  } | null = null;
   let nextMessage = 0x18c0000;
 
   const mailboxOf = (email: string): Mailbox => {
@@ -202,7 +212,13 @@ export async function startGoogleStandIn(
         error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
       });
     }
-    if (gmailFailures && gmailFailures.times > 0) {
+    const rest = url.pathname.slice('/gmail/v1/users/me/'.length);
+    if (
+      gmailFailures &&
+      gmailFailures.times > 0 &&
+      rest.startsWith(gmailFailures.only) &&
+      (gmailFailures.account === null || gmailFailures.account === grant.email)
+    ) {
       gmailFailures.times -= 1;
       const { status, retryAfter } = gmailFailures;
       return send(
@@ -215,7 +231,6 @@ export async function startGoogleStandIn(
       );
     }
     const box = mailboxOf(grant.email);
-    const rest = url.pathname.slice('/gmail/v1/users/me/'.length);
     if (rest === 'profile') {
       return send(res, 200, {
         emailAddress: grant.email,
@@ -351,8 +366,14 @@ export async function startGoogleStandIn(
     clientId,
     clientSecret,
     requests,
-    failGmail(status, times, retryAfter = 1) {
-      gmailFailures = { status, times, retryAfter };
+    failGmail(status, times, options = {}) {
+      gmailFailures = {
+        status,
+        times,
+        retryAfter: options.retryAfter ?? 1,
+        only: options.only ?? '',
+        account: options.account?.toLowerCase() ?? null,
+      };
     },
     revokeByUser(email) {
       for (const grant of grants.values()) if (grant.email === email.toLowerCase()) grant.revoked = true;

@@ -1,0 +1,433 @@
+// Gmail through OAuth, end to end against the local stand-in of Google (dev/google/server.ts): a
+// stack of this file's own whose Google endpoints are the stand-in's base URL, configured as a
+// deployment is (no sample mailbox). The browser's part is played by following redirects by hand:
+// the authorization URL, the consent page, Google's redirect to /oauth2callback through the
+// gateway, and the api's redirect to /connect-email. Also the forwarding address, over HTTP with
+// the inbound secret and through the mail catcher's SMTP port.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGoogleStandIn, type GoogleStandIn } from '../../dev/google/server.ts';
+import type {
+  EmailConnectionResponse,
+  EmailConnectResponse,
+  InboundEmailResponse,
+  OAuthConfigResponse,
+} from '../../supabase/functions/_shared/types/email.ts';
+import type { Flight } from '../../supabase/functions/_shared/types/flights.ts';
+import type { CurrentUserResponse } from '../../supabase/functions/_shared/types/user.ts';
+import { newIp, registerUser, type RegisteredUser } from './factories.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
+
+const INBOUND_SECRET = 'inbound-test-secret-0123456789abcdef';
+const mailbox = path.resolve(import.meta.dirname, '../../dev/mailbox');
+let google: GoogleStandIn;
+let own: OwnStack;
+
+beforeAll(async () => {
+  google = await startGoogleStandIn();
+  own = await startOwnStack('email-google', {
+    apiEnv: {
+      GOOGLE_CLIENT_ID: google.clientId,
+      GOOGLE_CLIENT_SECRET: google.clientSecret,
+      GOOGLE_ACCOUNTS_URL: google.url,
+      GOOGLE_OAUTH2_URL: google.url,
+      GMAIL_API_URL: google.url,
+      EMAIL_DEV_MAILBOX: 'false',
+      INBOUND_EMAIL_SECRET: INBOUND_SECRET,
+    },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await own?.stop();
+  await google?.stop();
+});
+
+const auth = (user: RegisteredUser) => ({ token: user.session.access_token, ip: newIp() });
+
+async function connectUrl(user: RegisteredUser): Promise<URL> {
+  const res = await own.api.get<EmailConnectResponse>('/email/connect', auth(user));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return new URL(res.body.authUrl);
+}
+
+/** The consent page's choice: answers where Google sends the browser (the redirect URI with code or error). */
+async function consent(authUrl: URL, email: string, choice: 'allow' | 'deny' = 'allow'): Promise<URL> {
+  const page = await fetch(authUrl, { redirect: 'manual' });
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const request = /name="state" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  const res =
+    choice === 'allow'
+      ? await fetch(`${google.url}/o/oauth2/v2/approve`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ state: request, email, name: 'Julia Harper' }).toString(),
+          redirect: 'manual',
+        })
+      : await fetch(`${google.url}/o/oauth2/v2/deny?request=${request}`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location') ?? '');
+}
+
+/** The browser arriving at /oauth2callback: answers where the api sends it. */
+async function callback(url: URL | string): Promise<string> {
+  const res = await fetch(url, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get('location') ?? '');
+  expect(location.origin + location.pathname).toBe(`${own.stack.url}/connect-email`);
+  return location.search;
+}
+
+async function connection(user: RegisteredUser): Promise<EmailConnectionResponse['connection']> {
+  return (await own.api.get<EmailConnectionResponse>('/email/connection', auth(user))).body.connection;
+}
+
+/** Runs queued work as the scheduler does until the user's scan has ended. */
+async function scanEnded(user: RegisteredUser): Promise<EmailConnectionResponse['connection']> {
+  let last: EmailConnectionResponse['connection'] | undefined;
+  await expect
+    .poll(
+      async () => {
+        await own.api.post('/internal/jobs', undefined, {
+          headers: { Authorization: `Bearer ${own.stack.cronSecret}` },
+        });
+        last = await connection(user);
+        return last.scan?.status;
+      },
+      { timeout: 60_000, interval: 300 },
+    )
+    .toMatch(/^(done|failed)$/);
+  return last as EmailConnectionResponse['connection'];
+}
+
+async function flights(user: RegisteredUser): Promise<Flight[]> {
+  return (await own.api.get<{ flights: Flight[] }>('/flights', auth(user))).body.flights;
+}
+
+async function connected(user: RegisteredUser, email: string): Promise<void> {
+  const back = await callback(await consent(await connectUrl(user), email));
+  expect(back).toBe('?email_connected=true');
+}
+
+function sample(name: string, to?: string): string {
+  const raw = readFileSync(path.join(mailbox, name), 'utf8');
+  return to ? raw.replace(/^To: .*$/m, `To: ${to}`) : raw;
+}
+
+describe('Gmail configured (a deployment)', () => {
+  it('reports the client as available and offers no development mailbox', async () => {
+    const user = await registerUser(own.api);
+    const config = await own.api.get<OAuthConfigResponse>('/oauth/config', auth(user));
+    expect(config.body).toMatchObject({
+      clientIdAvailable: true,
+      clientSecretAvailable: true,
+      devConnectAvailable: false,
+    });
+    const dev = await own.api.get<{ message: string }>('/email/connect-dev', auth(user));
+    expect(dev.status).toBe(404);
+    expect(dev.body.message).toBe('The development mailbox is not available on this server.');
+  });
+
+  it("builds Google's authorization URL: read-only Gmail, offline access, a state and PKCE S256", async () => {
+    const user = await registerUser(own.api);
+    const url = await connectUrl(user);
+    expect(url.origin + url.pathname).toBe(`${google.url}/o/oauth2/v2/auth`);
+    const p = url.searchParams;
+    expect(p.get('client_id')).toBe(google.clientId);
+    expect(p.get('redirect_uri')).toBe(`${own.stack.url}/oauth2callback`);
+    expect(p.get('scope')).toBe('https://www.googleapis.com/auth/gmail.readonly');
+    expect(p.get('access_type')).toBe('offline');
+    expect(p.get('code_challenge_method')).toBe('S256');
+    expect(p.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(p.get('state')).toMatch(/^[\w-]{43}$/);
+    const second = await connectUrl(user);
+    expect(second.searchParams.get('state')).not.toBe(p.get('state'));
+  });
+});
+
+describe('GET /oauth2callback', () => {
+  it('connects: tokens stored encrypted, the Gmail address kept, the inbox scanned into flights', async () => {
+    const user = await registerUser(own.api);
+    const email = `julia.${user.id.slice(0, 8)}@gmail.com`;
+    await connected(user, email);
+
+    const me = await own.api.get<CurrentUserResponse>('/auth/me', auth(user));
+    expect(me.body.user).toMatchObject({ emailConnected: true, emailConnectionState: 'connected' });
+    const [row] = await own.sql`
+      select provider, provider_account_email, access_token_encrypted, refresh_token_encrypted
+        from public.email_connections where user_id = ${user.id}`;
+    expect(row).toMatchObject({ provider: 'gmail', provider_account_email: email });
+    expect(row?.access_token_encrypted).toMatch(/^v1\./);
+    expect(row?.access_token_encrypted).not.toContain('ya29');
+    expect(row?.refresh_token_encrypted).toMatch(/^v1\./);
+
+    const done = await scanEnded(user);
+    expect(done.scan).toMatchObject({ status: 'done', mode: 'full', scanned: 11, total: 11, flightsFound: 6 });
+    expect(done.accountEmail).toBe(email);
+    const found = await flights(user);
+    expect(found.map((f) => f.bookingCode).sort()).toEqual([
+      '5TQ8ZL',
+      'GHT4WR',
+      'K7PQ2M',
+      'PJ7KQD',
+      'QWMBXA',
+      'X4NR9B',
+    ]);
+    expect(found.find((f) => f.bookingCode === 'K7PQ2M')?.emailSource).toMatchObject({ via: 'gmail' });
+
+    // after the first scan, only what Gmail's history adds is read
+    google.deliver(email, sample('05-british-airways-return.eml').replace(/X4NR9B|X4NR=\r?\n9B/g, 'Y7RT2C'));
+    const again = await own.api.post('/email/scan', {}, auth(user));
+    expect(again.status).toBe(202);
+    const incremental = await scanEnded(user);
+    expect(incremental.scan).toMatchObject({
+      status: 'done',
+      mode: 'incremental',
+      total: 1,
+      scanned: 1,
+      flightsFound: 1,
+    });
+    expect((await flights(user)).map((f) => f.bookingCode)).toContain('Y7RT2C');
+
+    // the callback cannot be replayed: its state was spent
+    expect(await callback(`${own.stack.url}/oauth2callback?code=anything&state=anything`)).toBe('?error=oauth_invalid');
+  });
+
+  it('answers oauth_invalid for a wrong, missing, reused or expired state, or a session that ended', async () => {
+    const user = await registerUser(own.api);
+    const email = `w.${user.id.slice(0, 8)}@gmail.com`;
+    const redirect = await consent(await connectUrl(user), email);
+    const code = redirect.searchParams.get('code') ?? '';
+    expect(await callback(`${own.stack.url}/oauth2callback?code=${code}&state=not-the-state`)).toBe(
+      '?error=oauth_invalid',
+    );
+    expect(await callback(`${own.stack.url}/oauth2callback?state=${redirect.searchParams.get('state')}`)).toBe(
+      '?error=oauth_invalid',
+    );
+    expect(await callback(`${own.stack.url}/oauth2callback`)).toBe('?error=oauth_invalid');
+
+    const late = await consent(await connectUrl(user), email);
+    await own.sql`update private.email_oauth_attempts set expires_at = now() - interval '1 second'
+                   where user_id = ${user.id} and used_at is null`;
+    expect(await callback(late)).toBe('?error=oauth_invalid');
+
+    const ended = await consent(await connectUrl(user), email);
+    await own.api.post('/auth/logout', undefined, { token: user.session.access_token });
+    expect(await callback(ended)).toBe('?error=oauth_invalid');
+    const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
+    expect(row?.n).toBe(0);
+  });
+
+  it('answers oauth_token_failed when Google refuses the code: reused, or a verifier that does not match', async () => {
+    const user = await registerUser(own.api);
+    const email = `t.${user.id.slice(0, 8)}@gmail.com`;
+    const first = await consent(await connectUrl(user), email);
+    expect(await callback(first)).toBe('?email_connected=true');
+    // the same code again, under a fresh state of the same session
+    const fresh = await connectUrl(user);
+    const reused = new URL(first);
+    reused.searchParams.set('state', fresh.searchParams.get('state') ?? '');
+    expect(await callback(reused)).toBe('?error=oauth_token_failed');
+
+    const other = await consent(await connectUrl(user), email);
+    await own.sql`update private.email_oauth_attempts set code_verifier = 'not-the-verifier'
+                   where user_id = ${user.id} and used_at is null`;
+    expect(await callback(other)).toBe('?error=oauth_token_failed');
+  });
+
+  it('refuses a token request without the PKCE verifier, and an authorization without a challenge (the stand-in keeps the rule)', async () => {
+    const user = await registerUser(own.api);
+    const redirect = await consent(await connectUrl(user), `v.${user.id.slice(0, 8)}@gmail.com`);
+    const res = await fetch(`${google.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: redirect.searchParams.get('code') ?? '',
+        client_id: google.clientId,
+        client_secret: google.clientSecret,
+        redirect_uri: `${own.stack.url}/oauth2callback`,
+      }).toString(),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_grant', error_description: 'Missing code verifier.' });
+
+    const noChallenge = await connectUrl(user);
+    noChallenge.searchParams.delete('code_challenge');
+    const refused = await fetch(noChallenge, { redirect: 'manual' });
+    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('answers oauth_failed when the traveller denies consent', async () => {
+    const user = await registerUser(own.api);
+    const denied = await consent(await connectUrl(user), 'x@gmail.com', 'deny');
+    expect(denied.searchParams.get('error')).toBe('access_denied');
+    expect(await callback(denied)).toBe('?error=oauth_failed');
+  });
+
+  it('answers user_not_found when the account went before Google returned', async () => {
+    const user = await registerUser(own.api);
+    const redirect = await consent(await connectUrl(user), `gone.${user.id.slice(0, 8)}@gmail.com`);
+    await own.sql`delete from auth.users where id = ${user.id}`;
+    expect(await callback(redirect)).toBe('?error=user_not_found');
+  });
+});
+
+describe('POST /api/email/manual-token-exchange', () => {
+  it("connects with a pasted code under the caller's open attempt, and refuses a bad or unasked-for code", async () => {
+    const user = await registerUser(own.api);
+    const none = await own.api.post<{ message: string }>('/email/manual-token-exchange', { code: '4/x' }, auth(user));
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Start the Gmail connection again: the authorization has expired.');
+
+    await connectUrl(user);
+    const bad = await own.api.post<{ message: string }>(
+      '/email/manual-token-exchange',
+      { code: '4/forged' },
+      auth(user),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Google did not accept this authorization code. Start the connection again.');
+
+    const redirect = await consent(await connectUrl(user), `m.${user.id.slice(0, 8)}@gmail.com`);
+    const ok = await own.api.post<{ message: string; connection: { state: string } }>(
+      '/email/manual-token-exchange',
+      { code: ` ${redirect.searchParams.get('code')} ` },
+      auth(user),
+    );
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ message: 'Email connected successfully', connection: { state: 'connected' } });
+  });
+});
+
+describe('Gmail answers', () => {
+  it('a 429 puts the scan in waiting until the time Gmail asked, then it finishes', async () => {
+    const user = await registerUser(own.api);
+    const email = `r.${user.id.slice(0, 8)}@gmail.com`;
+    google.failGmail(429, 1, { only: 'messages', account: email });
+    await connected(user, email);
+    const done = await scanEnded(user);
+    expect(done.scan).toMatchObject({ status: 'done', scanned: 11, flightsFound: 6 });
+    const [job] = await own.sql`
+      select attempts from public.jobs where kind = 'email_scan' and payload ->> 'userId' = ${user.id} order by id limit 1`;
+    expect(Number(job?.attempts)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a revoked grant marks the connection needs reconnect, tells the traveller once, and stops scanning', async () => {
+    const user = await registerUser(own.api);
+    await own.sql`select private.confirm_email_address(${user.email})`;
+    const email = `rv.${user.id.slice(0, 8)}@gmail.com`;
+    await connected(user, email);
+    await scanEnded(user);
+
+    google.revokeByUser(email);
+    google.expireAccessTokens(email);
+    await own.api.post('/email/scan', {}, auth(user));
+    const ended = await scanEnded(user);
+    expect(ended.state).toBe('needs_reconnect');
+    expect(ended.scan).toMatchObject({ status: 'failed' });
+    expect(ended.scan?.error).toContain('Connect your Gmail again');
+    const me = await own.api.get<CurrentUserResponse>('/auth/me', auth(user));
+    expect(me.body.user).toMatchObject({ emailConnected: false, emailConnectionState: 'needs_reconnect' });
+    const notices = await own.sql`
+      select additional_data from public.notification_history where user_id = ${user.id} and type = 'email_reconnect'`;
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.additional_data).toMatchObject({ provider: 'gmail' });
+    const [open] = await own.sql`
+      select count(*)::int as n from public.jobs
+       where kind = 'email_scan' and payload ->> 'userId' = ${user.id} and status in ('queued', 'running')`;
+    expect(open?.n).toBe(0);
+    const [tokens] = await own.sql`
+      select access_token_encrypted, refresh_token_encrypted from public.email_connections where user_id = ${user.id}`;
+    expect(tokens).toEqual({ access_token_encrypted: null, refresh_token_encrypted: null });
+    const refused = await own.api.post('/email/scan', {}, auth(user));
+    expect(refused.status).toBe(409);
+
+    // connecting again clears it
+    await connected(user, email);
+    expect((await connection(user)).state).toBe('connected');
+  });
+});
+
+describe('POST /api/email/disconnect', () => {
+  it('revokes the grant at Google and deletes the tokens; the flights found stay', async () => {
+    const user = await registerUser(own.api);
+    const email = `d.${user.id.slice(0, 8)}@gmail.com`;
+    await connected(user, email);
+    await scanEnded(user);
+    const revocations = google.requests.filter((r) => r.path === '/revoke').length;
+    const res = await own.api.post<{ message: string }>('/email/disconnect', {}, auth(user));
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe(
+      'Email disconnected. FareBack no longer reads your inbox; flights already found stay.',
+    );
+    expect(google.requests.filter((r) => r.path === '/revoke')).toHaveLength(revocations + 1);
+    const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
+    expect(row?.n).toBe(0);
+    expect((await own.api.get<CurrentUserResponse>('/auth/me', auth(user))).body.user.emailConnected).toBe(false);
+    expect(await flights(user)).toHaveLength(6);
+  });
+});
+
+describe('the forwarding address (POST /api/email/inbound)', () => {
+  async function address(user: RegisteredUser): Promise<string> {
+    const value = (await connection(user)).forwardingAddress ?? '';
+    expect(value).toMatch(/^trips\+[a-z0-9]{20}@inbound\.fareback\.test$/);
+    return value;
+  }
+  const inbound = (raw: string, secret: string | null, recipient?: string) =>
+    fetch(`${own.stack.apiUrl}/email/inbound${recipient ? `?recipient=${encodeURIComponent(recipient)}` : ''}`, {
+      method: 'POST',
+      headers: { 'content-type': 'message/rfc822', ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
+      body: raw,
+    });
+
+  it('imports a forwarded confirmation for the address owner, once; refuses a bad secret or an unknown address', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    expect(await address(user)).toBe(to);
+    const raw = sample('04-jetblue-confirmation.eml', to);
+
+    expect((await inbound(raw, null)).status).toBe(401);
+    expect((await inbound(raw, 'wrong-secret')).status).toBe(401);
+    expect(await flights(user)).toHaveLength(0);
+
+    const res = await inbound(raw, INBOUND_SECRET);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as InboundEmailResponse;
+    expect(body).toMatchObject({ outcome: 'created', flightIds: [expect.any(Number)] });
+    const [flight] = await flights(user);
+    expect(flight).toMatchObject({ bookingCode: 'QWMBXA', flightNumber: 'B6623', emailSource: { via: 'forwarded' } });
+
+    const again = (await (await inbound(raw, INBOUND_SECRET)).json()) as InboundEmailResponse;
+    expect(again.outcome).toBe('unchanged');
+    expect(await flights(user)).toHaveLength(1);
+
+    const stranger = await inbound(
+      sample('04-jetblue-confirmation.eml', 'trips+aaaaaaaaaaaaaaaaaaaa@inbound.fareback.test'),
+      INBOUND_SECRET,
+    );
+    expect(stranger.status).toBe(404);
+    expect((await inbound('not an email', INBOUND_SECRET)).status).toBe(400);
+  });
+
+  it('takes the envelope recipient, and mail sent to the catcher arrives the same way', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    // Bcc'd: the address is only on the envelope
+    const viaEnvelope = await inbound(sample('03-lufthansa-jsonld.eml'), INBOUND_SECRET, to);
+    expect(((await viaEnvelope.json()) as InboundEmailResponse).outcome).toBe('created');
+
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: own.stack.mailSmtpPort, secure: false });
+    await transport.sendMail({
+      envelope: { from: 'julia.harper@example.com', to: [to] },
+      raw: sample('11-air-canada-forwarded.eml'),
+    });
+    await expect
+      .poll(async () => (await flights(user)).map((f) => f.bookingCode).sort(), { timeout: 30_000, interval: 250 })
+      .toEqual(['5TQ8ZL', 'PJ7KQD']);
+  });
+});
