@@ -38,6 +38,7 @@ import { internalRouter } from './routes/internal.ts';
 import { settingsRouter } from './routes/settings.ts';
 import { billingRouter, publicStripeRouter, stripeRouter, subscriptionRouter } from './routes/billing.ts';
 import { publicSubscriptionRouter } from './routes/subscription.ts';
+import { unsubscribeRouter } from './routes/unsubscribe.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -229,6 +230,7 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/subscription', publicSubscriptionRouter);
   // Stripe's webhook: signed by Stripe, not a user session (verified on the raw body)
   app.route('/stripe', publicStripeRouter);
+  app.route('/notifications/unsubscribe', unsubscribeRouter);
   // scheduler endpoints: authenticated by the cron secret, not a user session
   app.route('/internal', internalRouter);
   // email import: Google's return to the site, and the inbound mail provider (a shared secret)

@@ -32,6 +32,12 @@ export interface Config {
   /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/*. */
   cronSecret: string | null;
   /**
+   * UNSUBSCRIBE_SECRET: the HMAC key of the one-click unsubscribe links in notification emails
+   * (services/unsubscribe.ts). Optional: without it a key derived from the service role key is
+   * used. Changing it invalidates the links in emails already sent.
+   */
+  unsubscribeSecret: string | null;
+  /**
    * TRUSTED_PROXY_HOPS: how many proxies in front of the function append to X-Forwarded-For
    * (default 1, the platform's gateway). The client address is that many entries from the right;
    * entries further left are written by the client and never trusted (lib/client-ip.ts).
@@ -202,6 +208,7 @@ export function loadConfig(env: Env): Config {
       fareCallsPerHour: positiveInt(env, 'FARE_SOURCE_CALLS_PER_TRAVELLER_PER_HOUR', 60),
     },
     cronSecret: nonEmpty(env.CRON_SECRET) ?? null,
+    unsubscribeSecret: nonEmpty(env.UNSUBSCRIBE_SECRET) ?? null,
     trustedProxyHops: positiveInt(env, 'TRUSTED_PROXY_HOPS', 1),
     email: loadEmailConfig(env, trimSlash(get('SITE_URL'))),
   };

@@ -101,17 +101,20 @@ const email = {
   replyTo: 'Ada Lovelace <ada@example.com>',
 };
 
+const smtpMailerOn = (server: SmtpServer) =>
+  createSmtpMailer({
+    host: '127.0.0.1',
+    port: server.port,
+    secure: false,
+    user: null,
+    pass: null,
+    from: 'FareBack <no-reply@fareback.app>',
+  });
+
 Deno.test('smtp: hands the message over with from, to, subject, body and reply-to', async () => {
   const server = startSmtpServer();
   try {
-    const mailer = createSmtpMailer({
-      host: '127.0.0.1',
-      port: server.port,
-      secure: false,
-      user: null,
-      pass: null,
-      from: 'FareBack <no-reply@fareback.app>',
-    });
+    const mailer = smtpMailerOn(server);
     await mailer.send({ ...email, html: '<p>Hello there</p>' });
     assert.equal(server.messages.length, 1);
     const [message] = server.messages;
@@ -122,6 +125,28 @@ Deno.test('smtp: hands the message over with from, to, subject, body and reply-t
     assert.match(message!.data, /^To: support@fareback\.app$/m);
     assert.match(message!.data, /Hello there, a question about my fare\./);
     assert.match(message!.data, /<p>Hello there<\/p>/);
+  } finally {
+    server.close();
+  }
+});
+
+Deno.test('smtp: extra headers, and the idempotency key as the Message-ID on every attempt', async () => {
+  const server = startSmtpServer();
+  try {
+    const mailer = smtpMailerOn(server);
+    const unsubscribe = {
+      'List-Unsubscribe': '<https://api.test/unsubscribe?token=abc>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    };
+    for (let i = 0; i < 2; i++) {
+      await mailer.send({ ...email, headers: unsubscribe, idempotencyKey: 'notification-42' });
+    }
+    assert.equal(server.messages.length, 2);
+    for (const message of server.messages) {
+      assert.match(message.data, /^List-Unsubscribe: <https:\/\/api\.test\/unsubscribe\?token=abc>$/m);
+      assert.match(message.data, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+      assert.match(message.data, /^Message-ID: <notification-42@fareback\.app>$/im);
+    }
   } finally {
     server.close();
   }
@@ -204,6 +229,18 @@ Deno.test('resend: posts the email with the key, snake_case reply_to and the sen
     html: '<p>Hi</p>',
     reply_to: email.replyTo,
   });
+});
+
+Deno.test('resend: extra headers in the body, the idempotency key as Idempotency-Key', async () => {
+  const { fetch, calls } = stubFetch([json(200, { id: 'em_1' })]);
+  const mailer = createResendMailer({ apiKey: 're_test', from: 'no-reply@fareback.app', fetch });
+  await mailer.send({
+    ...email,
+    headers: { 'List-Unsubscribe': '<https://x.test/u>' },
+    idempotencyKey: 'notification-7',
+  });
+  assert.equal(new Headers(calls[0]!.init.headers).get('Idempotency-Key'), 'notification-7');
+  assert.deepEqual(JSON.parse(String(calls[0]!.init.body)).headers, { 'List-Unsubscribe': '<https://x.test/u>' });
 });
 
 Deno.test('resend: retries 429, 5xx and network failures, then succeeds', async () => {

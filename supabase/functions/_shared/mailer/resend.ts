@@ -54,14 +54,20 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
         text: email.text,
         ...(email.html === undefined ? {} : { html: email.html }),
         ...(email.replyTo === undefined ? {} : { reply_to: email.replyTo }),
+        ...(email.headers === undefined ? {} : { headers: email.headers }),
       });
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${options.apiKey}`,
+        'Content-Type': 'application/json',
+        ...(email.idempotencyKey === undefined ? {} : { 'Idempotency-Key': email.idempotencyKey.slice(0, 256) }),
+      };
       let lastFailure = '';
       for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
         let wait: number | null = null;
         try {
           const response = await doFetch(`${apiUrl}/emails`, {
             method: 'POST',
-            headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json' },
+            headers,
             body,
             signal: AbortSignal.timeout(timeoutMs),
           });

@@ -19,6 +19,12 @@ export interface SmtpMailerOptions {
   timeoutMs?: number;
 }
 
+/** `<key@sender's domain>`: the key made safe for a Message-ID. */
+export function messageIdFor(key: string, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'fareback.app';
+  return `<${key.replace(/[^A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]/g, '-')}@${domain}>`;
+}
+
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const timeout = options.timeoutMs ?? 10_000;
   const transport = nodemailer.createTransport({
@@ -40,6 +46,10 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
           text: email.text,
           ...(email.html === undefined ? {} : { html: email.html }),
           ...(email.replyTo === undefined ? {} : { replyTo: email.replyTo }),
+          ...(email.headers === undefined ? {} : { headers: email.headers }),
+          ...(email.idempotencyKey === undefined
+            ? {}
+            : { messageId: messageIdFor(email.idempotencyKey, options.from) }),
         });
       } catch (error) {
         throw new MailerError(

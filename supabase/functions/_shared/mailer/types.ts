@@ -7,6 +7,14 @@ export interface OutgoingEmail {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /**
+   * The same key for every attempt at the same message: SMTP sends it as the Message-ID (so a
+   * repeat after a crash between send and commit is the same message to the receiving side),
+   * Resend as its Idempotency-Key (Resend sends a repeated key once, within 24 hours).
+   */
+  idempotencyKey?: string;
 }
 
 export interface Mailer {

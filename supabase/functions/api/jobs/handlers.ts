@@ -4,8 +4,10 @@
 import { commissionStatementsJob } from '../services/billing.ts';
 import { emailScanHandler } from '../services/email/scan.ts';
 import type { JobHandler } from '../services/job-runner.ts';
+import { NOTIFICATION_HANDLERS } from '../services/notifications.ts';
 
 export const JOB_HANDLERS: readonly JobHandler<never>[] = [
+  ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,
   emailScanHandler as JobHandler<never>,
 ];

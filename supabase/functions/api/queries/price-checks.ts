@@ -80,7 +80,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
        where f.id = c.flight_id
          and f.user_id = c.user_id
          and private.flight_is_checkable(f)
-      returning f.id, f.user_id, f.status, f.original_price, f.airline, f.flight_number,
+      returning f.id, f.user_id, f.status, f.original_price, f.airline, f.flight_number, f.is_eligible_for_rebooking,
                 f.departure_airport, f.arrival_airport, c.price, c.currency, c.checked_at, c.source,
                 c.previous_status
     ),
@@ -88,37 +88,38 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
       insert into public.flight_prices (flight_id, user_id, price, currency, checked_at, source)
       select u.id, u.user_id, u.price, u.currency, u.checked_at, u.source from updated u
     ),
-    -- Price-drop alerts (spec: email alerts on every plan). Queued, not sent: the outbox row
-    -- commits with the price, and deliverPendingEmails sends it after the transaction. Only a
-    -- flight newly entering price_drop alerts, and only when the owner wants price-drop emails,
-    -- has confirmed their address (nothing but the confirmation goes to an unconfirmed one), and
-    -- the drop meets either of their thresholds (minPriceDrop cents or minPriceDropPercent).
-    -- The title is fixed text: airline and flight come from the row, which is no place to take
-    -- an email subject from.
+    -- Price-drop alerts (spec: email alerts on every plan), through the one outbox:
+    -- private.queue_notification (migration 20261125110000_notification_outbox.sql) writes the
+    -- row with the price and enqueues its delivery, applying the owner's switch, confirmed
+    -- address and thresholds (either minPriceDrop cents or minPriceDropPercent). Only a flight
+    -- newly entering price_drop alerts. The net figure is the fare difference (no change fee is
+    -- reported by the check); whether it qualifies is the fare's eligibility for rebooking.
     alerts as (
-      insert into public.notification_history
-        (user_id, flight_id, type, title, message, status, channel, additional_data)
-      select u.user_id, u.id, 'price_drop',
-             'A fare dropped on one of your flights',
-             'The fare for ' || u.airline || ' ' || u.flight_number || ' (' || u.departure_airport || ' to '
-               || u.arrival_airport || ') dropped from ' || to_char(u.original_price / 100.0, 'FM$999,999,990.00')
-               || ' to ' || to_char(u.price / 100.0, 'FM$999,999,990.00') || '.',
-             'pending', 'email',
-             jsonb_build_object('originalPrice', u.original_price, 'currentPrice', u.price, 'currency', u.currency)
+      select u.id as flight_id,
+             private.queue_notification(
+               u.user_id, 'price_drop', 'A fare dropped on one of your flights',
+               'The fare for ' || u.airline || ' ' || u.flight_number || ' (' || u.departure_airport || ' to '
+                 || u.arrival_airport || ') dropped from ' || to_char(u.original_price / 100.0, 'FM$999,999,990.00')
+                 || ' to ' || to_char(u.price / 100.0, 'FM$999,999,990.00') || '.',
+               jsonb_build_object(
+                 'airline', u.airline, 'flightNumber', u.flight_number,
+                 'route', u.departure_airport || ' to ' || u.arrival_airport,
+                 'oldPrice', u.original_price, 'newPrice', u.price, 'netSavings', u.original_price - u.price,
+                 'currency', u.currency, 'qualifies', u.is_eligible_for_rebooking,
+                 'reason', case when u.is_eligible_for_rebooking
+                                then 'the fare can be changed and no change fee was reported'
+                                else 'this fare type cannot be changed, so it cannot be rebooked' end),
+               u.id,
+               'price_drop:' || u.id || ':' || to_char(u.checked_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS')
+             ) as notification_id
         from updated u
-        join public.profiles p on p.id = u.user_id
        where u.status = 'price_drop' and u.previous_status <> 'price_drop'
-         and p.notify_price_drops and p.notify_email and p.email is not null
-         and p.email_confirmed_at is not null
-         and (u.original_price - u.price >= p.min_price_drop
-              or (u.original_price - u.price) * 100 >= p.min_price_drop_percent * u.original_price)
-      returning flight_id
     )
     -- one row per flight, then one per queued alert (a join here would be planned as a nested
     -- loop over both CTEs, quadratic in the batch size)
     select u.id as flight_id, u.status, false as alert from updated u
     union all
-    select a.flight_id, null, true from alerts a
+    select a.flight_id, null, true from alerts a where a.notification_id is not null
   `;
   const alerted = new Set(rows.filter((row) => row.alert).map((row) => Number(row.flight_id)));
   return rows

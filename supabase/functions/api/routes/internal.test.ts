@@ -37,9 +37,9 @@ Deno.test('internal: a missing, malformed or wrong secret is 401 and nothing run
 });
 
 Deno.test('internal: maintenance with the secret prunes, sends queued alerts and reports the counts', async () => {
-  // the prune counts, the notifier's claim of pending alert emails (none), then the open
-  // rebookings for the reconciler (none)
-  const db = new ScriptedDb([[{ login_attempts: 3, fare_source_calls: 5, jobs: 12 }], [], []]);
+  // the prune counts, stranded notifications given a delivery job (2), the notification jobs
+  // claimed (none due), then the open rebookings for the reconciler (none)
+  const db = new ScriptedDb([[{ login_attempts: 3, fare_source_calls: 5, jobs: 12 }], [{ count: 2 }], [], []]);
   const { request } = testApp({ db, config: { ...testConfig, cronSecret: SECRET } });
   const res = await request('/api/internal/maintenance', {
     method: 'POST',
@@ -55,6 +55,8 @@ Deno.test('internal: maintenance with the secret prunes, sends queued alerts and
   });
   assert.match(db.queries[0] ?? '', /private\.prune_login_attempts\(\)/);
   assert.match(db.queries[0] ?? '', /private\.prune_jobs\(\)/);
-  assert.match(db.queries[1] ?? '', /status = 'pending' and channel = 'email'/);
-  assert.match(db.queries[2] ?? '', /from private\.rebookings/);
+  assert.match(db.queries[1] ?? '', /private\.enqueue_pending_notifications\(\)/);
+  assert.match(db.queries[2] ?? '', /private\.claim_jobs/);
+  assert.deepEqual(db.parameters[2]?.[0], ['notification_email']);
+  assert.match(db.queries[3] ?? '', /from private\.rebookings/);
 });

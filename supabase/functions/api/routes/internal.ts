@@ -9,7 +9,8 @@ import { sameSecret } from '../lib/same-secret.ts';
 import { JOB_HANDLERS } from '../jobs/handlers.ts';
 import { pruneExpiredRows } from '../queries/maintenance.ts';
 import { runDueJobs } from '../services/job-runner.ts';
-import { ALERTS_PER_REQUEST, deliverPendingEmails } from '../services/notifications.ts';
+import { enqueueStrandedNotifications } from '../queries/notifications.ts';
+import { sendQueuedNotifications } from '../services/notifications.ts';
 import { runSweepAndSendAlerts } from '../services/price-sweep.ts';
 import { reconcileRebookings } from '../services/rebooking-reconciler.ts';
 
@@ -41,13 +42,15 @@ internalRouter.post('/price-sweep', async (c) => {
  */
 internalRouter.post('/maintenance', async (c) => {
   const pruned = await c.var.deps.db.asService(pruneExpiredRows);
-  const alerts = await deliverPendingEmails(c.var.deps, ALERTS_PER_REQUEST);
+  // a notification left pending without a delivery job gets one, and what is due goes out
+  await c.var.deps.db.asService(enqueueStrandedNotifications);
+  const alerts = await sendQueuedNotifications(c.var.deps);
   const rebookings = await reconcileRebookings(c.var.deps);
   return c.json({
     loginAttemptsDeleted: pruned.loginAttempts,
     fareSourceCallsDeleted: pruned.fareSourceCalls,
     jobsDeleted: pruned.jobs,
-    alertsSent: alerts.sent,
+    alertsSent: alerts.completed,
     rebookings,
   });
 });

@@ -43,7 +43,7 @@ import {
   saveFlightBooking,
 } from '../queries/flights.ts';
 import { recordPriceChecks } from '../queries/price-checks.ts';
-import { deliverPendingEmails } from './notifications.ts';
+import { sendQueuedNotifications } from './notifications.ts';
 
 export const FLIGHT_MESSAGES = {
   added: 'Your flight has been added successfully and will now be monitored.',
@@ -203,7 +203,7 @@ export async function checkFlightPrice(
   );
   if (result?.alertQueued) {
     // the traveller hears of the drop by email too; a mail failure must not fail the check
-    await deliverPendingEmails(deps, 10).catch((error: unknown) =>
+    await sendQueuedNotifications(deps, { maxJobs: 10, budgetMs: 10_000 }).catch((error: unknown) =>
       deps.log({ level: 'error', msg: 'price alert delivery failed', error: String(error) }),
     );
   }

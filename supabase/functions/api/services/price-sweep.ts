@@ -39,7 +39,8 @@ import {
   startSweep,
   type SweepTotals,
 } from '../queries/price-sweeps.ts';
-import { ALERTS_PER_REQUEST, deliverPendingEmails, type NotifierDeps } from './notifications.ts';
+import type { AppDeps } from '../context.ts';
+import { sendQueuedNotifications } from './notifications.ts';
 
 export interface PriceSweepDeps {
   db: Pick<Db, 'asService' | 'serviceStatement'>;
@@ -289,13 +290,10 @@ export interface SweepRun {
  * one, or carry on with the running one) for at most one request's budget, then send the alerts
  * it queued.
  */
-export async function runSweepAndSendAlerts(
-  deps: PriceSweepDeps & NotifierDeps,
-  initiatedBy: string | null,
-): Promise<SweepRun> {
+export async function runSweepAndSendAlerts(deps: AppDeps, initiatedBy: string | null): Promise<SweepRun> {
   const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS });
-  const alerts = await deliverPendingEmails(deps, ALERTS_PER_REQUEST);
-  return { sweep, alertsSent: alerts.sent, message: priceSweepMessage(sweep) };
+  const alerts = await sendQueuedNotifications(deps);
+  return { sweep, alertsSent: alerts.completed, message: priceSweepMessage(sweep) };
 }
 
 /** The sentence the admin sees after a run. */
