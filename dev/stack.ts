@@ -14,6 +14,7 @@ import { startAuthServer } from './auth/server.ts';
 import { loadOrCreateSigningKey, mintApiKey } from './auth/keys.ts';
 import { connect, migrate } from './db/migrate.ts';
 import { startPgliteServer } from './db/pglite-server.ts';
+import { ensurePremiumDemo } from './demo-billing.ts';
 import { startGateway } from './gateway.ts';
 import { startMailCatcher } from './mail.ts';
 import { schedulerTasks, startTicker } from './ticker.ts';
@@ -45,6 +46,8 @@ export const defaultPorts: Ports = {
 export const demoAccounts = [
   { username: 'admin', email: 'admin@example.com', password: 'Admin@2026!', isAdmin: true },
   { username: 'traveller', email: 'traveller@example.com', password: 'Travel@2026!', isAdmin: false },
+  // premium, with a paid year, rebooked flights, commission owed and a payment history (dev/demo-billing.ts)
+  { username: 'premium', email: 'premium@example.com', password: 'Premium@2026!', isAdmin: false },
 ] as const;
 
 export interface StackOptions {
@@ -418,6 +421,8 @@ async function ensureDemoAccounts(
       await sql`select private.confirm_email_address(${account.email})`;
       if (account.isAdmin) await sql`select private.make_admin(${account.email})`;
     }
+    const premium = demoAccounts.find((a) => a.username === 'premium');
+    if (premium) await ensurePremiumDemo(sql, premium.email);
   } finally {
     await sql.end();
   }

@@ -2,6 +2,7 @@
 // nobody pays or un-owes commission through the data API, and the payment outcome functions are
 // idempotent in the order events may arrive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensurePremiumDemo } from '../../dev/demo-billing.ts';
 import { anon, attempt, createUser, DENIED, openTestDatabase, user, type TestDb, type TestUser } from './factories.ts';
 
 let db: TestDb;
@@ -110,5 +111,40 @@ describe('payment outcomes', () => {
       status: 'pending',
       description: 'Commission statement Feb 1, 2026 - Feb 28, 2026',
     });
+  });
+});
+
+describe("the stack's premium demo traveller", () => {
+  it('has a paid year, rebooked flights, commission owed, a payment history, and a ledger that adds up', async () => {
+    const demo = await createUser(db.sql, { email: 'premium.demo@example.com' });
+    await ensurePremiumDemo(db.sql, demo.email);
+    await ensurePremiumDemo(db.sql, demo.email); // once only
+    const [state] = await db.sql<
+      {
+        tier: string;
+        owed: number;
+        paid: number;
+        credits: number;
+        recorded: number;
+        flights: number;
+        rebooked: number;
+      }[]
+    >`
+      select sp.tier, p.commission_owed as owed, p.commission_paid as paid, p.total_credits_earned as credits,
+             (select sum(r.commission)::int from private.rebookings r where r.user_id = p.id and r.state = 'recorded') as recorded,
+             (select count(*)::int from public.flights f where f.user_id = p.id) as flights,
+             (select count(*)::int from public.flights f where f.user_id = p.id and f.has_been_rebooked) as rebooked
+        from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id where p.id = ${demo.id}`;
+    expect(state).toMatchObject({ tier: 'premium', owed: 2000, paid: 1750, credits: 15000, flights: 3, rebooked: 2 });
+    expect((state?.owed ?? 0) + (state?.paid ?? 0)).toBe(state?.recorded);
+    const history = await db.sql<{ type: string; status: string }[]>`
+      select type, status from public.billing_transactions where user_id = ${demo.id} order by transaction_date`;
+    expect(history.map((h) => `${h.type}:${h.status}`).sort()).toEqual([
+      'commission:completed',
+      'commission:completed',
+      'commission:failed',
+      'commission:pending',
+      'subscription:completed',
+    ]);
   });
 });
