@@ -8,6 +8,8 @@ interface ImportMetaEnv {
   readonly VITE_SUPABASE_ANON_KEY?: string;
   /** Support address shown on the contact, help and legal pages; default support@fareback.app. */
   readonly VITE_SUPPORT_EMAIL?: string;
+  /** Stripe publishable key (pk_...) for the card form; unset: local test mode, no real card charged. */
+  readonly VITE_STRIPE_PUBLISHABLE_KEY?: string;
 }
 
 interface ImportMeta {
