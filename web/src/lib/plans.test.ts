@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mockApi } from '@/testing/mock-api';
-import { buildPlan } from '@/testing/factories';
+import { buildFreePlan, buildPlan } from '@/testing/factories';
 import { getSubscriptionPlans, premiumPlan } from './plans';
 
-const free = buildPlan({
-  id: 1,
-  name: 'Free',
-  price: 0,
-  flightLimit: 5,
-  autoRebookingEnabled: false,
-  commissionRate: 0,
-});
+const free = buildFreePlan();
 const premium = buildPlan({ name: 'PREMIUM ', price: 2999 });
 
 describe('plans', () => {

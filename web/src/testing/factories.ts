@@ -1,4 +1,5 @@
 import type { SubscriptionPlan } from '@shared/types/plans.ts';
+import type { CurrentSubscription } from '@shared/types/billing.ts';
 import type { CurrentUser } from '@/lib/auth';
 import type { Flight } from '@shared/types/flights.ts';
 
@@ -54,6 +55,42 @@ export function buildPlan(overrides: Partial<SubscriptionPlan> = {}): Subscripti
     autoRebookingEnabled: true,
     commissionRate: 25,
     description: 'Unlimited monitoring and automatic rebooking',
+    ...overrides,
+  };
+}
+
+/** The free plan as GET /api/subscription/plans returns it: 5 flights, no price, no commission. */
+export function buildFreePlan(overrides: Partial<SubscriptionPlan> = {}): SubscriptionPlan {
+  return buildPlan({
+    id: 1,
+    name: 'Free',
+    price: 0,
+    flightLimit: 5,
+    autoRebookingEnabled: false,
+    commissionRate: 0,
+    description: 'Watch up to five flights',
+    ...overrides,
+  });
+}
+
+/**
+ * GET /api/subscription/current's subscription for `user`: paid through Jan 10, 2027 and
+ * renewing when premium, never paid when free; local test mode.
+ */
+export function buildSubscription(
+  user: CurrentUser,
+  overrides: Partial<CurrentSubscription> = {},
+): CurrentSubscription {
+  const premium = user.subscriptionTier === 'premium';
+  return {
+    tier: user.subscriptionTier,
+    plan: premium ? buildPlan() : buildFreePlan(),
+    status: premium ? 'active' : 'none',
+    startDate: premium ? '2026-01-10T00:00:00.000Z' : null,
+    endDate: premium ? '2027-01-10T00:00:00.000Z' : null,
+    renews: premium,
+    hasSavedCard: false,
+    paymentMode: 'test',
     ...overrides,
   };
 }

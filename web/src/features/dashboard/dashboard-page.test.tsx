@@ -103,7 +103,7 @@ describe('dashboard', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Upgrade' }));
     expect(await screen.findByRole('tab', { name: 'Subscription' })).toHaveAttribute('aria-selected', 'true');
     expect(router.state.location.search).toBe('?tab=plan');
-    expect(screen.getByText(/Plan management and billing will appear here/)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Your Subscription' })).toBeInTheDocument();
   });
 
   it('opens Flights for a tab the URL names that does not exist', async () => {

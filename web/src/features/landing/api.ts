@@ -1,41 +1,73 @@
-import { PREMIUM_PRICE_CENTS } from '@shared/constants.ts';
+import { COMMISSION_RATE_PERCENT, FREE_FLIGHT_LIMIT, PREMIUM_PRICE_CENTS } from '@shared/constants.ts';
 import { useContext, useEffect, useState } from 'react';
 import { getSubscriptionPlans, plansQueryOptions, premiumPlan, type SubscriptionPlan } from '@/lib/plans';
 import { QueryRuntimeContext } from '@/lib/query-runtime-loader';
 
 /*
- * The landing page's Premium price comes from the active plan named 'premium' (the admin's plan
- * list governs the price), read with the app's one plans query (lib/plans.ts). Until it answers,
- * or when it fails, the published $24.99 (PREMIUM_PRICE_CENTS) shows, without an error state: a
- * pricing table that flickers into an error is worse than the published price.
+ * The landing page's pricing comes from the active plans (the admin's plan list governs them),
+ * read with the app's one plans query (lib/plans.ts): Premium's price and commission rate from
+ * the plan named 'premium', the free plan's flight limit from the plan named 'free'. Until the
+ * call answers, or when it fails, the published figures show ($24.99 a year, 25%, 5 flights;
+ * PREMIUM_PRICE_CENTS and friends), without an error state: a pricing table that flickers into
+ * an error is worse than the published price. A figure a plan does not give keeps its default.
  *
  * The landing page loads no query code of its own (lib/query-runtime-loader.ts): when the query
- * runtime is there (the visitor came from another page), the price goes through the query cache
+ * runtime is there (the visitor came from another page), the plans go through the query cache
  * that checkout and the Subscription tab share; otherwise the same fetcher runs in an effect.
  */
 
-export function premiumPriceFrom(plans: readonly SubscriptionPlan[]): number | null {
-  const price = premiumPlan(plans)?.price;
-  return typeof price === 'number' && Number.isInteger(price) && price >= 0 ? price : null;
+export interface PublishedPricing {
+  premiumPriceCents: number;
+  commissionRate: number;
+  freeFlightLimit: number;
 }
 
-export function usePremiumPriceCents(): number {
+export const PUBLISHED_PRICING: PublishedPricing = {
+  premiumPriceCents: PREMIUM_PRICE_CENTS,
+  commissionRate: COMMISSION_RATE_PERCENT,
+  freeFlightLimit: FREE_FLIGHT_LIMIT,
+};
+
+const wholeNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+export function premiumPriceFrom(plans: readonly SubscriptionPlan[]): number | null {
+  const price = premiumPlan(plans)?.price;
+  return wholeNumber(price) ? price : null;
+}
+
+/** The published figures with whatever the plans give in their place. */
+export function pricingFrom(plans: readonly SubscriptionPlan[]): PublishedPricing {
+  const premium = premiumPlan(plans);
+  const free = plans.find((plan) => plan.name.trim().toLowerCase() === 'free');
+  const price = premiumPriceFrom(plans);
+  return {
+    premiumPriceCents: price ?? PUBLISHED_PRICING.premiumPriceCents,
+    commissionRate:
+      wholeNumber(premium?.commissionRate) && premium.commissionRate > 0
+        ? premium.commissionRate
+        : PUBLISHED_PRICING.commissionRate,
+    freeFlightLimit:
+      wholeNumber(free?.flightLimit) && free.flightLimit > 0 ? free.flightLimit : PUBLISHED_PRICING.freeFlightLimit,
+  };
+}
+
+export function usePublishedPricing(): PublishedPricing {
   const runtime = useContext(QueryRuntimeContext);
-  const [cents, setCents] = useState(PREMIUM_PRICE_CENTS);
+  const [pricing, setPricing] = useState(PUBLISHED_PRICING);
   useEffect(() => {
     let cancelled = false;
     const plans = runtime ? runtime.client.fetchQuery(plansQueryOptions()) : getSubscriptionPlans();
     plans
       .then((list) => {
-        const price = premiumPriceFrom(list);
-        if (!cancelled && price !== null) setCents(price);
+        if (!cancelled) setPricing(pricingFrom(list));
       })
       .catch(() => {
-        // keep the published price (see above)
+        // keep the published figures (see above)
       });
     return () => {
       cancelled = true;
     };
   }, [runtime]);
-  return cents;
+  return pricing;
 }

@@ -1,6 +1,5 @@
 import {
   COMMISSION_RATE_PERCENT,
-  FREE_FLIGHT_LIMIT,
   LANDING_AIRLINES,
   MANUAL_ENTRY_AIRLINES,
   SUPPORTED_FARE_TYPES,
@@ -23,13 +22,18 @@ const otherManualAirlines = MANUAL_ENTRY_AIRLINES.map((name) => name.replace(/ (
   .filter((name) => !landingAirlines.has(name))
   .map((name) => (name === 'Allegiant Air' ? 'Allegiant' : name));
 
-export const FREE_FEATURES = [`Up to ${FREE_FLIGHT_LIMIT} flights`, 'Email price-drop alerts', 'Manual rebooking'];
-export const PREMIUM_FEATURES = [
-  'Unlimited monitoring',
-  'Automatic rebooking at lower prices',
-  'Priority alerts',
-  `${COMMISSION_RATE_PERCENT}% commission on refunds or trip credits`,
-];
+/** The plans' features; the flight limit and the rate are the plans' (features/landing/api.ts). */
+export function freeFeatures(flightLimit: number): string[] {
+  return [`Up to ${flightLimit} flights`, 'Email price-drop alerts', 'Manual rebooking'];
+}
+export function premiumFeatures(commissionRate: number): string[] {
+  return [
+    'Unlimited monitoring',
+    'Automatic rebooking at lower prices',
+    'Priority alerts',
+    `${commissionRate}% commission on refunds or trip credits`,
+  ];
+}
 
 export interface FaqItem {
   id: string;

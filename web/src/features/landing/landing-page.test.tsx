@@ -35,6 +35,24 @@ describe('landing page', () => {
     expect(await within(await pricing()).findByText('$19.99')).toBeInTheDocument();
   });
 
+  it("reads Premium's commission rate and the free plan's flight limit from the plans", async () => {
+    mockApi({
+      'GET /api/auth/me': meRoute(null),
+      'GET /api/subscription/plans': {
+        body: {
+          plans: [
+            buildPlan({ id: 1, name: 'Free', price: 0, flightLimit: 3, commissionRate: 0 }),
+            buildPlan({ name: 'Premium', price: 2499, commissionRate: 20 }),
+          ],
+        },
+      },
+    });
+    renderApp('/');
+    const section = await pricing();
+    expect(await within(section).findByText('20% commission on refunds or trip credits')).toBeInTheDocument();
+    expect(within(section).getByText('Up to 3 flights')).toBeInTheDocument();
+  });
+
   it('falls back to $24.99/year without an error when the plans call fails', async () => {
     const api = mockApi({
       'GET /api/auth/me': meRoute(null),

@@ -1,37 +1,87 @@
-import { Button, Card, Heading, Text } from '@chakra-ui/react';
-import { FREE_FLIGHT_LIMIT } from '@shared/constants.ts';
-import { Link as RouterLink } from 'react-router';
+import { Alert, Stack } from '@chakra-ui/react';
+import type { UpdateSubscriptionResponse } from '@shared/types/billing.ts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { notify } from '@/components/ui/toaster';
+import { errorMessage } from '@/lib/api-client';
 import { isPremium, useCurrentUser } from '@/lib/auth';
+import { plansQueryOptions, premiumPlan, type SubscriptionPlan } from '@/lib/plans';
+import { useCurrentSubscription } from './api';
+import { BillingSummary } from './components/billing-summary';
+import { DowngradeDialog } from './components/downgrade-dialog';
+import { PaymentDialog } from './components/payment-dialog';
+import { PlansGrid } from './components/plans-grid';
+import { PremiumUpsell } from './components/premium-upsell';
+import { SubscriptionCard } from './components/subscription-card';
 
-/** Dashboard tab 5, Subscription (the billing issue gives it plans, payments and the billing summary). */
+function freePlan(plans: readonly SubscriptionPlan[] | undefined): SubscriptionPlan | undefined {
+  return plans?.find((plan) => plan.name.trim().toLowerCase() === 'free');
+}
+
+/**
+ * Dashboard tab 5, Subscription: the traveller's plan ('Your Subscription'), the way up (the
+ * premium payment dialog) or down (a confirmed downgrade), the billing summary for premium, the
+ * upsell for free, and the plans side by side.
+ */
 export function SubscriptionTab() {
   const { data: user } = useCurrentUser();
+  const subscription = useCurrentSubscription();
+  const plans = useQuery(plansQueryOptions());
+  const [dialog, setDialog] = useState<'pay' | 'downgrade' | null>(null);
+  const [downgraded, setDowngraded] = useState<UpdateSubscriptionResponse | null>(null);
+  if (!user) return null;
+
+  // The tier is the current user's (refreshed after every change); the subscription adds the
+  // plan and its dates.
   const premium = isPremium(user);
+  const current = subscription.data;
+  const premiumOffer = premiumPlan(plans.data ?? []);
+  const plan = current?.plan ?? (premium ? premiumOffer : freePlan(plans.data));
+
   return (
-    <Card.Root variant="outline" maxW="3xl">
-      <Card.Header>
-        <Heading as="h3" size="md">
-          Subscription
-        </Heading>
-      </Card.Header>
-      <Card.Body gap="4">
-        <Text>
-          You are on the{' '}
-          <Text as="span" fontWeight="semibold">
-            {premium ? 'Premium' : 'Free'}
-          </Text>{' '}
-          plan.{' '}
-          {premium
-            ? 'Unlimited monitoring and automatic rebooking are on.'
-            : `It monitors up to ${FREE_FLIGHT_LIMIT} flights with email price-drop alerts and manual rebooking.`}
-        </Text>
-        <Text color="fg.muted">Plan management and billing will appear here in an upcoming release.</Text>
-        {!premium && (
-          <Button asChild alignSelf="flex-start">
-            <RouterLink to="/premium-checkout">See Premium</RouterLink>
-          </Button>
-        )}
-      </Card.Body>
-    </Card.Root>
+    <Stack gap="6" maxW="4xl">
+      {downgraded && downgraded.flightsOverLimit > 0 && (
+        <Alert.Root status="warning" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>
+              Remove {downgraded.flightsOverLimit} {downgraded.flightsOverLimit === 1 ? 'flight' : 'flights'} to add new
+              ones
+            </Alert.Title>
+            <Alert.Description>{downgraded.message}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      <SubscriptionCard
+        user={user}
+        premium={premium}
+        plan={plan}
+        subscription={current}
+        onUpgrade={() => {
+          // While the plans load the dialog waits for them; without a premium plan it cannot open.
+          if (plans.isPending || premiumOffer) setDialog('pay');
+          else
+            notify({
+              title: 'Upgrade Failed',
+              description: plans.isError
+                ? errorMessage(plans.error, 'The plans could not be loaded. Please try again.')
+                : 'Premium subscription is currently unavailable. Please try again later.',
+              status: 'error',
+            });
+        }}
+        onDowngrade={() => setDialog('downgrade')}
+      />
+      {premium ? <BillingSummary /> : <PremiumUpsell />}
+      <PlansGrid query={plans} currentPlanId={plan?.id} />
+      {dialog === 'pay' && premiumOffer && <PaymentDialog plan={premiumOffer} onClose={() => setDialog(null)} />}
+      {dialog === 'downgrade' && (
+        <DowngradeDialog
+          subscription={current}
+          freeFlightLimit={freePlan(plans.data)?.flightLimit}
+          onDowngraded={setDowngraded}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </Stack>
   );
 }

@@ -1,6 +1,6 @@
-import { Box, Button, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Box, Text } from '@chakra-ui/react';
 import type { Flight } from '@shared/types/flights.ts';
-import { useRef } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatDate } from '@/lib/format';
 import { useRemoveFlight } from '../api';
 
@@ -16,62 +16,33 @@ interface StopMonitoringDialogProps {
  */
 export function StopMonitoringDialog({ flight, onClose }: StopMonitoringDialogProps) {
   const removeFlight = useRemoveFlight();
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const busy = removeFlight.isPending;
 
   // The toasts come from the hook and the MutationCache; on success the card leaves the list.
   const onConfirm = () => removeFlight.mutate(flight, { onSettled: onClose });
 
   return (
-    <Dialog.Root
-      open
-      role="alertdialog"
-      onOpenChange={(details) => {
-        if (!details.open && !busy) onClose();
-      }}
-      initialFocusEl={() => cancelRef.current}
-      placement="center"
-      size={{ base: 'xs', sm: 'sm' }}
+    <ConfirmDialog
+      title="Stop monitoring this flight?"
+      confirmLabel="Stop monitoring"
+      busyLabel="Stopping..."
+      busy={removeFlight.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Stop monitoring this flight?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Dialog.Description asChild>
-                <div>
-                  <Text fontWeight="semibold">
-                    {flight.airline} {flight.flightNumber} · {flight.departureAirport} → {flight.arrivalAirport},{' '}
-                    {formatDate(flight.departureDate)}
-                  </Text>
-                  <Box as="ul" listStyleType="disc" ps="5" mt="3" display="flex" flexDirection="column" gap="2">
-                    <li>FareBack stops checking its price, and no new alerts come for it.</li>
-                    <li>
-                      It leaves your dashboard, with its price history, and no longer counts toward your plan&apos;s
-                      flight limit.
-                    </li>
-                    <li>Any rebooking, airline credit and billing records for it are kept.</li>
-                  </Box>
-                  <Text mt="3" color="fg.muted" fontSize="sm">
-                    To watch it again later, add it once more.
-                  </Text>
-                </div>
-              </Dialog.Description>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button ref={cancelRef} variant="outline" onClick={onClose} disabled={busy}>
-                Cancel
-              </Button>
-              <Button colorPalette="red" onClick={onConfirm} loading={busy} loadingText="Stopping...">
-                Stop monitoring
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Text fontWeight="semibold">
+        {flight.airline} {flight.flightNumber} · {flight.departureAirport} → {flight.arrivalAirport},{' '}
+        {formatDate(flight.departureDate)}
+      </Text>
+      <Box as="ul" listStyleType="disc" ps="5" mt="3" display="flex" flexDirection="column" gap="2">
+        <li>FareBack stops checking its price, and no new alerts come for it.</li>
+        <li>
+          It leaves your dashboard, with its price history, and no longer counts toward your plan&apos;s flight limit.
+        </li>
+        <li>Any rebooking, airline credit and billing records for it are kept.</li>
+      </Box>
+      <Text mt="3" color="fg.muted" fontSize="sm">
+        To watch it again later, add it once more.
+      </Text>
+    </ConfirmDialog>
   );
 }

@@ -1,8 +1,8 @@
-import { Badge, Box, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { IconCheck } from '@/components/ui/icons';
+import { Badge, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { CheckList } from '@/components/ui/check-list';
 import { Link as RouterLink } from 'react-router';
-import { usePremiumPriceCents } from '../api';
-import { FREE_FEATURES, PREMIUM_FEATURES } from '../content';
+import { usePublishedPricing } from '../api';
+import { freeFeatures, premiumFeatures } from '../content';
 import { Section } from './section';
 
 /*
@@ -57,16 +57,7 @@ function PlanCard({ name, price, period, description, features, cta, highlighted
           {period}
         </Text>
       </Flex>
-      <Stack as="ul" listStyleType="none" gap="3" flex="1">
-        {features.map((feature) => (
-          <HStack as="li" key={feature} gap="3" align="flex-start">
-            <Box color="green.600" mt="1" aria-hidden="true">
-              <IconCheck />
-            </Box>
-            <Text>{feature}</Text>
-          </HStack>
-        ))}
-      </Stack>
+      <CheckList items={features} flex="1" />
       <Button asChild size="lg" variant={highlighted ? 'solid' : 'outline'}>
         <RouterLink to="/sign-up">{cta}</RouterLink>
       </Button>
@@ -75,7 +66,7 @@ function PlanCard({ name, price, period, description, features, cta, highlighted
 }
 
 export function Pricing() {
-  const premiumCents = usePremiumPriceCents();
+  const { premiumPriceCents, commissionRate, freeFlightLimit } = usePublishedPricing();
   return (
     <Section
       id="pricing"
@@ -90,15 +81,15 @@ export function Pricing() {
           price="$0"
           period="/month"
           description="For the occasional trip: we watch, you rebook."
-          features={FREE_FEATURES}
+          features={freeFeatures(freeFlightLimit)}
           cta="Start for free"
         />
         <PlanCard
           name="Premium"
-          price={usd.format(premiumCents / 100)}
+          price={usd.format(premiumPriceCents / 100)}
           period="/year"
           description="For frequent flyers: we watch and rebook automatically."
-          features={PREMIUM_FEATURES}
+          features={premiumFeatures(commissionRate)}
           cta="Go Premium"
           highlighted
         />

@@ -1,0 +1,100 @@
+import { Badge, Button, Card, Heading, HStack, Stack, Text } from '@chakra-ui/react';
+import type { CurrentUser } from '@/lib/auth';
+import { formatDate } from '@/lib/format';
+import type { SubscriptionPlan } from '@/lib/plans';
+import type { CurrentSubscription } from '@shared/types/billing.ts';
+
+interface SubscriptionCardProps {
+  user: CurrentUser;
+  premium: boolean;
+  /** The plan the traveller is on, when known: its commission rate is the fee shown. */
+  plan: SubscriptionPlan | undefined;
+  subscription: CurrentSubscription | undefined;
+  onUpgrade: () => void;
+  onDowngrade: () => void;
+}
+
+function Feature({ name, value, detail }: { name: string; value: string; detail?: string }) {
+  return (
+    <Stack
+      as="li"
+      gap="0.5"
+      py="3"
+      borderBottomWidth="1px"
+      _last={{ borderBottomWidth: 0 }}
+      direction={{ base: 'column', sm: 'row' }}
+      justify="space-between"
+    >
+      <Text fontWeight="medium">{name}</Text>
+      <Stack gap="0" textAlign={{ base: 'start', sm: 'end' }}>
+        <Text>{value}</Text>
+        {detail && (
+          <Text fontSize="sm" color="fg.muted">
+            {detail}
+          </Text>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+/** When a premium subscription renews or ends, as the traveller should read it. */
+function renewalLine(subscription: CurrentSubscription | undefined): string | null {
+  if (!subscription) return null;
+  if (subscription.status === 'past_due') return 'Your renewal payment failed. It is retried; check your card.';
+  if (!subscription.endDate) return null;
+  const date = formatDate(subscription.endDate);
+  return subscription.renews ? `Renews on ${date}.` : `Paid through ${date}; it does not renew.`;
+}
+
+/** 'Your Subscription': the tier, what it includes, and the one change it allows. */
+export function SubscriptionCard({ user, premium, plan, subscription, onUpgrade, onDowngrade }: SubscriptionCardProps) {
+  const rate = plan?.commissionRate ?? 0;
+  const renewal = premium ? renewalLine(subscription) : null;
+  return (
+    <Card.Root variant="outline">
+      <Card.Header>
+        <HStack justify="space-between" gap="3" wrap="wrap">
+          <Heading as="h3" size="md">
+            Your Subscription
+          </Heading>
+          <Badge colorPalette={premium ? 'brand' : 'gray'} variant={premium ? 'solid' : 'subtle'} size="md">
+            {premium ? 'Premium' : 'Free'}
+          </Badge>
+        </HStack>
+      </Card.Header>
+      <Card.Body gap="4">
+        <Stack as="ul" listStyleType="none" gap="0" aria-label="Plan features">
+          <Feature
+            name="Auto Rebooking"
+            value={premium ? 'Included' : 'Premium Only'}
+            detail={
+              premium
+                ? user.autoRebooking
+                  ? 'Currently enabled - Auto-rebooking active'
+                  : 'Currently disabled - Enable in settings'
+                : undefined
+            }
+          />
+          <Feature name="Commission Fee" value={premium && rate > 0 ? `${rate}%` : 'N/A'} />
+          <Feature name="Flight Monitoring" value="Included" />
+          <Feature name="Email Notifications" value="Included" />
+        </Stack>
+        {renewal && (
+          <Text fontSize="sm" color="fg.muted">
+            {renewal}
+          </Text>
+        )}
+      </Card.Body>
+      <Card.Footer>
+        {premium ? (
+          <Button variant="outline" onClick={onDowngrade}>
+            Downgrade to Free
+          </Button>
+        ) : (
+          <Button onClick={onUpgrade}>Upgrade to Premium</Button>
+        )}
+      </Card.Footer>
+    </Card.Root>
+  );
+}
