@@ -139,6 +139,42 @@ describe('price-drop alerts', () => {
     ]);
   });
 
+  it('one-click unsubscribe from the email turns price-drop alerts off, without logging in', async () => {
+    const user = await confirmedTraveller();
+    await addAndCheck(user, code('DROP'));
+    const [mail] = await alertMails(user.email);
+    const headers = (mail as unknown as { headers: Record<string, string> }).headers;
+    expect(headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    const oneClick = /^<(https?:\/\/[^>]+\/functions\/v1\/api\/notifications\/unsubscribe\?token=[^>]+)>$/.exec(
+      headers['list-unsubscribe'] ?? '',
+    )?.[1];
+    expect(oneClick).toBeDefined();
+    // the body's link opens the web page with the same token
+    const token = new URL(oneClick!).searchParams.get('token');
+    expect(mail?.text).toContain(`/unsubscribe?token=${token}`);
+
+    // a forged token (someone else's kind): refused, nothing changes
+    const forged = await api.post(`/notifications/unsubscribe?token=${user.id}.rebooking.${'A'.repeat(43)}`);
+    expect(forged.status).toBe(400);
+
+    // what the web page shows, then the mail client's one-click POST (RFC 8058)
+    const info = await api.get(`/notifications/unsubscribe?token=${encodeURIComponent(token!)}`);
+    expect(info.body).toEqual({ kind: 'price_drop', description: 'price-drop alert emails' });
+    const res = await fetch(oneClick!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.status).toBe(200);
+    const [profile] =
+      await sql`select notify_price_drops, notify_rebookings from public.profiles where id = ${user.id}`;
+    expect(profile).toEqual({ notify_price_drops: false, notify_rebookings: true });
+
+    // the next drop sends nothing
+    await addAndCheck(user, code('DROP'));
+    expect(await emailCount(user.email)).toBe(1);
+  });
+
   it('the sender refuses too: a queued alert for an unconfirmed address is suppressed, not sent', async () => {
     const user = await registerUser(api);
     await confirmationEmails(user.email);

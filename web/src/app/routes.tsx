@@ -50,6 +50,7 @@ const SignUpPage = page(() => import('@/features/auth/pages/sign-up-page'), 'Sig
 const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
 const ConfirmEmailPage = page(() => import('@/features/auth/pages/confirm-email-page'), 'ConfirmEmailPage');
+const UnsubscribeRoute = page(() => import('./routes/unsubscribe'), 'UnsubscribeRoute');
 const ContactPage = page(() => import('@/features/contact/contact-page'), 'ContactPage');
 const PrivacyPage = page(() => import('@/features/landing/info-pages'), 'PrivacyPage');
 const TermsPage = page(() => import('@/features/landing/info-pages'), 'TermsPage');
@@ -110,6 +111,11 @@ export const routes: RouteObject[] = [
         // the link in the address confirmation email; signed in or not
         path: 'confirm-email',
         element: <ConfirmEmailPage />,
+      },
+      {
+        // the unsubscribe link in notification emails; signed in or not
+        path: 'unsubscribe',
+        element: <UnsubscribeRoute />,
       },
       {
         path: 'contact',
