@@ -2,28 +2,32 @@ import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { EmailSettingsPanel } from '@/features/email';
 import { CreditsPanel, FlightsPanel, HistoryPanel, ManualEntryForm, StatsTiles } from '@/features/flights';
 import { SettingsTab } from '@/features/settings';
-import { SubscriptionTab } from '@/features/subscription';
+import { PaymentReturn, SubscriptionTab } from '@/features/subscription';
 
 /**
  * /dashboard composes features that never import each other (STYLE.md): the dashboard's frame and
  * tabs, the flights feature's tiles, lists and form, the settings cards with the email feature's
- * panel inside them, and the subscription tab. Tab switches the flight
+ * panel inside them, and the subscription tab (with what a return from a Stripe payment page
+ * says, whatever tab is open). Tab switches the flight
  * panels ask for (Upgrade, after adding a flight) go through `selectTab`.
  */
 export function DashboardRoute() {
   return (
-    <DashboardPage
-      stats={<StatsTiles />}
-      panels={{
-        flights: (selectTab) => (
-          <FlightsPanel onUpgrade={() => selectTab('plan')} onAddFlight={() => selectTab('add')} />
-        ),
-        history: () => <HistoryPanel />,
-        credits: () => <CreditsPanel />,
-        settings: () => <SettingsTab emailPanel={<EmailSettingsPanel />} />,
-        add: (selectTab) => <ManualEntryForm onAdded={() => selectTab('flights')} />,
-        plan: () => <SubscriptionTab />,
-      }}
-    />
+    <>
+      <PaymentReturn />
+      <DashboardPage
+        stats={<StatsTiles />}
+        panels={{
+          flights: (selectTab) => (
+            <FlightsPanel onUpgrade={() => selectTab('plan')} onAddFlight={() => selectTab('add')} />
+          ),
+          history: () => <HistoryPanel />,
+          credits: () => <CreditsPanel />,
+          settings: () => <SettingsTab emailPanel={<EmailSettingsPanel />} />,
+          add: (selectTab) => <ManualEntryForm onAdded={() => selectTab('flights')} />,
+          plan: () => <SubscriptionTab />,
+        }}
+      />
+    </>
   );
 }

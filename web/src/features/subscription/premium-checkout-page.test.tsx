@@ -165,4 +165,10 @@ describe('/premium-checkout', () => {
     expect(screen.getByText('You are already a premium subscriber.')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
+
+  it('says nothing was charged when the traveller comes back from a cancelled Stripe Checkout', async () => {
+    openCheckout('/premium-checkout?checkout=cancelled');
+    expect(await screen.findByText('Checkout was cancelled')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Secure Checkout' })).toBeInTheDocument();
+  });
 });

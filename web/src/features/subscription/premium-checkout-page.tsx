@@ -203,6 +203,15 @@ export function PremiumCheckoutPage() {
       </Notice>
     ) : (
       <Stack gap="10">
+        {params.get('checkout') === 'cancelled' && !testPayment && (
+          <Alert.Root status="info">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>Checkout was cancelled</Alert.Title>
+              <Alert.Description>Nothing was charged. You can check out again whenever you like.</Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        )}
         <SimpleGrid columns={{ base: 1, lg: 5 }} gap="6" alignItems="start">
           <Card.Root variant="outline" gridColumn={{ lg: 'span 3' }}>
             <Card.Header>

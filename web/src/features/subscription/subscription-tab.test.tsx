@@ -386,3 +386,33 @@ describe('Subscription tab, premium traveller', () => {
     expect(screen.getByText('You are already on the Free plan.')).toBeInTheDocument();
   });
 });
+
+describe('back on the dashboard from a Stripe payment page', () => {
+  it("says 'Upgraded to Premium Tier' when the checkout's payment has made the traveller premium", async () => {
+    const { router } = openTab(
+      buildUser({ subscriptionTier: 'premium' }),
+      {},
+      '/dashboard?checkout=success&session_id=cs_1',
+    );
+    expect(await screen.findByText('Upgraded to Premium Tier')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your subscription has been upgraded. You can now enable auto-rebooking!'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it("says 'Subscription Updated' while Stripe has not yet confirmed the plan", async () => {
+    openTab(buildUser(), {}, '/dashboard?tab=plan&checkout=success&session_id=cs_1');
+    expect(await screen.findByText('Subscription Updated')).toBeInTheDocument();
+  });
+
+  it("says 'Payment Failed' when the bank's page did not confirm the card", async () => {
+    const { router } = openTab(
+      buildUser(),
+      {},
+      '/dashboard?tab=plan&payment_intent=pi_1&payment_intent_client_secret=s&redirect_status=failed',
+    );
+    expect(await screen.findByText('Payment Failed')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=plan'));
+  });
+});
