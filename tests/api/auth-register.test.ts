@@ -37,6 +37,10 @@ const CURRENT_USER_FIELDS = [
   'timeZone',
   'totalCreditsEarned',
   'commissionOwed',
+  'commissionPaid',
+  'planId',
+  'planName',
+  'commissionRate',
   'lastBillingDate',
   'createdAt',
 ];

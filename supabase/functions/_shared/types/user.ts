@@ -40,6 +40,12 @@ export interface CurrentUser {
   timeZone: string;
   totalCreditsEarned: number;
   commissionOwed: number;
+  /** Commission paid so far (cents): with commissionOwed, every commission recorded. */
+  commissionPaid: number;
+  /** The plan the traveller is on (its id and name) and its commission rate (percent, 0 for none). */
+  planId: number;
+  planName: string;
+  commissionRate: number;
   lastBillingDate: string | null;
   createdAt: string;
 }

@@ -38,6 +38,10 @@ export interface ProfileRow {
   time_zone: string;
   total_credits_earned: number;
   commission_owed: number;
+  commission_paid: number;
+  plan_id: number;
+  plan_name: string;
+  commission_rate: number;
   last_billing_date: Date | null;
   created_at: Date;
 }
@@ -77,6 +81,10 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     timeZone: row.time_zone,
     totalCreditsEarned: row.total_credits_earned,
     commissionOwed: row.commission_owed,
+    commissionPaid: row.commission_paid,
+    planId: Number(row.plan_id),
+    planName: row.plan_name,
+    commissionRate: row.commission_rate,
     lastBillingDate: iso(row.last_billing_date),
     createdAt: new Date(row.created_at).toISOString(),
   };
@@ -85,7 +93,8 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
 /** The signed-in user's own profile, read as that user (row-level security applies). */
 export async function getCurrentUser(tx: Tx, fallbackEmail?: string): Promise<CurrentUser | null> {
   const rows = await tx<ProfileRow[]>`
-    select p.*, sp.tier as subscription_tier, sp.flight_limit,
+    select p.*, sp.tier as subscription_tier, sp.flight_limit, sp.name as plan_name,
+      coalesce(sp.commission_rate, 0) as commission_rate,
       case
         when ec.status in ('expired', 'revoked', 'error') then 'needs_reconnect'
         when p.email_connected then 'connected'
