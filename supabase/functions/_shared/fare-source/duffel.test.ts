@@ -279,6 +279,8 @@ describe('Duffel client: quote', () => {
         currency: 'USD',
         quotedAt: NOW.toISOString(),
         offerId: expect.stringMatching(/^off_/),
+        changePenalty: null,
+        refundForm: null,
       });
       const sent = stub.requests.at(-1)!;
       expect(sent.method).toBe('POST');
@@ -330,6 +332,8 @@ describe('Duffel client: rebook', () => {
         creditExpiryDate: creditExpiryDate(NOW),
         seatNumber: '14D',
         rebookedAt: expect.any(String),
+        changePenalty: 0,
+        refundForm: 'credit',
       });
       const paths = stub.requests.slice(1).map((r) => `${r.method} ${r.path}`);
       expect(paths).toEqual([

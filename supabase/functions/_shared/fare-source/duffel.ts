@@ -60,6 +60,7 @@ import {
   type Itinerary,
   type RebookRequest,
   type RebookResult,
+  type RefundForm,
   RetryableFareSourceError,
   type RetrieveBookingRequest,
   type RetrievedBooking,
@@ -146,6 +147,13 @@ interface DuffelOffer {
   total_amount: string;
   total_currency: string;
   slices: DuffelSlice[];
+  /** The fare's conditions: change_before_departure.penalty_amount is its change penalty. */
+  conditions?: DuffelConditions;
+}
+
+/** Duffel's refund_to: credits and vouchers stay with the airline, the rest is money back. */
+export function refundFormOf(refundTo: string | null | undefined): RefundForm {
+  return refundTo === 'airline_credits' || refundTo === 'voucher' ? 'credit' : 'cash';
 }
 
 interface DuffelOrderChangeOffer {
@@ -532,11 +540,22 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
         .sort((a, b) => moneyToCents(a.total_amount) - moneyToCents(b.total_amount));
       const best = matching[0];
       if (!best) throw new FareNoLongerAvailableError('This flight and fare are no longer on sale.');
+      // The fare's change penalty as its conditions state it (the same brand as the booking's);
+      // the change offers a rebook asks for then carry the penalty actually charged.
+      const change = best.conditions?.change_before_departure;
+      const penalty =
+        change?.allowed === true &&
+        change.penalty_amount != null &&
+        (change.penalty_currency ?? best.total_currency) === best.total_currency
+          ? moneyToCents(change.penalty_amount)
+          : null;
       return {
         price: moneyToCents(best.total_amount),
         currency: best.total_currency,
         quotedAt: now().toISOString(),
         offerId: best.id,
+        changePenalty: penalty,
+        refundForm: null,
       };
     },
 
@@ -583,12 +602,23 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
             sameCabin(offer.slices.add, cabin) &&
             sameBrand(offer.slices.add, brand),
         )
-        .map((offer) => ({
-          offer,
-          price: perTraveller(moneyToCents(offer.new_total_amount as string), travellers),
-          change: moneyToCents(offer.change_total_amount as string),
-        }))
-        .filter((candidate) => candidate.change <= 0 && candidate.price <= ceiling)
+        .map((offer) => {
+          const price = perTraveller(moneyToCents(offer.new_total_amount as string), travellers);
+          const change = moneyToCents(offer.change_total_amount as string);
+          const penalty = perTraveller(
+            moneyToCents(offer.penalty_total_amount ?? offer.penalty_amount ?? '0'),
+            travellers,
+          );
+          // what the traveller gets back after the change offer's penalty
+          const credit = change < 0 ? perTraveller(-change, travellers) : orderPrice - price - penalty;
+          return { offer, price, change, credit };
+        })
+        .filter(
+          (candidate) =>
+            candidate.change <= 0 &&
+            candidate.price <= ceiling &&
+            candidate.credit >= Math.max(1, request.minCredit ?? 1),
+        )
         .sort((a, b) => a.price - b.price)[0];
       if (!chosen) throw new FareNoLongerAvailableError();
 
@@ -630,6 +660,8 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
           creditExpiryDate: creditExpiryDate(at),
           seatNumber: booking.seatNumber,
           rebookedAt: (confirmed.confirmed_at ? new Date(confirmed.confirmed_at) : at).toISOString(),
+          changePenalty: perTraveller(penalty, travellers),
+          refundForm: refundFormOf(confirmed.refund_to ?? chosen.offer.refund_to),
         };
       } catch (error) {
         // Confirmed, but the answer cannot be read: the change is made and must not be retried.

@@ -3,7 +3,7 @@ import { lookupAirport } from '../extraction/airports.ts';
 import { describe, expect, it } from '../extraction/testing/harness.ts';
 import { creditExpiryDate } from '../flights/rules.ts';
 import { createFareSource } from './index.ts';
-import { createSimulatedFareSource, simulatedSourceReference } from './simulated.ts';
+import { createSimulatedFareSource, simulatedChangeTerms, simulatedSourceReference } from './simulated.ts';
 import {
   BookingMismatchError,
   BookingNotChangeableError,
@@ -302,6 +302,8 @@ describe('simulated fare source: rebooking', () => {
       creditExpiryDate: creditExpiryDate(new Date(at)),
       seatNumber: b.seatNumber,
       rebookedAt: new Date(at).toISOString(),
+      changePenalty: 0,
+      refundForm: b.fareType === 'Refundable Economy' ? 'cash' : 'credit',
     });
     expect((await source.rebook(rebookRequestOf(b, quote.price))).creditReference).toBe(result.creditReference);
   });
@@ -314,6 +316,53 @@ describe('simulated fare source: rebooking', () => {
     );
   });
 });
+
+describe('simulated fare source: change penalties', () => {
+  it("reports each fare's penalty with the quote and deducts it from the credit", async () => {
+    const b = await sourceAt(T0).retrieveBooking({ airline: 'UA', bookingCode: 'DROPFEE1', passengerLastName: 'Lee' });
+    const quote = await sourceAt(T0).quote(itineraryOf(b, 'DROPFEE1'));
+    // a 20% drop with a 15% penalty: about 5% comes back
+    expect(quote.changePenalty).toBe(Math.round(b.pricePaid * 0.15));
+    expect(quote.refundForm).toBe('credit');
+    const result = await sourceAt(T0).rebook(rebookRequestOf(b, quote.price));
+    expect(result.changePenalty).toBe(quote.changePenalty);
+    expect(result.airlineCredit).toBe(b.pricePaid - quote.price - (quote.changePenalty ?? 0));
+    // a floor above what is left after the penalty: refused, nothing changed
+    await expect(
+      sourceAt(T0).rebook({ ...rebookRequestOf(b, quote.price), minCredit: result.airlineCredit + 1 }),
+    ).rejects.toBeInstanceOf(FareNoLongerAvailableError);
+  });
+
+  it('charges international carriers a fee on flexible fares; refundable fares come back as cash', () => {
+    const it = (airline: string, fareType: string) => ({ ...ITINERARY_BASE, airline, fareType });
+    expect(simulatedChangeTerms(it('BA', 'Flexible Economy'), 50_000)).toEqual({
+      changePenalty: 15_000,
+      refundForm: 'credit',
+    });
+    expect(simulatedChangeTerms(it('UA', 'Flexible Economy'), 50_000)).toEqual({
+      changePenalty: 0,
+      refundForm: 'credit',
+    });
+    expect(simulatedChangeTerms(it('LH', 'Refundable Economy'), 50_000)).toEqual({
+      changePenalty: 0,
+      refundForm: 'cash',
+    });
+    expect(simulatedChangeTerms(it('LH', 'First Class'), 50_000)).toEqual({ changePenalty: 0, refundForm: 'credit' });
+  });
+});
+
+const ITINERARY_BASE = {
+  airline: 'UA',
+  flightNumber: 'UA100',
+  departureAirport: 'ORD',
+  arrivalAirport: 'SFO',
+  departureDate: '2027-01-10',
+  returnFlightNumber: null,
+  returnDate: null,
+  cabinClass: 'Economy',
+  fareType: 'Flexible Economy',
+  currency: 'USD',
+};
 
 describe('simulated fare source: the booking reference refuses altered rebookings', () => {
   const retrieve = (bookingCode: string, passengerLastName = 'Lee', airline = 'United Airlines') =>

@@ -34,6 +34,12 @@
 //   refused (BookingNotChangeableError). Otherwise the new price is the quote, the airline credit
 //   is price paid minus new price, the credit reference looks like 'UA-CR-7Q2K9D' (deterministic
 //   from the booking and bucket), the credit expires one year out, and the seat is kept.
+// - Change penalties (what the quote reports and a rebook deducts from the credit): Refundable
+//   Economy changes free and the difference comes back as cash; every other changeable fare
+//   returns airline credit. US carriers charge no change fee since 2020; the international
+//   carriers here (AC, BA, LH, AF, EK, QR, SQ, JL) charge $150 on Flexible Economy, $200 on
+//   Premium Economy and $250 on Business, nothing on First. A rebook whose credit after the
+//   penalty would be below the request's minCredit (default 1 cent) is refused.
 // - rebookingOutcome: always null. A rebook here changes nothing anywhere until it answers (it
 //   computes its answer and keeps no state), so a rebooking whose answer was lost did not happen.
 //   The reference has no secret in it: it catches a request assembled from anything but the
@@ -51,6 +57,8 @@
 //   FAIL..., DOWN...   every call for the booking fails with FareSourceUnavailableError.
 //   OUTAGE...    retrieval works; every quote and rebook then fails with FareSourceUnavailableError.
 //   NOTFOUND..., NONE...   retrieval fails with BookingNotFoundError.
+//   ...FEE (after the words above: DROPFEE1)   the fare carries a change penalty of 15% of its
+//                base fare, so a 20% drop nets only about 5%.
 // DROP, RISE and OUTAGE bookings also carry the control in their outbound flight number (9900-9928
 // DROP, 9930-9958 RISE, 9960-9988 OUTAGE; other bookings never get numbers above 4999), so a quote
 // of that itinerary obeys the control even when the caller does not pass the booking code.
@@ -72,6 +80,7 @@ import {
   itineraryKey,
   type RebookRequest,
   type RebookResult,
+  type RefundForm,
   type RetrieveBookingRequest,
   type RetrievedBooking,
 } from './types.ts';
@@ -455,10 +464,14 @@ interface Controls {
   price: PriceControl;
   failAll: boolean;
   notFound: boolean;
+  /** The fare carries a 15% change penalty (test control ...FEE). */
+  fee: boolean;
 }
 
 function controlsOf(bookingCode: string | undefined): Controls {
-  const match = /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE)?/.exec((bookingCode ?? '').toUpperCase());
+  const match = /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE)?(FEE)?/.exec(
+    (bookingCode ?? '').toUpperCase(),
+  );
   const word = match?.[3];
   return {
     direct: match?.[1] === 'DIRECT',
@@ -466,7 +479,25 @@ function controlsOf(bookingCode: string | undefined): Controls {
     price: word === 'DROP' ? 'drop' : word === 'RISE' ? 'rise' : word === 'OUTAGE' ? 'outage' : null,
     failAll: word === 'FAIL' || word === 'DOWN',
     notFound: word === 'NOTFOUND' || word === 'NONE',
+    fee: match?.[4] === 'FEE',
   };
+}
+
+const INTERNATIONAL_CARRIERS = new Set(['AC', 'BA', 'LH', 'AF', 'EK', 'QR', 'SQ', 'JL']);
+
+/** What changing to another fare of this itinerary costs, and how the difference comes back. */
+export function simulatedChangeTerms(
+  it: Itinerary,
+  base: number,
+  fee = false,
+): { changePenalty: number; refundForm: RefundForm } {
+  const fare = `${it.fareType ?? ''}`.toLowerCase();
+  if (fee) return { changePenalty: Math.round(base * 0.15), refundForm: 'credit' };
+  if (/refundable/.test(fare) && !/non/.test(fare)) return { changePenalty: 0, refundForm: 'cash' };
+  const airline = simulatedAirline(it.airline)?.code ?? it.airline.trim().toUpperCase();
+  if (!INTERNATIONAL_CARRIERS.has(airline)) return { changePenalty: 0, refundForm: 'credit' };
+  const penalty = /first/.test(fare) ? 0 : /business/.test(fare) ? 25_000 : /premium/.test(fare) ? 20_000 : 15_000;
+  return { changePenalty: penalty, refundForm: 'credit' };
 }
 
 const MARKER_BASE: Record<Exclude<PriceControl, null>, number> = { drop: 9900, rise: 9930, outage: 9960 };
@@ -531,6 +562,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       currency: it.currency,
       quotedAt: at.toISOString(),
       offerId: `sim_${hash32(`${key}|${bucket}`).toString(36)}`,
+      ...simulatedChangeTerms(it, base, byCode.fee),
     };
   }
 
@@ -670,6 +702,10 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       const quote = quoteAt(booking, at);
       // A rebooking lowers the fare, and never above the fare the traveller saw.
       if (quote.price > request.maxPrice || quote.price >= request.pricePaid) throw new FareNoLongerAvailableError();
+      // The penalty comes off what is given back; below the floor asked for, no change is made.
+      const changePenalty = quote.changePenalty ?? 0;
+      const credit = request.pricePaid - quote.price - changePenalty;
+      if (credit < Math.max(1, request.minCredit ?? 1)) throw new FareNoLongerAvailableError();
       const airlineCode =
         simulatedAirline(booking.airline)?.code ?? /^([A-Z0-9]{2})\d/.exec(booking.flightNumber)?.[1] ?? 'XX';
       const reference = hash32(`credit|${booking.bookingCode}|${itineraryKey(booking)}|${bucketOf(at)}`)
@@ -680,11 +716,13 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       return {
         newPrice: quote.price,
         currency: quote.currency,
-        airlineCredit: Math.max(0, request.pricePaid - quote.price),
+        airlineCredit: credit,
         creditReference: `${airlineCode}-CR-${reference}`,
         creditExpiryDate: creditExpiryDate(at),
         seatNumber: booking.seatNumber,
         rebookedAt: at.toISOString(),
+        changePenalty,
+        refundForm: quote.refundForm ?? 'credit',
       };
     },
 

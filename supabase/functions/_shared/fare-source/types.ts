@@ -83,7 +83,17 @@ export interface FareQuote {
   quotedAt: string;
   /** Source-specific offer id the rebook call can confirm, when the source has one. */
   offerId: string | null;
+  /**
+   * What changing the booking to this fare costs (the airline's change penalty for the fare
+   * type), cents; null when the source does not say. Net savings are the fare difference minus
+   * this (migration 20261125100000_auto_rebooking.sql, private.rebooking_verdict).
+   */
+  changePenalty?: number | null;
+  /** How the difference comes back: airline credit, or cash to the original payment. */
+  refundForm?: RefundForm | null;
 }
+
+export type RefundForm = 'credit' | 'cash';
 
 /**
  * A rebooking, built from what `retrieveBooking` returned (never from anything the traveller can
@@ -102,6 +112,12 @@ export interface RebookRequest {
   pricePaid: number;
   /** Refuse to rebook above this price (the fare the traveller saw), cents. */
   maxPrice: number;
+  /**
+   * Refuse (FareNoLongerAvailableError) unless the traveller gets at least this back after the
+   * change penalty, cents: an automatic rebooking's threshold, applied to the net figure the
+   * source actually offers. Default 1: a change that costs money is never made.
+   */
+  minCredit?: number;
 }
 
 export interface RebookResult {
@@ -115,6 +131,10 @@ export interface RebookResult {
   /** The seat is kept. */
   seatNumber: string | null;
   rebookedAt: string;
+  /** The change penalty the source charged, cents (already deducted from airlineCredit). */
+  changePenalty?: number;
+  /** How the difference came back. */
+  refundForm?: RefundForm;
 }
 
 /**
