@@ -598,8 +598,8 @@ begin
   v_percent := case when v_separate then p.international_min_savings_percent else p.min_savings_percent end;
   v_amount := case when v_separate then p.international_min_savings_amount else p.min_savings_amount end;
   v_min := case when p.threshold_condition = 'both'
-                then greatest(v_amount, ceil(v_percent * f.original_price / 100.0)::integer)
-                else least(v_amount, ceil(v_percent * f.original_price / 100.0)::integer) end;
+                then greatest(v_amount, ceil(v_percent::numeric * f.original_price / 100)::integer)
+                else least(v_amount, ceil(v_percent::numeric * f.original_price / 100)::integer) end;
   v_min := greatest(v_min, 1);
   v_qualifies := f.is_eligible_for_rebooking and v_net >= v_min;
 
@@ -631,8 +631,9 @@ end;
 $$;
 
 revoke all on function private.rebooking_verdict(public.flights, public.profiles) from public, anon, authenticated, service_role;
--- the flight list runs as the traveller and shows the verdict on each card
-grant execute on function private.rebooking_verdict(public.flights, public.profiles) to authenticated;
+-- the flight list runs as the traveller and shows the verdict on each card; price checks run as
+-- the service role (tests, the data API) write it into the price-drop alert
+grant execute on function private.rebooking_verdict(public.flights, public.profiles) to authenticated, service_role;
 
 -- =============================================================================================
 -- Run logs
@@ -667,9 +668,14 @@ create table private.auto_rebooking_batches (
 alter table private.auto_rebooking_batches enable row level security;
 revoke all on table private.auto_rebooking_batches from public, anon, authenticated, service_role;
 
+-- Two kinds, one handler: a traveller's own run (Run Check) gets its own kind, so the request
+-- that drives it claims that traveller-sized work and not a batch of a run over everyone.
 insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
 values ('auto_rebook_batch',
         'One batch of an automatic rebooking run: rebook its qualifying flights through the fare source.',
+        5, 10, 300),
+       ('auto_rebook_own',
+        'One batch of a traveller''s own automatic rebooking run (Run Check).',
         5, 10, 300);
 
 -- =============================================================================================
@@ -744,7 +750,7 @@ begin
   ),
   enqueued as (
     select private.enqueue_job(
-             'auto_rebook_batch',
+             case when p_scope_user is null then 'auto_rebook_batch' else 'auto_rebook_own' end,
              jsonb_build_object('runId', v_run.id, 'batch', g.batch, 'flightIds', g.flight_ids),
              null,
              'auto_rebook:run:' || v_run.id || ':batch:' || g.batch) as job_id

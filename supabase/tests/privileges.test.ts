@@ -97,6 +97,8 @@ const ALLOWED = [
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
+  // the flight list shows each card's net savings and why a drop does or does not qualify
+  'function private.rebooking_verdict(public.flights,public.profiles): authenticated EXECUTE',
   'schema auth: anon USAGE',
   'schema auth: authenticated USAGE',
   'schema private: authenticated USAGE',

@@ -29,6 +29,7 @@ import { localIntentStore } from './queries/billing.ts';
 import { sessionIsActive } from './queries/sessions.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
 import { adminRouter } from './routes/admin.ts';
+import { autoRebookingRunsRouter } from './routes/auto-rebooking-runs.ts';
 import { contactRouter } from './routes/contact.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
 import { emailRouter, inboundEmailRouter, oauthCallbackRouter, oauthRouter } from './routes/email.ts';
@@ -250,6 +251,7 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/billing', billingRouter);
   app.route('/oauth', oauthRouter);
   app.route('/email', emailRouter);
+  app.route('/auto-rebooking', autoRebookingRunsRouter);
 
   return app;
 }

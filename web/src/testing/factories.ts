@@ -145,6 +145,17 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
     notes: null,
     createdAt: '2027-01-01T12:00:00.000Z',
     priceHistory: [],
+    changePenalty: null,
+    refundForm: null,
+    rebookingVerdict: {
+      netSavings: 0,
+      changePenalty: null,
+      refundForm: null,
+      qualifies: false,
+      international: null,
+      minNetSavings: null,
+      reason: 'No price drop: the current fare is not below what you paid.',
+    },
   } satisfies Partial<Record<keyof Flight | 'sourceReference', unknown>>;
   // A plain object rather than a Flight literal, so a field the api adds later does not break the
   // factory before its tests need it.

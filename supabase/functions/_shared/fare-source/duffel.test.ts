@@ -16,7 +16,7 @@ import {
   FareNoLongerAvailableError,
   type FareSource,
   FareSourceUnavailableError,
-  type Itinerary,
+  itineraryOfBooking,
   RebookOutcomeUnknownError,
   type RebookRequest,
   RetryableFareSourceError,
@@ -79,22 +79,7 @@ async function withStub(
   }
 }
 
-function itineraryOf(b: RetrievedBooking): Itinerary {
-  return {
-    airline: b.airline,
-    flightNumber: b.flightNumber,
-    departureAirport: b.departureAirport,
-    arrivalAirport: b.arrivalAirport,
-    departureDate: b.departureDate,
-    returnFlightNumber: b.returnFlightNumber,
-    returnDate: b.returnDate,
-    cabinClass: b.cabinClass,
-    fareType: b.fareType,
-    currency: b.currency,
-    bookingCode: b.bookingCode,
-    sourceReference: b.sourceReference,
-  };
-}
+const itineraryOf = itineraryOfBooking;
 
 /** A rebooking as the api builds it: from the retrieval, order id included. */
 function rebookRequest(b: RetrievedBooking, maxPrice: number): RebookRequest {

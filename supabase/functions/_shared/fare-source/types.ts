@@ -257,6 +257,24 @@ export class BookingNotChangeableError extends FareSourceError {
   }
 }
 
+/** The itinerary of a retrieved booking, tied to it by code and reference: what to quote for it. */
+export function itineraryOfBooking(b: RetrievedBooking): Itinerary {
+  return {
+    airline: b.airline,
+    flightNumber: b.flightNumber,
+    departureAirport: b.departureAirport,
+    arrivalAirport: b.arrivalAirport,
+    departureDate: b.departureDate,
+    returnFlightNumber: b.returnFlightNumber,
+    returnDate: b.returnDate,
+    cabinClass: b.cabinClass,
+    fareType: b.fareType,
+    currency: b.currency,
+    bookingCode: b.bookingCode,
+    sourceReference: b.sourceReference,
+  };
+}
+
 /**
  * The key that makes two travellers' flights the same search: airline, flight numbers, dates,
  * cabin and fare type. A sweep quotes each key once.

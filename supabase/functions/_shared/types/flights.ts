@@ -1,9 +1,28 @@
 // Flight and dashboard shapes as the api returns them (in camelCase). Money is
 // integer cents in `currency`; dates 'YYYY-MM-DD'; timestamps ISO 8601.
-import type { RebookingMethod } from '../fare-source/types.ts';
+import type { RebookingMethod, RefundForm } from '../fare-source/types.ts';
 import type { FlightStatus } from '../flights/rules.ts';
 
-export type { FlightStatus, RebookingMethod };
+export type { FlightStatus, RebookingMethod, RefundForm };
+
+/**
+ * What a drop is worth and whether it qualifies for an automatic rebooking under the owner's
+ * thresholds (private.rebooking_verdict, migration 20261125100000_auto_rebooking.sql). Cents.
+ */
+export interface RebookingVerdict {
+  /** Original price - current fare - change penalty; negative when the fee exceeds the drop, 0 without a drop. */
+  netSavings: number;
+  changePenalty: number | null;
+  refundForm: RefundForm | null;
+  /** An eligible fare whose net savings meet the owner's thresholds. */
+  qualifies: boolean;
+  /** The route crosses a border (null without a drop). */
+  international: boolean | null;
+  /** The smallest net figure the thresholds accept (null without a drop). */
+  minNetSavings: number | null;
+  /** One sentence: why it does or does not qualify. */
+  reason: string;
+}
 
 export interface FlightPricePoint {
   price: number;
@@ -59,6 +78,11 @@ export interface Flight {
   createdAt: string;
   /** Price checks, oldest first (the last 30). */
   priceHistory: FlightPricePoint[];
+  /** The change penalty the fare source reported with the last quote, cents (null: not said). */
+  changePenalty: number | null;
+  /** How a difference comes back for this fare: airline credit or cash. */
+  refundForm: RefundForm | null;
+  rebookingVerdict: RebookingVerdict;
 }
 
 /** `GET /api/flights` */

@@ -1,6 +1,7 @@
 // Every kind of queued work the api runs through services/job-runner.ts, in the order a run
 // claims them. An area adds its handler here (and its kind's row to private.job_kinds in its
 // migration). The price sweep's `price_check` batches are not here: the sweep runs them itself.
+import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
 import { commissionStatementsJob } from '../services/billing.ts';
 import { emailScanHandler } from '../services/email/scan.ts';
 import type { JobHandler } from '../services/job-runner.ts';
@@ -10,4 +11,6 @@ export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,
   emailScanHandler as JobHandler<never>,
+  autoRebookOwnHandler as JobHandler<never>,
+  autoRebookBatchHandler as JobHandler<never>,
 ];

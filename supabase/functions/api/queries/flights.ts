@@ -74,9 +74,13 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'cabinClass', f.cabin_class,
       'notes', f.notes,
       'createdAt', to_char(f.created_at at time zone 'UTC', ${iso}),
-      'priceHistory', f.recent_prices
+      'priceHistory', f.recent_prices,
+      'changePenalty', f.change_penalty,
+      'refundForm', f.refund_form,
+      'rebookingVerdict', private.rebooking_verdict(f, p)
     ) order by f.departure_date, f.id), '[]'::json)::text as flights
     from public.flights f
+    join public.profiles p on p.id = f.user_id
     where f.user_id = ${userId} ${flightId === undefined ? tx`` : tx`and f.id = ${flightId}`}
   `;
   return row?.flights ?? '[]';
@@ -248,14 +252,33 @@ export const REBOOKING_CLAIM_MINUTES = 5;
  */
 export async function claimRebooking(
   tx: Tx,
-  claim: { userId: string; flightId: number; method: RebookingMethod; request: unknown },
+  claim: {
+    userId: string;
+    flightId: number;
+    method: RebookingMethod;
+    request: unknown;
+    /**
+     * An automatic rebooking: the flight must also still qualify (private.rebooking_verdict) for
+     * a premium owner with auto-rebooking on, decided in the same statement as the claim.
+     */
+    automatic?: boolean;
+  },
 ): Promise<number | null> {
   const rows = await tx`
-    update public.flights
+    update public.flights f
     set status = 'rebooking', rebooking_claimed_at = now()
-    where id = ${claim.flightId} and user_id = ${claim.userId} and not has_been_rebooked
-      and status = 'price_drop'
-    returning id
+    where f.id = ${claim.flightId} and f.user_id = ${claim.userId} and not f.has_been_rebooked
+      and f.status = 'price_drop'
+      ${
+        claim.automatic
+          ? tx`and exists (
+                 select 1 from public.profiles p
+                 join public.subscription_plans sp on sp.id = p.plan_id
+                 where p.id = f.user_id and sp.tier = 'premium' and p.auto_rebooking
+                   and (private.rebooking_verdict(f, p) ->> 'qualifies')::boolean)`
+          : tx``
+      }
+    returning f.id
   `;
   if (rows.length === 0) return null;
   const [attempt] = await tx<{ id: number }[]>`
@@ -335,7 +358,9 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
   const rate = Number(plan.commission_rate ?? 0);
   const commission = commissionOn(r.airlineCredit, rate);
 
-  const [flight] = await tx<{ airline: string; flight_number: string }[]>`
+  const [flight] = await tx<
+    { airline: string; flight_number: string; departure_airport: string; arrival_airport: string }[]
+  >`
     update public.flights set
       has_been_rebooked = true,
       status = 'rebooked',
@@ -350,7 +375,7 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
       seat_number = coalesce(${r.seatNumber}, seat_number),
       commission_amount = ${commission}
     where id = ${r.flightId} and user_id = ${r.userId} and not has_been_rebooked
-    returning airline, flight_number
+    returning airline, flight_number, departure_airport, arrival_airport
   `;
 
   await tx`
@@ -384,6 +409,25 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
       })})
     where id = ${r.rebookingId}
   `;
+  if (flight) {
+    // The traveller hears of it through the outbox (owner: notifications), once per rebooking.
+    const route = `${flight.departure_airport} to ${flight.arrival_airport}`;
+    await tx`
+      select private.queue_notification(
+        ${r.userId}::uuid, 'rebooking', 'Your flight was rebooked at a lower fare',
+        ${`${flight.airline} ${flight.flight_number} (${route}) was rebooked at a lower fare.`},
+        ${tx.json({
+          airline: flight.airline,
+          flightNumber: flight.flight_number,
+          route,
+          newPrice: r.newPrice,
+          credit: r.airlineCredit,
+          reference: r.creditReference,
+          creditExpiresAt: r.creditExpiryDate,
+        })},
+        ${r.flightId}::bigint, ${`rebooking:${r.rebookingId}`})
+    `;
+  }
   return { commission };
 }
 

@@ -10,6 +10,7 @@
 //
 // Runs on the service connection: the caller has already checked who owns the flight; user_id in
 // the WHERE is a guard so a mismatched pair writes nothing rather than someone else's flight.
+import type { RefundForm } from '../../_shared/fare-source/types.ts';
 import type { FlightStatus } from '../../_shared/flights/rules.ts';
 import type { Tx } from '../db.ts';
 import { ISO_UTC, PRICE_HISTORY_POINTS } from './flights.ts';
@@ -23,6 +24,10 @@ export interface PriceCheckResult {
   checkedAt: Date;
   /** The fare source's name ('simulated', 'duffel'). */
   source: string;
+  /** The change penalty the quote reported, cents (null or absent: the source did not say). */
+  changePenalty?: number | null;
+  /** How the quote says a difference comes back. */
+  refundForm?: RefundForm | null;
 }
 
 export interface RecordedPriceCheck {
@@ -48,6 +53,8 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
   const currencies = results.map((r) => r.currency);
   const checkedAts = results.map((r) => r.checkedAt.toISOString());
   const sources = results.map((r) => r.source);
+  const penalties = results.map((r) => r.changePenalty ?? null);
+  const refundForms = results.map((r) => r.refundForm ?? null);
   const rows = await tx<{ flight_id: string | number; status: FlightStatus | null; alert: boolean }[]>`
     with checks as (
       -- previous_status: every CTE reads the statement's snapshot, i.e. the flights as they
@@ -55,8 +62,9 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
       select c.*, f.status as previous_status
         from unnest(
           ${ids}::bigint[], ${userIds}::uuid[], ${prices}::integer[],
-          ${currencies}::text[], ${checkedAts}::timestamptz[], ${sources}::text[]
-        ) as c(flight_id, user_id, price, currency, checked_at, source)
+          ${currencies}::text[], ${checkedAts}::timestamptz[], ${sources}::text[],
+          ${penalties}::integer[], ${refundForms}::text[]
+        ) as c(flight_id, user_id, price, currency, checked_at, source, change_penalty, refund_form)
         join public.flights f on f.id = c.flight_id
     ),
     updated as (
@@ -71,6 +79,8 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
                                   'checkedAt', to_char(c.checked_at at time zone 'UTC', ${tx.unsafe(ISO_UTC)}))),
              highest_price = greatest(f.highest_price, c.price),
              last_checked = c.checked_at,
+             change_penalty = c.change_penalty,
+             refund_form = c.refund_form,
              status = case
                when c.price < f.original_price then 'price_drop'
                when f.is_eligible_for_rebooking then 'monitoring'
@@ -82,7 +92,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
          and private.flight_is_checkable(f)
       returning f.id, f.user_id, f.status, f.original_price, f.airline, f.flight_number, f.is_eligible_for_rebooking,
                 f.departure_airport, f.arrival_airport, c.price, c.currency, c.checked_at, c.source,
-                c.previous_status
+                c.previous_status, f as flight
     ),
     history as (
       insert into public.flight_prices (flight_id, user_id, price, currency, checked_at, source)
@@ -92,8 +102,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
     -- private.queue_notification (migration 20261125110000_notification_outbox.sql) writes the
     -- row with the price and enqueues its delivery, applying the owner's switch, confirmed
     -- address and thresholds (either minPriceDrop cents or minPriceDropPercent). Only a flight
-    -- newly entering price_drop alerts. The net figure is the fare difference (no change fee is
-    -- reported by the check); whether it qualifies is the fare's eligibility for rebooking.
+    -- newly entering price_drop alerts.
     alerts as (
       select u.id as flight_id,
              private.queue_notification(
@@ -104,15 +113,17 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
                jsonb_build_object(
                  'airline', u.airline, 'flightNumber', u.flight_number,
                  'route', u.departure_airport || ' to ' || u.arrival_airport,
-                 'oldPrice', u.original_price, 'newPrice', u.price, 'netSavings', u.original_price - u.price,
-                 'currency', u.currency, 'qualifies', u.is_eligible_for_rebooking,
-                 'reason', case when u.is_eligible_for_rebooking
-                                then 'the fare can be changed and no change fee was reported'
-                                else 'this fare type cannot be changed, so it cannot be rebooked' end),
+                 'oldPrice', u.original_price, 'newPrice', u.price,
+                 'netSavings', v.verdict -> 'netSavings', 'changePenalty', v.verdict -> 'changePenalty',
+                 'currency', u.currency, 'qualifies', v.verdict -> 'qualifies', 'reason', v.verdict -> 'reason'),
                u.id,
                'price_drop:' || u.id || ':' || to_char(u.checked_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS')
              ) as notification_id
         from updated u
+        join public.profiles p on p.id = u.user_id
+        -- the net figure after the fare's change fee and whether it qualifies for a rebooking:
+        -- private.rebooking_verdict, the rule automatic runs use (migration 20261125100000)
+        cross join lateral (select private.rebooking_verdict(u.flight, p) as verdict) v
        where u.status = 'price_drop' and u.previous_status <> 'price_drop'
     )
     -- one row per flight, then one per queued alert (a join here would be planned as a nested

@@ -198,6 +198,8 @@ export async function checkFlightPrice(
         currency: quote.currency,
         checkedAt: new Date(quote.quotedAt),
         source: deps.fareSource.name,
+        changePenalty: quote.changePenalty ?? null,
+        refundForm: quote.refundForm ?? null,
       },
     ]),
   );
@@ -298,6 +300,103 @@ export function recordConfirmedRebooking(
   );
 }
 
+/** What became of a claimed source rebooking (rebookClaimed). */
+export type ClaimedRebookOutcome =
+  | { kind: 'recorded'; commission: number; result: RebookResult }
+  /** The change may have happened (no answer, or an answer that cannot be read): the claim stays for the reconciler. */
+  | { kind: 'unknown'; error: unknown }
+  /** Nothing changed at the source; the claim was given back. */
+  | { kind: 'refused'; error: unknown }
+  /** The source made the change but recording it failed: the reconciler finishes it. */
+  | { kind: 'unrecorded'; error: unknown }
+  /** Someone else recorded or released the claim first. */
+  | { kind: 'lost' };
+
+/**
+ * An answer we can record: a lower price than paid, a credit no larger than what was paid, a
+ * reference and an expiry date. Anything else (a garbled or hostile answer) is not recorded: the
+ * change may have happened, so the claim is kept for the reconciler to ask about.
+ */
+export function isReadableRebookResult(result: unknown, request: RebookRequest): result is RebookResult {
+  const r = result as Partial<RebookResult> | null;
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    Number.isSafeInteger(r.newPrice) &&
+    (r.newPrice as number) >= 0 &&
+    (r.newPrice as number) < request.pricePaid &&
+    Number.isSafeInteger(r.airlineCredit) &&
+    (r.airlineCredit as number) >= 0 &&
+    (r.airlineCredit as number) <= request.pricePaid &&
+    typeof r.creditReference === 'string' &&
+    r.creditReference.length > 0 &&
+    r.creditReference.length <= 100 &&
+    typeof r.creditExpiryDate === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(r.creditExpiryDate) &&
+    typeof r.rebookedAt === 'string' &&
+    !Number.isNaN(Date.parse(r.rebookedAt))
+  );
+}
+
+/**
+ * The one source rebooking path, after the claim (claimRebooking): asks the source, keeps its
+ * answer on the rebooking record before anything else, then records credit, commission and the
+ * flight. Used by the Rebook call and by automatic runs (services/auto-rebooking.ts).
+ */
+export async function rebookClaimed(
+  deps: Pick<AppDeps, 'db' | 'fareSource' | 'log'>,
+  c: { rebookingId: number; userId: string; flightId: number; request: RebookRequest; eligible: boolean },
+): Promise<ClaimedRebookOutcome> {
+  const { rebookingId, userId, flightId, request } = c;
+  let result: RebookResult;
+  try {
+    const answer: unknown = await deps.fareSource.rebook(request);
+    if (!isReadableRebookResult(answer, request)) {
+      throw new RebookOutcomeUnknownError('The fare source answered the change with something we cannot read.');
+    }
+    result = answer;
+  } catch (error) {
+    if (error instanceof RebookOutcomeUnknownError) {
+      // The change may have happened: the claim stays until the reconciler has asked the source.
+      await deps.db.asService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
+      return { kind: 'unknown', error };
+    }
+    // Nothing changed at the source. The drop is gone when the fare is: show the flight as
+    // monitored again until the next check finds one.
+    const status =
+      error instanceof FareNoLongerAvailableError ||
+      error instanceof BookingNotChangeableError ||
+      error instanceof BookingMismatchError
+        ? c.eligible
+          ? 'monitoring'
+          : 'limited'
+        : 'price_drop';
+    await deps.db.asService((tx) =>
+      releaseRebooking(tx, { rebookingId, userId, flightId, status, error: String(error) }),
+    );
+    return { kind: 'refused', error };
+  }
+
+  try {
+    await deps.db.asService((tx) => confirmRebooking(tx, rebookingId, result));
+    const recorded = await recordConfirmedRebooking(deps, { rebookingId, userId, flightId, result });
+    if (!recorded) return { kind: 'lost' };
+    return { kind: 'recorded', commission: recorded.commission, result };
+  } catch (error) {
+    // The airline change is made; only our bookkeeping failed. The result is on the record (or,
+    // if even that write failed, the reconciler asks the source), so it is finished later.
+    deps.log({
+      level: 'error',
+      msg: 'rebooking confirmed by the source but not recorded',
+      rebookingId,
+      flightId,
+      result,
+      error: String(error),
+    });
+    return { kind: 'unrecorded', error };
+  }
+}
+
 /**
  * The source path: FareBack changes the booking itself. Exactly once: the claim (one conditional
  * UPDATE) lets one of two concurrent calls through; the other gets a 409. The source's answer is
@@ -320,53 +419,28 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
     throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
   }
 
-  let result: RebookResult;
-  try {
-    result = await deps.fareSource.rebook(request);
-  } catch (error) {
-    if (error instanceof RebookOutcomeUnknownError) {
-      // The change may have happened: the claim stays until the reconciler has asked the source.
-      await deps.db.asService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
+  const outcome = await rebookClaimed(deps, {
+    rebookingId,
+    userId,
+    flightId,
+    request,
+    eligible: flight.isEligibleForRebooking,
+  });
+  switch (outcome.kind) {
+    case 'unknown':
       throw new HttpError(503, FLIGHT_MESSAGES.rebookOutcomeUnknown);
-    }
-    // Nothing changed at the source. The drop is gone when the fare is: show the flight as
-    // monitored again until the next check finds one.
-    const status =
-      error instanceof FareNoLongerAvailableError ||
-      error instanceof BookingNotChangeableError ||
-      error instanceof BookingMismatchError
-        ? flight.isEligibleForRebooking
-          ? 'monitoring'
-          : 'limited'
-        : 'price_drop';
-    await deps.db.asService((tx) =>
-      releaseRebooking(tx, { rebookingId, userId, flightId, status, error: String(error) }),
-    );
-    if (error instanceof BookingMismatchError || error instanceof BookingNotFoundError) {
-      throw new HttpError(409, FLIGHT_MESSAGES.bookingChanged);
-    }
-    throw error;
+    case 'refused':
+      if (outcome.error instanceof BookingMismatchError || outcome.error instanceof BookingNotFoundError) {
+        throw new HttpError(409, FLIGHT_MESSAGES.bookingChanged);
+      }
+      throw outcome.error;
+    case 'unrecorded':
+      throw new HttpError(503, FLIGHT_MESSAGES.recordingDelayed);
+    case 'lost':
+      throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
+    case 'recorded':
+      return rebookResponse(await ownFlight(deps, claims, flightId), outcome.commission);
   }
-
-  let recorded: { commission: number } | null;
-  try {
-    await deps.db.asService((tx) => confirmRebooking(tx, rebookingId, result));
-    recorded = await recordConfirmedRebooking(deps, { rebookingId, userId, flightId, result });
-  } catch (error) {
-    // The airline change is made; only our bookkeeping failed. The result is on the record (or,
-    // if even that write failed, the reconciler asks the source), so it is finished later.
-    deps.log({
-      level: 'error',
-      msg: 'rebooking confirmed by the source but not recorded',
-      rebookingId,
-      flightId,
-      result,
-      error: String(error),
-    });
-    throw new HttpError(503, FLIGHT_MESSAGES.recordingDelayed);
-  }
-  if (!recorded) throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
-  return rebookResponse(await ownFlight(deps, claims, flightId), recorded.commission);
 }
 
 /**

@@ -41,6 +41,7 @@ import {
 } from '../queries/price-sweeps.ts';
 import type { AppDeps } from '../context.ts';
 import { sendQueuedNotifications } from './notifications.ts';
+import { startAutoRebookingRun } from './auto-rebooking.ts';
 
 export interface PriceSweepDeps {
   db: Pick<Db, 'asService' | 'serviceStatement'>;
@@ -200,6 +201,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
           currency: result.quote.currency,
           checkedAt,
           source: fareSource.name,
+          changePenalty: result.quote.changePenalty ?? null,
+          refundForm: result.quote.refundForm ?? null,
         });
       }
     }
@@ -292,6 +295,11 @@ export interface SweepRun {
  */
 export async function runSweepAndSendAlerts(deps: AppDeps, initiatedBy: string | null): Promise<SweepRun> {
   const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS });
+  if (sweep.finished) {
+    // every finished sweep is followed by an automatic rebooking run over the new prices; its
+    // batches wait on the job queue (services/auto-rebooking.ts), a running one is joined
+    await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
+  }
   const alerts = await sendQueuedNotifications(deps);
   return { sweep, alertsSent: alerts.completed, message: priceSweepMessage(sweep) };
 }

@@ -8,6 +8,7 @@ import {
   isMissedOpportunity,
   lastCheckedLabel,
   monitoredFlights,
+  netSavingsView,
   rebookAction,
   rebookedFlights,
   rebookingPathLabel,
@@ -16,6 +17,7 @@ import {
   totalSavings,
 } from './display';
 import { buildFlight } from '@/testing/factories';
+import type { Flight } from '@shared/types/flights.ts';
 
 describe('lastCheckedLabel', () => {
   const now = new Date('2027-03-10T12:00:00.000Z');
@@ -223,5 +225,72 @@ describe('tab lists and total savings', () => {
       percent: 8.3,
     });
     expect(totalSavings([])).toEqual({ credits: 0, originalTotal: 0, percent: 0 });
+  });
+});
+
+describe('netSavingsView', () => {
+  const verdict = (over: Partial<Flight['rebookingVerdict']>): Flight['rebookingVerdict'] => ({
+    netSavings: 0,
+    changePenalty: null,
+    refundForm: 'credit',
+    qualifies: false,
+    international: false,
+    minNetSavings: 5000,
+    reason: 'r',
+    ...over,
+  });
+
+  it('shows the net figure after the change fee and that it qualifies', () => {
+    const flight = buildFlight({
+      originalPrice: 40000,
+      currentPrice: 30000,
+      status: 'price_drop',
+      rebookingVerdict: verdict({
+        netSavings: 10000,
+        qualifies: true,
+        reason: 'Saves $100.00 (25.0%) as airline credit, which meets your rebooking threshold of $50.00 or 15%.',
+      }),
+    });
+    expect(netSavingsView(flight)).toEqual({
+      amount: 10000,
+      fee: 0,
+      qualifies: true,
+      badge: 'Meets your rebooking threshold',
+      tone: 'green',
+      reason: 'Saves $100.00 (25.0%) as airline credit, which meets your rebooking threshold of $50.00 or 15%.',
+    });
+  });
+
+  it('says when a fee eats the drop or leaves too little', () => {
+    const base = { originalPrice: 40000, currentPrice: 30000, status: 'price_drop' as const };
+    const eaten = netSavingsView(
+      buildFlight({ ...base, rebookingVerdict: verdict({ netSavings: -2000, changePenalty: 12000 }) }),
+    );
+    expect(eaten).toMatchObject({ amount: -2000, fee: 12000, badge: 'Change fee exceeds the drop', tone: 'gray' });
+    const small = netSavingsView(
+      buildFlight({ ...base, rebookingVerdict: verdict({ netSavings: 2500, changePenalty: 7500 }) }),
+    );
+    expect(small).toMatchObject({
+      amount: 2500,
+      fee: 7500,
+      qualifies: false,
+      badge: 'Below your rebooking threshold',
+      tone: 'orange',
+    });
+  });
+
+  it('shows nothing without a drop or once rebooked', () => {
+    expect(netSavingsView(buildFlight({ originalPrice: 40000, currentPrice: 41000 }))).toBeNull();
+    expect(netSavingsView(buildFlight({ currentPrice: null }))).toBeNull();
+    expect(
+      netSavingsView(
+        buildFlight({
+          originalPrice: 40000,
+          currentPrice: 30000,
+          hasBeenRebooked: true,
+          rebookingVerdict: verdict({ netSavings: 10000, qualifies: true }),
+        }),
+      ),
+    ).toBeNull();
   });
 });

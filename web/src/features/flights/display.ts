@@ -45,6 +45,51 @@ export function savingsSummary(flight: SavingsFields): { savings: number; percen
 
 export type BadgeTone = 'green' | 'orange' | 'brand' | 'gray';
 
+export interface NetSavingsView {
+  /** Fare difference minus the change fee, cents (negative when the fee is larger). */
+  amount: number;
+  /** The change fee the fare source reported, cents (0 when it reported none). */
+  fee: number;
+  qualifies: boolean;
+  badge: string;
+  tone: BadgeTone;
+  /** The api's sentence: why the drop does or does not qualify (private.rebooking_verdict). */
+  reason: string;
+}
+
+/**
+ * The net figure of a drop still to be claimed: what the traveller would get back after the
+ * airline's change fee, and whether it meets their rebooking thresholds. Null when there is no
+ * drop to show (no check yet, not below the price paid, already rebooked).
+ */
+export function netSavingsView(
+  flight: Pick<Flight, 'hasBeenRebooked' | 'currentPrice' | 'originalPrice' | 'rebookingVerdict'>,
+): NetSavingsView | null {
+  const verdict = flight.rebookingVerdict;
+  if (
+    flight.hasBeenRebooked ||
+    !verdict ||
+    flight.currentPrice === null ||
+    flight.currentPrice >= flight.originalPrice
+  ) {
+    return null;
+  }
+  const fee = verdict.changePenalty ?? 0;
+  const badge = verdict.qualifies
+    ? 'Meets your rebooking threshold'
+    : verdict.netSavings <= 0
+      ? 'Change fee exceeds the drop'
+      : 'Below your rebooking threshold';
+  return {
+    amount: verdict.netSavings,
+    fee,
+    qualifies: verdict.qualifies,
+    badge,
+    tone: verdict.qualifies ? 'green' : verdict.netSavings <= 0 ? 'gray' : 'orange',
+    reason: verdict.reason,
+  };
+}
+
 export interface StatusBadge {
   kind: 'rebooked' | 'price_drop' | 'monitoring' | 'limited';
   label: string;

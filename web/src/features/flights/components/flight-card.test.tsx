@@ -57,6 +57,36 @@ describe('FlightCard', () => {
     expect(within(article).getByRole('button', { name: 'Check Now' })).toBeEnabled();
   });
 
+  it('shows the net savings after the change fee and why the drop does not qualify', () => {
+    renderCard(
+      buildFlight({
+        originalPrice: 40000,
+        currentPrice: 30000,
+        status: 'price_drop',
+        changePenalty: 7500,
+        rebookingVerdict: {
+          netSavings: 2500,
+          changePenalty: 7500,
+          refundForm: 'credit',
+          qualifies: false,
+          international: false,
+          minNetSavings: 5000,
+          reason:
+            'Saves $25.00 (6.3%) as airline credit after a $75.00 change fee, below your rebooking threshold of $50.00 or 15%.',
+        },
+      }),
+    );
+    const net = within(card()).getByTestId('net-savings');
+    expect(within(net).getByText(/Net savings after fees: \$25\.00/)).toBeInTheDocument();
+    expect(within(net).getByText('($75.00 change fee)')).toBeInTheDocument();
+    expect(within(net).getByText('Below your rebooking threshold')).toBeInTheDocument();
+    expect(
+      within(net).getByText(
+        'Saves $25.00 (6.3%) as airline credit after a $75.00 change fee, below your rebooking threshold of $50.00 or 15%.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('reads never before the first check and offers a search link for other airlines', () => {
     renderCard(
       buildFlight({ airline: 'Spirit Airlines', flightNumber: 'NK201', lastChecked: null, currentPrice: null }),

@@ -19,6 +19,7 @@ import {
   eligibilityBadge,
   eligibilityExplanation,
   isMissedOpportunity,
+  netSavingsView,
   lastCheckedLabel,
   rebookAction,
   rebookingPathLabel,
@@ -64,6 +65,7 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
   const status = statusBadge(flight);
   const eligibility = eligibilityBadge(flight);
   const { savings, percent } = savingsSummary(flight);
+  const net = netSavingsView(flight);
   const links = airlineLinks(flight);
   const action = rebookAction(flight);
   const title = `${flight.airline} ${flight.flightNumber}`;
@@ -158,6 +160,26 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
             </Text>
           </Detail>
         </DetailList>
+
+        {net && (
+          <Stack gap="1" data-testid="net-savings">
+            <HStack gap="2" wrap="wrap">
+              <Text fontSize="sm" fontWeight="semibold">
+                Net savings after fees: {formatMoney(net.amount)}
+                {net.fee > 0 && (
+                  <Text as="span" fontWeight="normal" color="fg.muted">
+                    {' '}
+                    ({formatMoney(net.fee)} change fee)
+                  </Text>
+                )}
+              </Text>
+              <Badge colorPalette={net.tone}>{net.badge}</Badge>
+            </HStack>
+            <Text fontSize="sm" color="fg.muted">
+              {net.reason}
+            </Text>
+          </Stack>
+        )}
 
         <Stack gap="2">
           <Text fontSize="sm" fontWeight="semibold">
