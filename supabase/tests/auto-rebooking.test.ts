@@ -48,6 +48,7 @@ function depsWith(fareSource: FareSource, db: Db = api): AppDeps {
     verifyAccessToken: undefined as never,
     fareSource,
     mailer: undefined as never,
+    payments: undefined as never,
     log: (entry) => logs.push(entry),
   };
 }
