@@ -267,6 +267,9 @@ describe('a run', () => {
 
   it('rebooks qualifying flights once, tells assisted travellers what to ask, logs the run', async () => {
     const traveller = await premiumTraveller();
+    // 15% or $1,000: a 20% drop qualifies by percent; a 20% drop less a 15% fee (5%) does not,
+    // whatever the fare (the amount is out of reach of 5% of any simulated fare)
+    await sql`update public.profiles set min_savings_amount = 100000 where id = ${traveller.id}`;
     const drops = [await addFlight(traveller.id, 'DROP'), await addFlight(traveller.id, 'DROP')];
     const fee = await addFlight(traveller.id, 'DROPFEE');
     const direct = await addFlight(traveller.id, 'DIRECTDROP');

@@ -112,7 +112,9 @@ describe('POST /api/auto-rebooking/execute', () => {
     const before = (await flightsOf(me)).find((f) => f.id === mine[0]);
     expect(before?.rebookingVerdict).toMatchObject({ qualifies: true });
     expect(before?.rebookingVerdict.netSavings).toBe((before?.originalPrice ?? 0) - (before?.currentPrice ?? 0));
-    expect(before?.rebookingVerdict.reason).toMatch(/^Saves \$[\d,.]+ \(20\.0%\) as airline credit, which meets/);
+    expect(before?.rebookingVerdict.reason).toMatch(
+      /^Saves \$[\d,.]+ \(20\.0%\) as (airline credit|a refund), which meets/,
+    );
 
     const res = await api.post<ExecuteAutoRebookingResponse>('/auto-rebooking/execute', undefined, bearer(me));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
