@@ -254,6 +254,14 @@ describe('commission with the saved card', () => {
     // its webhook later changes nothing more
     await deliver('payment_intent.succeeded', stub.paymentIntents.get(res.body.paymentIntentId) ?? {});
     expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1250 });
+    // refunded in full at Stripe: owed again, the payment's row refunded (a replay changes nothing more)
+    const refunded = await deliver('charge.refunded', stub.refund(res.body.paymentIntentId));
+    expect(refunded.body.processed).toBe(true);
+    await deliver('charge.refunded', (refunded.event.data as { object: Record<string, unknown> }).object);
+    expect(await ledger(user.id)).toEqual({ owed: 1250, paid: 0 });
+    expect((await billingRows(user.id)).find((r) => r.payment_reference === res.body.paymentIntentId)?.status).toBe(
+      'refunded',
+    );
   });
 
   it('a declined card: 402 with the decline, still owed, a failed row and a notice', async () => {

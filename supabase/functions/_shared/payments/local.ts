@@ -93,6 +93,7 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
     retrieveSubscription: () => unsupported('A Stripe subscription'),
     cancelSubscriptionAtPeriodEnd: () => unsupported('A Stripe subscription'),
     retrieveInvoice: () => unsupported('A Stripe invoice'),
+    retrieveCharge: () => unsupported('A Stripe charge'),
     verifyWebhook: () =>
       Promise.reject(new WebhookSignatureError('Payments run in local test mode: Stripe webhooks are not accepted')),
     async confirm(id, outcome) {

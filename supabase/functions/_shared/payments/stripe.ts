@@ -198,6 +198,11 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
     retrieveSubscription: (id) => call(async () => subscriptionInfo(await stripe.subscriptions.retrieve(id))),
     cancelSubscriptionAtPeriodEnd: (id) =>
       call(async () => subscriptionInfo(await stripe.subscriptions.update(id, { cancel_at_period_end: true }))),
+    retrieveCharge: (chargeId) =>
+      call(async () => {
+        const charge = await stripe.charges.retrieve(chargeId);
+        return { id: charge.id, paymentIntentId: idOf(charge.payment_intent), refunded: charge.refunded };
+      }),
     retrieveInvoice: (invoiceId) =>
       call(async (): Promise<InvoiceInfo> => {
         const invoice = (await stripe.invoices.retrieve(invoiceId)) as unknown as Record<string, unknown>;

@@ -105,6 +105,8 @@ export interface Payments {
   retrieveSubscription(id: string): Promise<SubscriptionInfo>;
   cancelSubscriptionAtPeriodEnd(id: string): Promise<SubscriptionInfo>;
   retrieveInvoice(invoiceId: string): Promise<InvoiceInfo>;
+  /** A charge: the intent it belongs to and whether it was refunded in full. */
+  retrieveCharge(chargeId: string): Promise<{ id: string; paymentIntentId: string | null; refunded: boolean }>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError. */
   verifyWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
 }

@@ -43,6 +43,7 @@ import {
   notifyStatement,
   paymentById,
   paymentFailed,
+  paymentRefunded,
   paymentSucceeded,
   premiumPlan,
   recordInvoiceFailed,
@@ -418,6 +419,15 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
           });
         }
         await applyIntent(tx, intent);
+      };
+    }
+    case 'charge.refunded': {
+      // a full refund only: a partial one leaves the payment as it is
+      const charge = await p.retrieveCharge(objectId);
+      const intentId = charge.paymentIntentId;
+      if (!charge.refunded || !intentId) return null;
+      return async (tx) => {
+        await paymentRefunded(tx, intentId);
       };
     }
     default:

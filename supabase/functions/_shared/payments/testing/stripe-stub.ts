@@ -24,6 +24,7 @@ export interface StripeStub {
   checkoutSessions: Map<string, Obj>;
   subscriptions: Map<string, Obj>;
   invoices: Map<string, Obj>;
+  charges: Map<string, Obj>;
   /** Every request: method, path and the decoded form body. */
   requests: { method: string; path: string; body: Obj; idempotencyKey: string | null }[];
   /** Off-session charges of this payment method are declined. */
@@ -33,6 +34,8 @@ export interface StripeStub {
   payIntent(id: string, paymentMethodId?: string): Obj;
   failIntent(id: string, message?: string): Obj;
   updateSubscription(id: string, patch: Obj): Obj;
+  /** Refunds a succeeded intent in full: its charge, refunded. */
+  refund(paymentIntentId: string): Obj;
   /** A renewal that failed: an open invoice, the subscription past_due. */
   failRenewal(subscriptionId: string): string;
   /** An event about an object, as Stripe would send it (the object as it is now, or as given). */
@@ -71,6 +74,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const checkoutSessions = new Map<string, Obj>();
   const subscriptions = new Map<string, Obj>();
   const invoices = new Map<string, Obj>();
+  const charges = new Map<string, Obj>();
   const requests: StripeStub['requests'] = [];
   const declined = new Set<string>();
   const idempotent = new Map<string, [number, Obj]>();
@@ -198,6 +202,10 @@ export async function startStripeStub(): Promise<StripeStub> {
       }
       return [200, sub];
     }
+    if ((m = path.match(/^\/v1\/charges\/([^/]+)$/)) && method === 'GET') {
+      const ch = charges.get(m[1] ?? '');
+      return ch ? [200, ch] : notFound('charge', m[1] ?? '');
+    }
     if ((m = path.match(/^\/v1\/invoices\/([^/]+)$/)) && method === 'GET') {
       const inv = invoices.get(m[1] ?? '');
       return inv ? [200, inv] : notFound('invoice', m[1] ?? '');
@@ -257,6 +265,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     checkoutSessions,
     subscriptions,
     invoices,
+    charges,
     requests,
     declineCard: (pm) => void declined.add(pm),
     completeCheckout(sessionId, paymentMethodId = 'pm_card_visa') {
@@ -280,6 +289,19 @@ export async function startStripeStub(): Promise<StripeStub> {
         status: 'requires_payment_method',
         last_payment_error: { type: 'card_error', code: 'card_declined', message },
       });
+    },
+    refund(piId) {
+      const pi = must(paymentIntents, piId);
+      const ch: Obj = {
+        id: id('ch'),
+        object: 'charge',
+        payment_intent: piId,
+        amount: pi.amount,
+        amount_refunded: pi.amount,
+        refunded: true,
+      };
+      charges.set(ch.id as string, ch);
+      return ch;
     },
     updateSubscription: (subId, patch) => Object.assign(must(subscriptions, subId), patch),
     failRenewal(subId) {
