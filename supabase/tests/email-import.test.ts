@@ -83,6 +83,42 @@ describe('scans and the emails read', () => {
   });
 });
 
+describe('the hourly scan of connected mailboxes', () => {
+  it('opens a scan and queues its job for each connected mailbox not synced since, and no other', async () => {
+    const stale = await createUser(db.sql);
+    const fresh = await createUser(db.sql);
+    const revoked = await createUser(db.sql);
+    const busy = await createUser(db.sql);
+    for (const [owner, status, synced] of [
+      [stale, 'connected', '2 hours'],
+      [fresh, 'connected', '1 minute'],
+      [revoked, 'revoked', '2 hours'],
+      [busy, 'connected', '2 hours'],
+    ] as const) {
+      await db.sql`insert into public.email_connections (user_id, provider, status, last_synced_at, history_id)
+                   values (${owner.id}, 'gmail', ${status}, now() - ${synced}::interval, '1234')`;
+    }
+    await db.sql`insert into public.email_scans (user_id, provider, status) values (${busy.id}, 'gmail', 'scanning')`;
+
+    const [first] = await db.sql<{ n: number }[]>`select private.open_due_email_scans(now() - interval '1 hour') as n`;
+    const scans = await db.sql`
+      select s.user_id, s.mode, s.status from public.email_scans s
+       where s.user_id in (${stale.id}, ${fresh.id}, ${revoked.id}, ${busy.id}) order by s.id`;
+    expect(scans.map((s) => [s.user_id, s.mode, s.status])).toEqual([
+      [busy.id, 'full', 'scanning'],
+      [stale.id, 'incremental', 'queued'],
+    ]);
+    expect(first?.n).toBeGreaterThanOrEqual(1);
+    const [job] = await db.sql`select kind, payload from public.jobs where payload ->> 'userId' = ${stale.id}`;
+    expect(job).toMatchObject({ kind: 'email_scan', payload: { userId: stale.id } });
+    // an open scan is not opened twice
+    await db.sql`select private.open_due_email_scans(now() - interval '1 hour')`;
+    const [count] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from public.email_scans where user_id = ${stale.id}`;
+    expect(count?.n).toBe(1);
+  });
+});
+
 describe('flights found past the plan limit', () => {
   it('are kept but not watched, do not count against the limit, and are promoted when there is room', async () => {
     const fresh = await createUser(db.sql);

@@ -3,13 +3,14 @@
 // migration). The price sweep's `price_check` batches are not here: the sweep runs them itself.
 import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
 import { commissionStatementsJob } from '../services/billing.ts';
-import { emailScanHandler } from '../services/email/scan.ts';
+import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
 import type { JobHandler } from '../services/job-runner.ts';
 import { NOTIFICATION_HANDLERS } from '../services/notifications.ts';
 
 export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,
+  emailScanScheduleHandler as JobHandler<never>,
   emailScanHandler as JobHandler<never>,
   autoRebookOwnHandler as JobHandler<never>,
   autoRebookBatchHandler as JobHandler<never>,

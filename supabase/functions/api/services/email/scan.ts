@@ -185,6 +185,29 @@ async function reconnectNeeded(ctx: Parameters<JobHandler['run']>[1], scanId: nu
   });
 }
 
+/** How often a connected mailbox is scanned again without being asked. */
+export const RESCAN_MINUTES = 60;
+
+/**
+ * Once an hour: a scan for every connected mailbox not synced within the hour
+ * (private.open_due_email_scans; migration 20261125300100_email_scan_schedule.sql).
+ */
+export const emailScanScheduleHandler: JobHandler<{ hour: string }> = {
+  kind: 'email_scan_due',
+  leaseSeconds: 60,
+  recurring(now) {
+    const hour = now.toISOString().slice(0, 13);
+    return [{ kind: 'email_scan_due', payload: { hour }, dedupeKey: `email_scan_due:${hour}` }];
+  },
+  async run(_job, ctx) {
+    await ctx.finish(async (tx) => {
+      const since = new Date(Date.now() - RESCAN_MINUTES * 60_000);
+      const [row] = await tx<{ opened: number }[]>`select private.open_due_email_scans(${since}) as opened`;
+      return { opened: Number(row?.opened ?? 0) };
+    });
+  },
+};
+
 /** Starts the queued scans now instead of at the scheduler's next call (after the answer is sent). */
 export function kickScans(deps: AppDeps): void {
   runAfterResponse(deps.log, 'email scan', () =>
