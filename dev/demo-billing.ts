@@ -160,6 +160,6 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
                                   current_price, lowest_price, highest_price, fare_type, cabin_class,
                                   is_eligible_for_rebooking, rebooking_method, last_checked)
       values (${userId}, 'American Airlines', 'AA100', 'DEMOP3', 'Rivera', 'DFW', 'ORD', current_date + 30,
-              31_000, 31_000, 30_500, 31_000, 'Refundable Economy', 'Economy', true, 'source', now())`;
+              31000, 31000, 30500, 31000, 'Refundable Economy', 'Economy', true, 'source', now())`;
   });
 }
