@@ -17,6 +17,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_MAIL_URL = stack.mailUrl;
+  // as a superuser, for arranging what no screen can (a plan change without a payment)
+  process.env.E2E_DATABASE_URL = stack.databaseUrl;
+  process.env.E2E_DATABASE_SINGLE_SESSION = String(stack.singleSession);
   return async () => {
     await stack.stop();
     await db?.close();

@@ -1,5 +1,6 @@
 import { errors, expect, type Locator, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
 
 export const mailUrl = () => process.env.E2E_MAIL_URL ?? '';
 
@@ -49,6 +50,22 @@ export async function signUp(page: Page, user: { username: string; email: string
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Puts the account on the Premium plan, as a paid subscription would (the stack's database, as a superuser). */
+export async function putOnPremium(username: string): Promise<void> {
+  const singleSession = process.env.E2E_DATABASE_SINGLE_SESSION === 'true';
+  const sql = postgres(process.env.E2E_DATABASE_URL ?? '', { max: 1, prepare: !singleSession, onnotice: () => {} });
+  try {
+    const updated = await sql`
+      update public.profiles
+         set plan_id = (select id from public.subscription_plans where tier = 'premium' order by id limit 1)
+       where lower(username) = lower(${username})
+      returning id`;
+    if (updated.length !== 1) throw new Error(`no account named ${username}`);
+  } finally {
+    await sql.end();
+  }
 }
 
 export async function logIn(page: Page, user: { username: string; password: string }) {

@@ -1,6 +1,6 @@
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { EmailSettingsPanel } from '@/features/email';
-import { CreditsPanel, FlightsPanel, HistoryPanel, ManualEntryForm, StatsTiles } from '@/features/flights';
+import { CreditsPanel, flightKeys, FlightsPanel, HistoryPanel, ManualEntryForm, StatsTiles } from '@/features/flights';
 import { SettingsTab } from '@/features/settings';
 import { PaymentReturn, SubscriptionTab } from '@/features/subscription';
 
@@ -23,7 +23,13 @@ export function DashboardRoute() {
           ),
           history: () => <HistoryPanel />,
           credits: () => <CreditsPanel />,
-          settings: () => <SettingsTab emailPanel={<EmailSettingsPanel />} />,
+          settings: (selectTab) => (
+            <SettingsTab
+              emailPanel={<EmailSettingsPanel />}
+              onUpgrade={() => selectTab('plan')}
+              refreshAfterRun={[flightKeys.all]}
+            />
+          ),
           add: (selectTab) => <ManualEntryForm onAdded={() => selectTab('flights')} />,
           plan: () => <SubscriptionTab />,
         }}

@@ -51,6 +51,8 @@ function FieldSlider({
   const current = value ?? min;
   return (
     <Slider.Root
+      // the Field stacks its parts at their own width; a track is as wide as its field
+      width="full"
       name={name}
       min={min}
       max={max}

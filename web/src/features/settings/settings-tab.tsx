@@ -1,33 +1,54 @@
-import { Card, Heading, Stack, Text } from '@chakra-ui/react';
+import { Stack } from '@chakra-ui/react';
+import type { QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { PageSpinner } from '@/components/ui/page-spinner';
+import { isPremium, useCurrentUser } from '@/lib/auth';
+import { AutoRebookingCard } from './components/auto-rebooking-card';
+import { NotificationPreferencesCard } from './components/notification-preferences-card';
+import { PriceAlertThresholdsCard } from './components/price-alert-thresholds-card';
+import { RebookingThresholdsCard } from './components/rebooking-thresholds-card';
 
 interface SettingsTabProps {
   /** The email connection panel, from the email feature (composed by the dashboard route). */
   emailPanel: ReactNode;
+  /** Opens the Subscription tab (the upgrade buttons of premium-only settings). */
+  onUpgrade: () => void;
+  /** The flights and stats queries, refetched after an auto-rebooking check. */
+  refreshAfterRun: readonly QueryKey[];
 }
 
 /**
- * Dashboard tab 3, Settings. The settings cards (auto-rebooking, notification preferences, price
- * alert and rebooking thresholds) come with the settings issue; the email panel is the email
- * feature's, passed in by the route because features never import each other.
+ * Dashboard tab 3, Settings: the email connection panel (the email feature's, passed in by the
+ * route because features never import each other), then Auto-Rebooking Settings, Notification
+ * Preferences, Price Alert Thresholds and Rebooking Thresholds. Each card starts from the current
+ * user and every save refreshes it.
  */
-export function SettingsTab({ emailPanel }: SettingsTabProps) {
+export function SettingsTab({ emailPanel, onUpgrade, refreshAfterRun }: SettingsTabProps) {
+  const { data: user } = useCurrentUser();
+  if (!user) return <PageSpinner compact />;
+  const premium = isPremium(user);
   return (
     <Stack gap="6" maxW="3xl">
-      <Card.Root variant="outline">
-        <Card.Header>
-          <Heading as="h3" size="md">
-            Settings
-          </Heading>
-        </Card.Header>
-        <Card.Body>
-          <Text color="fg.muted">
-            Auto-rebooking, notification preferences, price alert thresholds and rebooking thresholds will be managed
-            here in an upcoming release.
-          </Text>
-        </Card.Body>
-      </Card.Root>
       {emailPanel}
+      <AutoRebookingCard
+        autoRebooking={user.autoRebooking}
+        premium={premium}
+        onUpgrade={onUpgrade}
+        refreshAfterRun={refreshAfterRun}
+      />
+      {/* keyed by user: another account's values never carry over */}
+      <NotificationPreferencesCard key={`notifications-${user.id}`} preferences={user} />
+      <PriceAlertThresholdsCard
+        key={`alerts-${user.id}`}
+        minPriceDrop={user.minPriceDrop}
+        minPriceDropPercent={user.minPriceDropPercent}
+      />
+      <RebookingThresholdsCard
+        key={`thresholds-${user.id}-${premium}`}
+        thresholds={user}
+        premium={premium}
+        onUpgrade={onUpgrade}
+      />
     </Stack>
   );
 }
