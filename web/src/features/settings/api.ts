@@ -6,6 +6,7 @@ import type {
   RebookingThresholdsInput,
   SettingsResponse,
 } from '@shared/schemas/settings.ts';
+import type { ExecuteAutoRebookingResponse } from '@shared/types/auto-rebooking.ts';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest, errorMessage } from '@/lib/api-client';
 import { authKeys } from '@/lib/auth';
@@ -15,13 +16,6 @@ import { authKeys } from '@/lib/auth';
  * the MutationCache's `meta.invalidates`; toasts are the cards' texts, in the hooks' own
  * callbacks or in `meta.errorTitle`.
  */
-
-/** `POST /api/auto-rebooking/execute` (the auto-rebooking engine's call). */
-export interface ExecuteAutoRebookingResponse {
-  message: string;
-  /** Flights rebooked by this run. */
-  count: number;
-}
 
 const refreshUser = [authKeys.me()] as const;
 

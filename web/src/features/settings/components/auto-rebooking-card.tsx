@@ -2,7 +2,8 @@ import { Box, Button, Stack, Text } from '@chakra-ui/react';
 import type { QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { SwitchField } from '@/components/form/switch-field';
-import { useExecuteAutoRebooking, useToggleAutoRebooking, type ExecuteAutoRebookingResponse } from '../api';
+import type { ExecuteAutoRebookingResponse } from '@shared/types/auto-rebooking.ts';
+import { useExecuteAutoRebooking, useToggleAutoRebooking } from '../api';
 import { PremiumNotice } from './premium-notice';
 import { SettingsCard } from './settings-card';
 
