@@ -420,6 +420,9 @@ async function ensureDemoAccounts(
       // their addresses belong to nobody: confirmed by hand, so alerts reach the mail catcher
       await sql`select private.confirm_email_address(${account.email})`;
       if (account.isAdmin) await sql`select private.make_admin(${account.email})`;
+      // the demo accounts show the product in use: past the onboarding wizard
+      await sql`update public.profiles set onboarding_completed_at = coalesce(onboarding_completed_at, now())
+                 where lower(email) = lower(${account.email})`;
     }
     const premium = demoAccounts.find((a) => a.username === 'premium');
     if (premium) await ensurePremiumDemo(sql, premium.email);

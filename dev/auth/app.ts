@@ -562,14 +562,14 @@ export function createAuthApp(deps: AuthAppDeps): AuthApp {
   app.put('/user', async (c) => {
     const body = await readJson(c);
     const { user, sessionCreatedAt } = await sql.begin((tx) => authenticate(c, tx));
+    // GoTrue's email change with double_confirm_changes off (config.toml): a link to the new
+    // address only; the address changes when it is verified (POST /verify type email_change).
     const email = stringField(body, 'email');
+    let newEmail: string | undefined;
     if (email !== undefined && email.trim().toLowerCase() !== (user.email ?? '').toLowerCase()) {
-      throw new AuthError(
-        422,
-        'validation_failed',
-        'Changing the email address is not supported by the local auth server',
-      );
+      newEmail = requireValidEmail(email);
     }
+    const emailChangeToken = newEmail ? randomBytes(28).toString('hex') : undefined;
     const password = stringField(body, 'password');
     let passwordHash: string | undefined;
     let spendsNonce = false;
@@ -591,6 +591,24 @@ export function createAuthApp(deps: AuthAppDeps): AuthApp {
         // GoTrue's User.UpdatePassword: every other session of the user ends.
         await deleteSessions(tx, current.id, 'others', sessionId);
       }
+      if (newEmail && emailChangeToken) {
+        if (await findUserByEmail(tx, newEmail)) {
+          throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+        }
+        const [sent] = await tx<{ email_change_sent_at: Date | null }[]>`
+          select email_change_sent_at from auth.users where id = ${current.id}`;
+        const elapsed = (Date.now() - (sent?.email_change_sent_at?.getTime() ?? 0)) / 1000;
+        if (elapsed < EMAIL_MIN_INTERVAL_SECONDS) {
+          throw new AuthError(
+            429,
+            'over_email_send_rate_limit',
+            `For security purposes, you can only request this after ${Math.max(1, Math.ceil(EMAIL_MIN_INTERVAL_SECONDS - elapsed))} seconds.`,
+          );
+        }
+        await tx`update auth.users set email_change = ${newEmail},
+          email_change_token_new = ${sha256Hex(emailChangeToken)}, email_change_sent_at = now(), updated_at = now()
+          where id = ${current.id}`;
+      }
       if (data) {
         const metadata = mergeMetadata(current.raw_user_meta_data ?? {}, data);
         await tx`update auth.users set raw_user_meta_data = ${jsonb(tx, metadata)}, updated_at = now()
@@ -599,6 +617,11 @@ export function createAuthApp(deps: AuthAppDeps): AuthApp {
       return loadUserJson(tx, current.id);
     });
     if (spendsNonce) reauthentications.delete(user.id);
+    if (newEmail && emailChangeToken) {
+      const to = newEmail;
+      const data = { SiteURL: siteUrl, TokenHash: emailChangeToken, Email: user.email ?? '', NewEmail: to, RedirectTo: siteUrl };
+      inBackground(() => deps.mailer.sendEmailChange(to, data), 'email change email');
+    }
     return c.json(updated);
   });
 
@@ -688,6 +711,26 @@ export function createAuthApp(deps: AuthAppDeps): AuthApp {
     if (!VERIFY_TYPES.has(type)) throw new AuthError(400, 'validation_failed', 'Verify requires a verification type');
     if (!tokenHash) throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
     const client = clientInfo(c);
+    if (type === 'email_change') {
+      const changed = await sql.begin(async (tx) => {
+        const [user] = await tx<{ id: string; email_change: string; email_change_sent_at: Date | null }[]>`
+          select id, email_change, email_change_sent_at from auth.users
+           where email_change_token_new = ${sha256Hex(tokenHash)} and email_change_token_new <> ''
+             and email_change <> '' for update`;
+        const sentAt = user?.email_change_sent_at?.getTime() ?? 0;
+        if (!user || Date.now() - sentAt > RECOVERY_TOKEN_SECONDS * 1000) return null;
+        // someone may have taken the address since the link was sent
+        if (await findUserByEmail(tx, user.email_change)) return null;
+        await tx`update auth.users set email = ${user.email_change}, email_change = '', email_change_token_new = '',
+          email_confirmed_at = now(), updated_at = now() where id = ${user.id}`;
+        await tx`update auth.identities
+            set identity_data = identity_data || jsonb_build_object('email', ${user.email_change}::text), updated_at = now()
+          where user_id = ${user.id} and provider = 'email'`;
+        return issueSession(tx, user.id, 'otp', client);
+      });
+      if (!changed) throw new AuthError(403, 'otp_expired', 'Email link is invalid or has expired');
+      return c.json(changed);
+    }
     const session = await sql.begin(async (tx) => {
       // Only recovery links are ever issued here, so any other type has no valid token.
       const user = type === 'recovery' ? await findUserByRecoveryTokenHash(tx, sha256Hex(tokenHash)) : undefined;

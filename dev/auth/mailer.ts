@@ -43,6 +43,8 @@ function plainText(html: string): string {
 
 export interface Mailer {
   sendRecovery(to: string, data: TemplateData): Promise<void>;
+  /** The email_change template, to the new address (`Email` the current one, `NewEmail` the new). */
+  sendEmailChange(to: string, data: TemplateData & { NewEmail: string }): Promise<void>;
   /** The 6-digit code GET /reauthenticate sends, for PUT /user's `nonce`. */
   sendReauthentication(to: string, data: { Token: string; Email: string; SiteURL: string }): Promise<void>;
   close(): void;
@@ -52,25 +54,29 @@ export function createMailer(options: {
   smtp: { host: string; port: number };
   from: string;
   recoveryTemplatePath: string;
+  /** Default: email_change.html next to the recovery template. */
+  emailChangeTemplatePath?: string;
 }): Mailer {
+  const emailChangeTemplatePath =
+    options.emailChangeTemplatePath ?? options.recoveryTemplatePath.replace(/recovery\.html$/, 'email_change.html');
   const transport = nodemailer.createTransport({
     host: options.smtp.host,
     port: options.smtp.port,
     secure: false,
     ignoreTLS: true,
   });
+  async function sendTemplate(path: string, to: string, data: Record<string, string>, fallbackSubject: string) {
+    const template = await readFile(path, 'utf8');
+    const html = renderTemplate(template, data);
+    const title = /<title>([^<]*)<\/title>/i.exec(template)?.[1]?.trim();
+    await transport.sendMail({ from: options.from, to, subject: title || fallbackSubject, html, text: plainText(html) });
+  }
   return {
     async sendRecovery(to, data) {
-      const template = await readFile(options.recoveryTemplatePath, 'utf8');
-      const html = renderTemplate(template, data);
-      const title = /<title>([^<]*)<\/title>/i.exec(template)?.[1]?.trim();
-      await transport.sendMail({
-        from: options.from,
-        to,
-        subject: title || 'Reset your FareBack password',
-        html,
-        text: plainText(html),
-      });
+      await sendTemplate(options.recoveryTemplatePath, to, data, 'Reset your FareBack password');
+    },
+    async sendEmailChange(to, data) {
+      await sendTemplate(emailChangeTemplatePath, to, data, 'Confirm your new FareBack email address');
     },
     async sendReauthentication(to, data) {
       const html = renderTemplate(REAUTHENTICATION_TEMPLATE, data);

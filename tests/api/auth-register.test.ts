@@ -43,6 +43,7 @@ const CURRENT_USER_FIELDS = [
   'commissionRate',
   'lastBillingDate',
   'createdAt',
+  'onboardingCompleted',
 ];
 
 describe('POST /api/auth/register', () => {

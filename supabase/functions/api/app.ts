@@ -38,6 +38,7 @@ import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
 import { settingsRouter } from './routes/settings.ts';
 import { billingRouter, publicStripeRouter, stripeRouter, subscriptionRouter } from './routes/billing.ts';
+import { onboardingRouter } from './routes/onboarding.ts';
 import { publicSubscriptionRouter } from './routes/subscription.ts';
 import { unsubscribeRouter } from './routes/unsubscribe.ts';
 
@@ -252,6 +253,7 @@ export function createApp(options: CreateAppOptions = {}) {
   app.route('/oauth', oauthRouter);
   app.route('/email', emailRouter);
   app.route('/auto-rebooking', autoRebookingRunsRouter);
+  app.route('/onboarding', onboardingRouter);
 
   return app;
 }

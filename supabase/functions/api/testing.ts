@@ -111,6 +111,8 @@ export function recordingAuthApi(overrides: Partial<AuthApi> = {}): AuthApi & { 
     recover: () => ok(null),
     verifyRecovery: () => ok(fakeSession()),
     updatePassword: () => ok(null),
+    requestEmailChange: () => ok(null),
+    verifyEmailChange: () => ok(fakeSession()),
   };
   const api = { ...defaults, ...overrides };
   const recorded = {} as AuthApi;
@@ -262,6 +264,7 @@ export function profileRow(overrides: Partial<ProfileRow> = {}): ProfileRow {
     commission_rate: 0,
     last_billing_date: null,
     created_at: new Date('2026-01-02T03:04:05Z'),
+    onboarding_completed_at: null,
     ...overrides,
   };
 }

@@ -45,6 +45,7 @@ export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     commissionRate: 0,
     lastBillingDate: null,
     createdAt: '2025-01-15T10:00:00.000Z',
+    onboardingCompleted: true,
     ...overrides,
   };
 }

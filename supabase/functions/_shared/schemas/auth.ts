@@ -107,3 +107,46 @@ export const resetPasswordFormSchema = z
     path: ['confirmPassword'],
   });
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+/** bcrypt, which Supabase Auth stores passwords with, reads at most 72 bytes; Auth refuses longer. */
+export const PASSWORD_MAX_BYTES = 72;
+export const PASSWORD_TOO_LONG_MESSAGE = `Password must be at most ${PASSWORD_MAX_BYTES} bytes (letters with accents and symbols count as 2 to 4)`;
+
+/** A password the account can be given now: the sign-up rule, within what Auth can store. */
+export const newPasswordRule = passwordRule.refine(
+  (password) => new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES,
+  { error: PASSWORD_TOO_LONG_MESSAGE, abort: true },
+);
+
+/** `POST /api/auth/change-email`: a confirmation link goes to the new address. */
+export const changeEmailInputSchema = z.object({
+  email: emailField,
+});
+export type ChangeEmailInput = z.infer<typeof changeEmailInputSchema>;
+
+/** `POST /api/auth/confirm-email-change`: the token of the link mailed to the new address. */
+export const confirmEmailChangeInputSchema = z.object({
+  token: textField('Confirmation token')
+    .trim()
+    .min(1, { error: 'Confirmation token is required', abort: true })
+    .max(512, { error: 'Confirmation token is invalid' }),
+});
+export type ConfirmEmailChangeInput = z.infer<typeof confirmEmailChangeInputSchema>;
+
+/** `POST /api/auth/change-password`: the current password proves it is the owner. */
+export const changePasswordInputSchema = z.object({
+  currentPassword: textField('Current password')
+    .min(1, { error: 'Current password is required', abort: true })
+    .max(1024, { error: 'Current password must be at most 1024 characters' }),
+  newPassword: newPasswordRule,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
+
+/** The Change Password form: the request's fields plus the new password typed twice. */
+export const changePasswordFormSchema = changePasswordInputSchema
+  .extend({ confirmPassword: textField('Password confirmation') })
+  .refine((form) => form.newPassword === form.confirmPassword, {
+    error: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;

@@ -48,6 +48,8 @@ export interface CurrentUser {
   commissionRate: number;
   lastBillingDate: string | null;
   createdAt: string;
+  /** Whether the owner has finished or skipped onboarding (false: new accounts go to /onboarding). */
+  onboardingCompleted: boolean;
 }
 
 /** `GET /api/auth/me` */

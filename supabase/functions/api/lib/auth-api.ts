@@ -35,6 +35,10 @@ export interface AuthApi {
   recover(email: string, redirectTo: string): Promise<AuthResult<null>>;
   verifyRecovery(tokenHash: string): Promise<AuthResult<AuthSession>>;
   updatePassword(accessToken: string, password: string): Promise<AuthResult<null>>;
+  /** PUT /user {email}: Auth mails a confirmation link to the new address; nothing changes until it is opened. */
+  requestEmailChange(accessToken: string, email: string): Promise<AuthResult<null>>;
+  /** Spends the link of an email-change confirmation; the address is changed and a session issued. */
+  verifyEmailChange(tokenHash: string): Promise<AuthResult<AuthSession>>;
 }
 
 export class AuthUnavailableError extends Error {
@@ -173,6 +177,12 @@ export function createAuthApi(options: AuthApiOptions): AuthApi {
     },
     async updatePassword(accessToken, password) {
       return emptyResult(await call('PUT', '/user', { bearer: accessToken, body: { password } }));
+    },
+    async requestEmailChange(accessToken, email) {
+      return emptyResult(await call('PUT', '/user', { bearer: accessToken, body: { email } }));
+    },
+    async verifyEmailChange(tokenHash) {
+      return sessionResult(await call('POST', '/verify', { body: { type: 'email_change', token_hash: tokenHash } }));
     },
   };
 }

@@ -44,6 +44,7 @@ export interface ProfileRow {
   commission_rate: number;
   last_billing_date: Date | null;
   created_at: Date;
+  onboarding_completed_at: Date | null;
 }
 
 const iso = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());
@@ -87,6 +88,7 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     commissionRate: row.commission_rate,
     lastBillingDate: iso(row.last_billing_date),
     createdAt: new Date(row.created_at).toISOString(),
+    onboardingCompleted: row.onboarding_completed_at !== null,
   };
 }
 
@@ -169,4 +171,19 @@ export async function findAccountByEmail(tx: Tx, email: string): Promise<Account
   `;
   const row = rows[0];
   return row ? { userId: row.id, email: row.email, emailConfirmed: row.confirmed } : null;
+}
+
+/** Records that the owner finished or skipped onboarding; the first time is kept. */
+export async function completeOnboarding(tx: Tx, userId: string): Promise<void> {
+  await tx`
+    update public.profiles
+       set onboarding_completed_at = coalesce(onboarding_completed_at, now())
+     where id = ${userId}
+  `;
+}
+
+/** The address the account signs in with (auth.users), which a token's email claim may predate. */
+export async function getSignInEmail(tx: Tx, userId: string): Promise<string | null> {
+  const rows = await tx<{ email: string | null }[]>`select email from auth.users where id = ${userId}`;
+  return rows[0]?.email ?? null;
 }

@@ -3,6 +3,9 @@
 // `me` after it.
 import { Hono } from 'hono';
 import {
+  changeEmailInputSchema,
+  changePasswordInputSchema,
+  confirmEmailChangeInputSchema,
   confirmEmailInputSchema,
   forgotPasswordInputSchema,
   loginInputSchema,
@@ -25,6 +28,7 @@ import {
   resetPassword,
 } from '../services/accounts.ts';
 import { CONFIRMATION_MESSAGES, confirmEmail } from '../services/email-confirmation.ts';
+import { changePassword, confirmEmailChange, requestEmailChange } from '../services/account-changes.ts';
 
 export const publicAuthRouter = new Hono<AppEnv>()
   .post('/register', async (c) => {
@@ -55,11 +59,27 @@ export const publicAuthRouter = new Hono<AppEnv>()
     await confirmEmail(c.var.deps, (await readJson(c, confirmEmailInputSchema)).token);
     return c.json({ message: CONFIRMATION_MESSAGES.confirmed });
   })
+  // the link mailed to a new address; signed in or not (the link is the proof)
+  .post('/confirm-email-change', async (c) => {
+    const { token } = await readJson(c, confirmEmailChangeInputSchema);
+    return c.json(await confirmEmailChange(c.var.deps, token));
+  })
   .get('/google', (c) => c.redirect(googleSignInUrl(c.var.deps), 302));
 
-export const authRouter = new Hono<AppEnv>().get('/me', async (c) => {
-  const claims = c.var.claims;
-  const user = await c.var.deps.db.asUser(claims, (tx) => getCurrentUser(tx, claims.email));
-  if (!user) throw new HttpError(401, NOT_AUTHENTICATED);
-  return c.json({ user });
-});
+export const authRouter = new Hono<AppEnv>()
+  .get('/me', async (c) => {
+    const claims = c.var.claims;
+    const user = await c.var.deps.db.asUser(claims, (tx) => getCurrentUser(tx, claims.email));
+    if (!user) throw new HttpError(401, NOT_AUTHENTICATED);
+    return c.json({ user });
+  })
+  .post('/change-email', async (c) => {
+    const input = await readJson(c, changeEmailInputSchema);
+    const accessToken = bearerToken(c.req.header('Authorization')) ?? '';
+    return c.json(await requestEmailChange(c.var.deps, { claims: c.var.claims, accessToken }, input));
+  })
+  .post('/change-password', async (c) => {
+    const input = await readJson(c, changePasswordInputSchema);
+    const ip = clientIp(c.req.raw.headers, c.var.deps.config.trustedProxyHops);
+    return c.json(await changePassword(c.var.deps, { claims: c.var.claims, ip }, input));
+  });
