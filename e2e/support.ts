@@ -43,12 +43,21 @@ export async function waitForEmail(
   throw new Error(`no such email to ${address} arrived`);
 }
 
-export async function signUp(page: Page, user: { username: string; email: string; password: string }) {
+/** Signs up through the form; `{ skipOnboarding: false }` stays on /onboarding. */
+export async function signUp(
+  page: Page,
+  user: { username: string; email: string; password: string },
+  { skipOnboarding = true }: { skipOnboarding?: boolean } = {},
+) {
   await page.goto('/sign-up');
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Create Account' }).click();
+  // a new account is sent to onboarding; unless a test walks through it, it is skipped
+  await expect(page).toHaveURL(/\/onboarding$/);
+  if (!skipOnboarding) return;
+  await page.getByRole('button', { name: 'Skip setup' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 

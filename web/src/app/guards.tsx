@@ -45,6 +45,16 @@ export function RequireAdmin() {
   return <Outlet />;
 }
 
+/**
+ * /dashboard: an account that has not finished or skipped onboarding goes to /onboarding. Sign-up
+ * and the first Google sign-in land on /dashboard, so this is where new accounts are sent there.
+ */
+export function RequireOnboarded() {
+  const { data: user } = useCurrentUser();
+  if (user && !user.onboardingCompleted) return <Navigate to="/onboarding" replace />;
+  return <Outlet />;
+}
+
 /** Pages for visitors (/, /login, /sign-up, /forgot-password): a signed-in user goes to `to`. */
 export function RedirectIfSignedIn({ to, children }: { to: string; children?: ReactNode }) {
   const { data: user, isPending } = useCurrentUser();

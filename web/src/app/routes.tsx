@@ -1,6 +1,6 @@
 import { isValidElement, lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteMatch, type RouteObject } from 'react-router';
-import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
+import { RedirectIfSignedIn, RequireAdmin, RequireAuth, RequireOnboarded } from './guards';
 import { RootLayout, RootLayoutFallback } from './layout/root-layout';
 import { NotFoundPage } from './routes/not-found';
 import { SiteNavContext, siteNavLinks, type SiteNavHandle } from './layout/site-nav';
@@ -56,10 +56,10 @@ const PrivacyPage = page(() => import('@/features/landing/info-pages'), 'Privacy
 const TermsPage = page(() => import('@/features/landing/info-pages'), 'TermsPage');
 const HelpPage = page(() => import('@/features/landing/info-pages'), 'HelpPage');
 const DashboardRoute = page(() => import('./routes/dashboard'), 'DashboardRoute');
-const AccountPage = page(() => import('@/features/account/account-page'), 'AccountPage');
+const AccountRoute = page(() => import('./routes/account'), 'AccountRoute');
 const ConnectEmailPage = page(() => import('@/features/email/connect-email-page'), 'ConnectEmailPage');
 const PremiumCheckoutPage = page(() => import('@/features/subscription/premium-checkout-page'), 'PremiumCheckoutPage');
-const OnboardingPage = page(() => import('@/features/onboarding/onboarding-page'), 'OnboardingPage');
+const OnboardingRoute = page(() => import('./routes/onboarding'), 'OnboardingRoute');
 const AdminPage = page(() => import('@/features/admin/admin-page'), 'AdminPage');
 
 /** Public pages show the site navigation and footer (./layout/site-nav.tsx). */
@@ -142,12 +142,18 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            path: 'dashboard',
-            element: <DashboardRoute />,
+            // a new account goes to /onboarding until it has finished or skipped it
+            element: <RequireOnboarded />,
+            children: [
+              {
+                path: 'dashboard',
+                element: <DashboardRoute />,
+              },
+            ],
           },
           {
             path: 'account',
-            element: <AccountPage />,
+            element: <AccountRoute />,
           },
           {
             path: 'connect-email',
@@ -159,7 +165,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'onboarding',
-            element: <OnboardingPage />,
+            element: <OnboardingRoute />,
           },
           {
             element: <RequireAdmin />,

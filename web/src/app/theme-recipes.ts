@@ -1,6 +1,7 @@
 import {
   badgeRecipe,
   buttonRecipe,
+  codeRecipe,
   containerRecipe,
   headingRecipe,
   iconRecipe,
@@ -24,6 +25,7 @@ import {
 export const recipes = {
   badge: badgeRecipe,
   button: buttonRecipe,
+  code: codeRecipe,
   container: containerRecipe,
   heading: headingRecipe,
   icon: iconRecipe,

@@ -79,3 +79,13 @@ export async function getAccessToken(): Promise<string | null> {
   const { data } = await supabase.auth.getSession();
   return data.session?.access_token ?? null;
 }
+
+/** Makes a session the api handed over (sign-in, sign-up, password change) this browser's session. */
+export async function adoptSession(session: { access_token: string; refresh_token: string }): Promise<void> {
+  const supabase = await loadSupabase();
+  const { error } = await supabase.auth.setSession({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+  });
+  if (error) throw error;
+}

@@ -2,6 +2,7 @@ import type { SubscriptionPlan } from '@shared/types/plans.ts';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
 import type { CurrentUser } from '@/lib/auth';
 import type { Flight } from '@shared/types/flights.ts';
+import type { EmailConnection, EmailScanProgress, ImportedEmail, OAuthConfigResponse } from '@shared/types/email.ts';
 
 let sequence = 0;
 
@@ -161,4 +162,84 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
   // A plain object rather than a Flight literal, so a field the api adds later does not break the
   // factory before its tests need it.
   return { ...flight, ...overrides } as Flight;
+}
+
+/** GET /api/oauth/config on the local stack: Google not configured, the sample mailbox offered. */
+export function buildOAuthConfig(overrides: Partial<OAuthConfigResponse> = {}): OAuthConfigResponse {
+  return {
+    redirectUri: 'http://localhost:5173/oauth2callback',
+    clientIdAvailable: false,
+    clientSecretAvailable: false,
+    scopes: ['https://www.googleapis.com/auth/gmail.readonly'],
+    devConnectAvailable: true,
+    ...overrides,
+  };
+}
+
+export function buildScan(overrides: Partial<EmailScanProgress> = {}): EmailScanProgress {
+  return {
+    id: 1,
+    status: 'done',
+    mode: 'full',
+    scanned: 430,
+    total: 430,
+    flightsFound: 3,
+    flightsUpdated: 0,
+    flightsCancelled: 0,
+    flightsNotWatched: 0,
+    summary: 'Scanned 430 of 430 emails, 3 flights found',
+    startedAt: '2026-11-24T10:00:00.000Z',
+    finishedAt: '2026-11-24T10:01:00.000Z',
+    retryAt: null,
+    error: null,
+    ...overrides,
+  };
+}
+
+/** GET /api/email/connection: not connected, with a forwarding address, unless overridden. */
+export function buildEmailConnection(overrides: Partial<EmailConnection> = {}): EmailConnection {
+  return {
+    state: 'not_connected',
+    provider: null,
+    accountEmail: null,
+    connectedAt: null,
+    lastSyncedAt: null,
+    scan: null,
+    forwardingAddress: 'trips+k3y9x2@in.fareback.app',
+    ...overrides,
+  };
+}
+
+export function buildImportedEmail(overrides: Partial<ImportedEmail> = {}): ImportedEmail {
+  return {
+    id: 1,
+    via: 'sample',
+    messageId: '<confirm-1@delta.com>',
+    from: 'Delta Air Lines <noreply@delta.com>',
+    subject: 'Your trip confirmation: ABC123',
+    date: '2026-11-01T09:00:00.000Z',
+    readAt: '2026-11-24T10:00:30.000Z',
+    outcome: 'created',
+    bookings: [
+      {
+        airline: 'Delta Air Lines',
+        bookingCode: 'ABC123',
+        passengerLastName: 'SMITH',
+        segments: [
+          {
+            flightNumber: 'DL1234',
+            departureAirport: 'JFK',
+            arrivalAirport: 'LAX',
+            departureTime: '2027-03-14T08:00:00-05:00',
+          },
+        ],
+        totalPrice: 40000,
+        currency: 'USD',
+        fareType: 'Main Cabin',
+        kind: 'booking',
+        flightId: 7,
+      },
+    ],
+    ...overrides,
+  };
 }

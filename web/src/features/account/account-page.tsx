@@ -1,14 +1,49 @@
-import { Link, Tabs } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router';
+import { Badge, Box, Button, Card, Stack, Tabs, Text } from '@chakra-ui/react';
+import { changeEmailInputSchema, changePasswordFormSchema, type ChangePasswordForm } from '@shared/schemas/auth.ts';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { FormDialog } from '@/components/form/form-dialog';
+import { TextField } from '@/components/form/text-field';
 import { ContentLayout } from '@/components/layout/content-layout';
-import { PlaceholderPanel } from '@/components/ui/placeholder-panel';
 import { useUrlTab } from '@/hooks/use-url-tab';
+import { useZodForm } from '@/hooks/use-zod-form';
+import { isPremium, useCurrentUser, type CurrentUser } from '@/lib/auth';
+import { formatDate } from '@/lib/format';
+import { useChangeEmail, useChangePassword, useConfirmEmailChange } from './api';
 
 // Account Settings' two tabs; `id` is what the URL carries (?tab=email).
 const ACCOUNT_TAB_IDS = ['profile', 'email'] as const;
 
-export function AccountPage() {
+export interface AccountPageProps {
+  /** The Email Connection tab's panel (the email feature's, with 'Disconnect Email'). */
+  emailPanel: ReactNode;
+}
+
+/** Spends the link of an email-change confirmation (`?email_change_token=`), then drops it from the URL. */
+function useEmailChangeLink() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const confirm = useConfirmEmailChange();
+  const token = searchParams.get('email_change_token');
+  const spent = useRef(false);
+  useEffect(() => {
+    if (!token || spent.current) return;
+    spent.current = true;
+    confirm.mutate(token);
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('email_change_token');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [token, confirm, setSearchParams]);
+}
+
+export function AccountPage({ emailPanel }: AccountPageProps) {
   const [selected, selectTab] = useUrlTab(ACCOUNT_TAB_IDS);
+  const { data: user } = useCurrentUser();
+  useEmailChangeLink();
   return (
     <ContentLayout title="Account Settings" description="Your profile and email connection.">
       <Tabs.Root value={selected} onValueChange={(details) => selectTab(details.value)} lazyMount variant="line">
@@ -17,18 +52,134 @@ export function AccountPage() {
           <Tabs.Trigger value="email">Email Connection</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="profile" pt="6">
-          <PlaceholderPanel>Your profile settings will appear here.</PlaceholderPanel>
+          {user && <ProfileCard user={user} />}
         </Tabs.Content>
-        <Tabs.Content value="email" pt="6">
-          <PlaceholderPanel>
-            Email connection settings will appear here. Until then, use the{' '}
-            <Link asChild color="brand.fg" fontWeight="medium">
-              <RouterLink to="/connect-email">Email Connection page</RouterLink>
-            </Link>
-            .
-          </PlaceholderPanel>
+        <Tabs.Content value="email" pt="6" maxW="3xl">
+          {emailPanel}
         </Tabs.Content>
       </Tabs.Root>
     </ContentLayout>
+  );
+}
+
+function ProfileCard({ user }: { user: CurrentUser }) {
+  const [dialog, setDialog] = useState<'email' | 'password' | null>(null);
+  const premium = isPremium(user);
+  return (
+    <Card.Root variant="outline" maxW="2xl">
+      <Card.Body>
+        <Box
+          as="dl"
+          display="grid"
+          gridTemplateColumns={{ base: '1fr', sm: '10rem 1fr' }}
+          columnGap="6"
+          rowGap={{ base: '1', sm: '4' }}
+        >
+          <ProfileField label="Username">{user.username}</ProfileField>
+          <ProfileField label="Email">{user.email}</ProfileField>
+          <ProfileField label="Account Created">{formatDate(user.createdAt)}</ProfileField>
+          <ProfileField label="Subscription">
+            <Badge colorPalette={premium ? 'brand' : 'gray'}>{premium ? 'Premium' : 'Free'}</Badge>
+          </ProfileField>
+        </Box>
+      </Card.Body>
+      <Card.Footer>
+        <Stack direction={{ base: 'column', sm: 'row' }} gap="3" w={{ base: 'full', sm: 'auto' }}>
+          <Button variant="outline" onClick={() => setDialog('email')}>
+            Update Email
+          </Button>
+          <Button variant="outline" onClick={() => setDialog('password')}>
+            Change Password
+          </Button>
+        </Stack>
+      </Card.Footer>
+      {dialog === 'email' && <UpdateEmailDialog onClose={() => setDialog(null)} />}
+      {dialog === 'password' && <ChangePasswordDialog onClose={() => setDialog(null)} />}
+    </Card.Root>
+  );
+}
+
+function ProfileField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <Text as="dt" color="fg.muted" fontSize="sm" mt={{ base: '3', sm: '0' }}>
+        {label}
+      </Text>
+      <Box as="dd" fontWeight="medium" wordBreak="break-all">
+        {children}
+      </Box>
+    </>
+  );
+}
+
+function UpdateEmailDialog({ onClose }: { onClose: () => void }) {
+  const changeEmail = useChangeEmail();
+  const form = useZodForm(changeEmailInputSchema, { email: '' });
+  const busy = changeEmail.isPending;
+  return (
+    <FormDialog
+      title="Update Email"
+      submitLabel="Send Confirmation Link"
+      busy={busy}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((input) =>
+        changeEmail.mutate(input, { onSuccess: onClose, onError: form.showServerErrors }),
+      )}
+    >
+      <TextField
+        label="New email address"
+        type="email"
+        autoComplete="email"
+        hint="We'll send a confirmation link there; your email changes when you open it."
+        required
+        disabled={busy}
+        {...form.field('email')}
+      />
+    </FormDialog>
+  );
+}
+
+const EMPTY_PASSWORDS: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
+  const changePassword = useChangePassword();
+  const form = useZodForm(changePasswordFormSchema, EMPTY_PASSWORDS);
+  const busy = changePassword.isPending;
+  return (
+    <FormDialog
+      title="Change Password"
+      submitLabel="Change Password"
+      busy={busy}
+      onClose={onClose}
+      onSubmit={form.handleSubmit(({ currentPassword, newPassword }) =>
+        changePassword.mutate({ currentPassword, newPassword }, { onSuccess: onClose, onError: form.showServerErrors }),
+      )}
+    >
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        disabled={busy}
+        {...form.field('currentPassword')}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="8 or more characters with an uppercase and a lowercase letter, a number and one of @$!%*?&"
+        required
+        disabled={busy}
+        {...form.field('newPassword')}
+      />
+      <TextField
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        disabled={busy}
+        {...form.field('confirmPassword')}
+      />
+    </FormDialog>
   );
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from '@shared/schemas/auth.ts';
-import type { AuthResponse, AuthSession, MessageResponse } from '@shared/types/auth.ts';
+import type { AuthResponse, MessageResponse } from '@shared/types/auth.ts';
 import { AFTER_LOGIN_PATH } from '@shared/constants.ts';
 import { useNavigate } from 'react-router';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { authKeys, type CurrentUser } from '@/lib/auth';
-import { loadSupabase } from '@/lib/supabase';
+import { adoptSession, loadSupabase } from '@/lib/supabase';
 
 /*
  * Account calls. The api function creates the Supabase Auth session and hands it
@@ -14,15 +14,6 @@ import { loadSupabase } from '@/lib/supabase';
  * token from it. The me cache is written directly on login, register and logout, so the header
  * and guards switch at once instead of waiting for a refetch.
  */
-
-async function adoptSession(session: AuthSession): Promise<void> {
-  const supabase = await loadSupabase();
-  const { error } = await supabase.auth.setSession({
-    access_token: session.access_token,
-    refresh_token: session.refresh_token,
-  });
-  if (error) throw error;
-}
 
 export async function login(input: LoginInput): Promise<CurrentUser> {
   const { user, session } = await apiRequest<AuthResponse>('POST', '/auth/login', input);

@@ -1,30 +1,38 @@
 import { Card, Heading, HStack, Link, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '@/lib/auth';
+import { EmailConnectionPanel } from './components/connection-panel';
 
-/** The Settings tab's email connection panel (the email issue gives it the connect actions). */
+const STATE_LABELS = {
+  connected: 'Connected',
+  not_connected: 'Not Connected',
+  needs_reconnect: 'Needs reconnect',
+} as const;
+
+/** The Settings tab's email connection panel. */
 export function EmailSettingsPanel() {
   const { data: user } = useCurrentUser();
-  const connected = user?.emailConnected === true;
+  const state = user?.emailConnectionState ?? (user?.emailConnected ? 'connected' : 'not_connected');
   return (
     <Card.Root variant="outline">
       <Card.Header>
-        <Heading as="h3" size="md">
-          Email Connection
-        </Heading>
-      </Card.Header>
-      <Card.Body>
-        <HStack gap="3" wrap="wrap">
-          <Text>
-            Email connection:{' '}
-            <Text as="span" fontWeight="semibold">
-              {connected ? 'Connected' : 'Not Connected'}
-            </Text>
-          </Text>
-          <Link asChild color="brand.fg" fontWeight="medium">
+        <HStack justify="space-between" wrap="wrap" gap="2">
+          <Heading as="h3" size="md">
+            Email Connection
+          </Heading>
+          <Link asChild color="brand.fg" fontWeight="medium" fontSize="sm">
             <RouterLink to="/connect-email">Manage email connection</RouterLink>
           </Link>
         </HStack>
+        <Text fontSize="sm">
+          Email connection:{' '}
+          <Text as="span" fontWeight="semibold">
+            {STATE_LABELS[state]}
+          </Text>
+        </Text>
+      </Card.Header>
+      <Card.Body>
+        <EmailConnectionPanel />
       </Card.Body>
     </Card.Root>
   );
