@@ -619,7 +619,13 @@ export function createAuthApp(deps: AuthAppDeps): AuthApp {
     if (spendsNonce) reauthentications.delete(user.id);
     if (newEmail && emailChangeToken) {
       const to = newEmail;
-      const data = { SiteURL: siteUrl, TokenHash: emailChangeToken, Email: user.email ?? '', NewEmail: to, RedirectTo: siteUrl };
+      const data = {
+        SiteURL: siteUrl,
+        TokenHash: emailChangeToken,
+        Email: user.email ?? '',
+        NewEmail: to,
+        RedirectTo: siteUrl,
+      };
       inBackground(() => deps.mailer.sendEmailChange(to, data), 'email change email');
     }
     return c.json(updated);

@@ -69,7 +69,13 @@ export function createMailer(options: {
     const template = await readFile(path, 'utf8');
     const html = renderTemplate(template, data);
     const title = /<title>([^<]*)<\/title>/i.exec(template)?.[1]?.trim();
-    await transport.sendMail({ from: options.from, to, subject: title || fallbackSubject, html, text: plainText(html) });
+    await transport.sendMail({
+      from: options.from,
+      to,
+      subject: title || fallbackSubject,
+      html,
+      text: plainText(html),
+    });
   }
   return {
     async sendRecovery(to, data) {

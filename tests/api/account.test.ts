@@ -28,11 +28,15 @@ describe('onboarding', () => {
     expect(done.body).toEqual({ message: 'Onboarding complete' });
     expect((await api.get<Me>('/auth/me', { token })).body.user.onboardingCompleted).toBe(true);
 
-    const [first] = await sql<{ at: Date }[]>`select onboarding_completed_at as at from public.profiles where id = ${user.id}`;
+    const [first] = await sql<
+      { at: Date }[]
+    >`select onboarding_completed_at as at from public.profiles where id = ${user.id}`;
     expect(first?.at).toBeInstanceOf(Date);
     // again (skipping after finishing, a second tab): the first time is kept
     expect((await api.post('/onboarding/complete', {}, { token })).status).toBe(200);
-    const [second] = await sql<{ at: Date }[]>`select onboarding_completed_at as at from public.profiles where id = ${user.id}`;
+    const [second] = await sql<
+      { at: Date }[]
+    >`select onboarding_completed_at as at from public.profiles where id = ${user.id}`;
     expect(second?.at.getTime()).toBe(first?.at.getTime());
   });
 
@@ -58,7 +62,10 @@ describe('POST /api/auth/change-password', () => {
         'Password must be at most 72 bytes (letters with accents and symbols count as 2 to 4)',
       ],
       [{ newPassword: 'Brand@New123' }, 'Current password is required'],
-      [{ currentPassword: user.password, newPassword: user.password }, 'New password must be different from your current password'],
+      [
+        { currentPassword: user.password, newPassword: user.password },
+        'New password must be different from your current password',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await api.post<{ message: string }>('/auth/change-password', body, { token, ip });
@@ -85,7 +92,11 @@ describe('POST /api/auth/change-password', () => {
     expect((await api.get('/auth/me', { token: res.body.session.access_token })).status).toBe(200);
     expect((await api.get('/auth/me', { token: oldToken })).status).toBe(401);
 
-    const withOld = await api.post('/auth/login', { username: user.username, password: user.password }, { ip: newIp() });
+    const withOld = await api.post(
+      '/auth/login',
+      { username: user.username, password: user.password },
+      { ip: newIp() },
+    );
     expect(withOld.status).toBe(401);
     const withNew = await api.post('/auth/login', { username: user.username, password: newPassword }, { ip: newIp() });
     expect(withNew.status).toBe(200);

@@ -116,6 +116,7 @@ const OUTCOMES: Record<ImportOutcome, { label: string; palette: string }> = {
   cancelled: { label: 'Flight cancelled', palette: 'orange' },
   not_watched: { label: 'Found, not watched', palette: 'yellow' },
   unchanged: { label: 'Already up to date', palette: 'gray' },
+  departed: { label: 'Already flown', palette: 'gray' },
   not_a_booking: { label: 'Not a booking', palette: 'gray' },
 };
 
