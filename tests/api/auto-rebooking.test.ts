@@ -175,3 +175,61 @@ describe('POST /api/admin/run-auto-rebooking', () => {
     ]);
   });
 });
+
+describe('a flight the airline cancelled', () => {
+  const cancelledNotes = (userId: string) => sql<{ flight_id: string; additional_data: Record<string, unknown> }[]>`
+    select flight_id, additional_data from public.notification_history
+     where user_id = ${userId} and type = 'flight_cancelled'`;
+
+  it('Check Now marks it cancelled and tells the traveller once', async () => {
+    const me = await traveller();
+    await sql`update public.profiles set email_confirmed_at = now() where id = ${me.id}`;
+    const added = await api.post<AddFlightResponse>(
+      '/flights/manual',
+      {
+        airline: 'United Airlines',
+        bookingCode: `CANCEL${codes++}${Date.now().toString(36)}`,
+        passengerLastName: 'Lee',
+      },
+      bearer(me),
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const res = await api.post(`/flights/${added.body.flight.id}/check-price`, {}, bearer(me));
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      message:
+        'The airline has cancelled this flight, so FareBack has stopped monitoring it. Contact the airline about a refund or another flight.',
+    });
+    expect((await flightsOf(me)).find((f) => f.id === added.body.flight.id)).toMatchObject({
+      status: 'cancelled',
+      isWatched: false,
+    });
+    const notes = await cancelledNotes(me.id);
+    expect(notes.map((n) => Number(n.flight_id))).toEqual([added.body.flight.id]);
+    expect(notes[0]?.additional_data).toMatchObject({
+      airline: 'United Airlines',
+      route: expect.stringContaining(' to '),
+    });
+  });
+
+  it('a price sweep marks it cancelled too', async () => {
+    const admin = await traveller();
+    await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
+    const me = await traveller();
+    await sql`update public.profiles set email_confirmed_at = now() where id = ${me.id}`;
+    const added = await api.post<AddFlightResponse>(
+      '/flights/manual',
+      {
+        airline: 'Delta Air Lines',
+        bookingCode: `CANCEL${codes++}${Date.now().toString(36)}`,
+        passengerLastName: 'Lee',
+      },
+      bearer(me),
+    );
+    expect(added.status).toBe(201);
+    const sweep = await api.post('/admin/run-price-check', {}, bearer(admin));
+    expect(sweep.status, JSON.stringify(sweep.body)).toBe(200);
+    expect((await flightsOf(me)).find((f) => f.id === added.body.flight.id)?.status).toBe('cancelled');
+    expect((await cancelledNotes(me.id)).length).toBe(1);
+  });
+});

@@ -14,6 +14,7 @@ import {
   BookingNotFoundError,
   FareNoLongerAvailableError,
   FareSourceError,
+  FlightCancelledError,
   FareSourceUnavailableError,
 } from '../_shared/fare-source/types.ts';
 import { createMailer } from '../_shared/mailer/index.ts';
@@ -196,7 +197,9 @@ export function createApp(options: CreateAppOptions = {}) {
       const status =
         error instanceof BookingNotFoundError
           ? 404
-          : error instanceof FareNoLongerAvailableError || error instanceof BookingNotChangeableError
+          : error instanceof FareNoLongerAvailableError ||
+              error instanceof BookingNotChangeableError ||
+              error instanceof FlightCancelledError
             ? 409
             : error instanceof FareSourceUnavailableError
               ? 503

@@ -57,6 +57,7 @@
 //   FAIL..., DOWN...   every call for the booking fails with FareSourceUnavailableError.
 //   OUTAGE...    retrieval works; every quote and rebook then fails with FareSourceUnavailableError.
 //   NOTFOUND..., NONE...   retrieval fails with BookingNotFoundError.
+//   CANCEL...    the airline cancelled the flight: quotes and rebooks fail with FlightCancelledError.
 //   ...FEE (after the words above: DROPFEE1)   the fare carries a change penalty of 15% of its
 //                base fare, so a 20% drop nets only about 5%.
 // DROP, RISE and OUTAGE bookings also carry the control in their outbound flight number (9900-9928
@@ -76,6 +77,7 @@ import {
   type FareSource,
   FareSourceUnavailableError,
   FareNoLongerAvailableError,
+  FlightCancelledError,
   type Itinerary,
   itineraryKey,
   type RebookRequest,
@@ -466,10 +468,12 @@ interface Controls {
   notFound: boolean;
   /** The fare carries a 15% change penalty (test control ...FEE). */
   fee: boolean;
+  /** The airline cancelled the flight (test control CANCEL...). */
+  cancelled: boolean;
 }
 
 function controlsOf(bookingCode: string | undefined): Controls {
-  const match = /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE)?(FEE)?/.exec(
+  const match = /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE|CANCEL)?(FEE)?/.exec(
     (bookingCode ?? '').toUpperCase(),
   );
   const word = match?.[3];
@@ -480,6 +484,7 @@ function controlsOf(bookingCode: string | undefined): Controls {
     failAll: word === 'FAIL' || word === 'DOWN',
     notFound: word === 'NOTFOUND' || word === 'NONE',
     fee: match?.[4] === 'FEE',
+    cancelled: word === 'CANCEL',
   };
 }
 
@@ -548,6 +553,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
   function quoteAt(it: Itinerary, at: Date): FareQuote {
     const byCode = controlsOf(it.bookingCode);
     if (byCode.failAll) throw new FareSourceUnavailableError();
+    if (byCode.cancelled) throw new FlightCancelledError();
     const control = byCode.price ?? controlOfFlightNumber(it.flightNumber);
     if (control === 'outage') throw new FareSourceUnavailableError();
     const key = itineraryKey(it);

@@ -249,6 +249,17 @@ export class RebookOutcomeUnknownError extends FareSourceUnavailableError {
   }
 }
 
+/**
+ * The airline cancelled the flight: there is no fare to quote and nothing to rebook. The flight
+ * is marked cancelled and its owner told (flight_cancelled). Maps to 409.
+ */
+export class FlightCancelledError extends FareSourceError {
+  constructor(message = 'The airline has cancelled this flight.') {
+    super(message);
+    this.name = 'FlightCancelledError';
+  }
+}
+
 /** The airline does not allow changing this booking through the source. Maps to 409. */
 export class BookingNotChangeableError extends FareSourceError {
   constructor(message = 'This booking cannot be changed through the fare service.') {

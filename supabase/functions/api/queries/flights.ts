@@ -479,3 +479,29 @@ export async function listOpenRebookings(tx: Tx, limit: number): Promise<OpenReb
 export async function noteRebookingAttempt(tx: Tx, rebookingId: number, error: string): Promise<void> {
   await tx`update private.rebookings set attempts = attempts + 1, error = ${error} where id = ${rebookingId}`;
 }
+
+/**
+ * The fare source reported these flights cancelled by the airline: each one a check may still
+ * touch (private.flight_is_checkable) becomes 'cancelled' and its owner is told once
+ * (flight_cancelled through the outbox, which applies notifyCancellations). Answers the ids changed.
+ */
+export async function cancelFlights(tx: Tx, flights: { flightId: number; userId: string }[]): Promise<number[]> {
+  if (flights.length === 0) return [];
+  const rows = await tx<{ id: string }[]>`
+    with cancelled as (
+      update public.flights f set status = 'cancelled'
+        from unnest(${flights.map((f) => f.flightId)}::bigint[], ${flights.map((f) => f.userId)}::uuid[])
+             as c(flight_id, user_id)
+       where f.id = c.flight_id and f.user_id = c.user_id and private.flight_is_checkable(f)
+      returning f.id, f.user_id, f.airline, f.flight_number, f.departure_airport || ' to ' || f.arrival_airport as route
+    )
+    select c.id,
+           private.queue_notification(
+             c.user_id, 'flight_cancelled', 'The airline cancelled one of your flights',
+             c.airline || ' ' || c.flight_number || ' (' || c.route || ') was cancelled by the airline.',
+             jsonb_build_object('airline', c.airline, 'flightNumber', c.flight_number, 'route', c.route),
+             c.id, 'flight_cancelled:' || c.id) as notification_id
+      from cancelled c
+  `;
+  return rows.map((r) => Number(r.id));
+}

@@ -8,6 +8,7 @@ import {
   BookingNotChangeableError,
   BookingNotFoundError,
   FareNoLongerAvailableError,
+  FlightCancelledError,
   type Itinerary,
   RebookOutcomeUnknownError,
   type RebookRequest,
@@ -29,6 +30,7 @@ import type { AuthClaims } from '../db.ts';
 import { HttpError } from '../errors.ts';
 import { type FareCallKind, spendFareCall } from '../queries/fare-budget.ts';
 import {
+  cancelFlights,
   claimRebooking,
   confirmRebooking,
   deleteFlight,
@@ -69,6 +71,8 @@ export const FLIGHT_MESSAGES = {
   recordingDelayed:
     'Your flight was rebooked, but recording the credit is taking longer than usual. It will appear on your dashboard shortly.',
   removed: 'Flight removed.',
+  cancelledByAirline:
+    'The airline has cancelled this flight, so FareBack has stopped monitoring it. Contact the airline about a refund or another flight.',
   removeWhileRebooking: 'This flight is being rebooked. It can be removed once the rebooking has finished.',
 } as const;
 
@@ -188,7 +192,17 @@ export async function checkFlightPrice(
   if (flight.departureDate < today()) throw new HttpError(409, FLIGHT_MESSAGES.departed);
 
   await spendBudget(deps, claims.sub, 'check', flight.id);
-  const quote = await deps.fareSource.quote(itineraryOf(flight));
+  let quote;
+  try {
+    quote = await deps.fareSource.quote(itineraryOf(flight));
+  } catch (error) {
+    if (error instanceof FlightCancelledError) {
+      // the airline cancelled it: the card says so, and the traveller is told (flight_cancelled)
+      await deps.db.asService((tx) => cancelFlights(tx, [{ flightId: flight.id, userId: claims.sub }]));
+      throw new HttpError(409, FLIGHT_MESSAGES.cancelledByAirline);
+    }
+    throw error;
+  }
   const [result] = await deps.db.asService((tx) =>
     recordPriceChecks(tx, [
       {

@@ -24,10 +24,11 @@
 // without completing or failing them: exactly what a crash leaves behind, and what the next run
 // picks up after the lease.
 import type { FareQuote, FareSource, Itinerary } from '../../_shared/fare-source/types.ts';
-import { itineraryKey } from '../../_shared/fare-source/types.ts';
+import { FlightCancelledError, itineraryKey } from '../../_shared/fare-source/types.ts';
 import type { SweepConfig } from '../config.ts';
 import type { Logger } from '../context.ts';
 import type { Db } from '../db.ts';
+import { cancelFlights } from '../queries/flights.ts';
 import { ClaimLostError, completeJob, failJob } from '../queries/jobs.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
 import {
@@ -74,12 +75,14 @@ export interface PriceSweepResult extends SweepTotals {
   quoteErrors: number;
 }
 
-type QuoteOutcome = { ok: true; quote: FareQuote } | { ok: false; error: string };
+type QuoteOutcome = { ok: true; quote: FareQuote } | { ok: false; error: string; cancelled?: boolean };
 
 /** A claimed batch, quoted: what its write needs. */
 interface PreparedBatch {
   job: ClaimedBatch['job'];
   results: PriceCheckResult[];
+  /** Flights whose flight the airline cancelled (FlightCancelledError on their quote). */
+  cancelled: { flightId: number; userId: string }[];
   counts: BatchCounts;
 }
 
@@ -155,6 +158,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
       try {
         return { ok: true, quote: await fareSource.quote(itinerary, { signal }) };
       } catch (error) {
+        // the airline cancelled the flight: every holder's flight is marked cancelled in the write
+        if (error instanceof FlightCancelledError) return { ok: false, error: error.message, cancelled: true };
         // any failure, typed or not, must leave the flights as they were: count it and move on
         return { ok: false, error: error instanceof Error ? error.message : String(error) };
       }
@@ -186,8 +191,13 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
     const quoted = await unlessAborted(Promise.all(pending), signal);
 
     const results: PriceCheckResult[] = [];
+    const cancelled: { flightId: number; userId: string }[] = [];
     const checkedAt = new Date();
     for (const { group, result } of quoted) {
+      if (!result.ok && result.cancelled) {
+        for (const flight of group) cancelled.push({ flightId: flight.id, userId: flight.userId });
+        continue;
+      }
       if (!result.ok) {
         counts.quoteErrors += group.length;
         counts.quoteError ??= result.error;
@@ -206,7 +216,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
         });
       }
     }
-    return { job: batch.job, results, counts };
+    return { job: batch.job, results, cancelled, counts };
   };
 
   /**
@@ -214,9 +224,10 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
    * in one transaction; a lost claim rolls both back. A batch that cannot be written goes back to
    * the queue after a backoff (dead after max attempts).
    */
-  const writeBatch = async ({ job, results, counts }: PreparedBatch): Promise<void> => {
+  const writeBatch = async ({ job, results, cancelled, counts }: PreparedBatch): Promise<void> => {
     try {
       await db.asService(async (tx) => {
+        await cancelFlights(tx, cancelled);
         const recorded = await recordPriceChecks(tx, results);
         counts.checked = recorded.length;
         counts.drops = recorded.filter((r) => r.priceDropped).length;
