@@ -74,6 +74,9 @@ function configurationError(error: unknown): EmailConfigErrorResponse | null {
 export const DEV_TOGGLE_ADVICE =
   "Gmail is not configured on this server. Use 'Toggle Email (Dev)' to connect the sample mailbox instead.";
 
+/** A 200 from `GET /api/email/connect` that carries no authorization URL. */
+class NoAuthorizationUrlError extends Error {}
+
 /**
  * 'Connect with Gmail': asks for Google's authorization URL and opens it in a new tab (the tab is
  * opened at the click, before the answer, so that popup blockers allow it); without a tab the
@@ -84,20 +87,16 @@ export function useConnectGmail({ devConnectAvailable }: { devConnectAvailable: 
     mutationFn: async ({ tab }: { tab: Window | null }) => {
       try {
         const answer = await apiRequest<Partial<EmailConnectResponse>>('GET', '/email/connect');
-        return { answer, tab };
+        if (!answer.authUrl) throw new NoAuthorizationUrlError();
+        return { authUrl: answer.authUrl, tab };
       } catch (error) {
         tab?.close();
         throw error;
       }
     },
-    onSuccess: ({ answer, tab }) => {
-      if (!answer.authUrl) {
-        tab?.close();
-        notify({ title: 'OAuth error', description: 'Failed to generate authorization URL', status: 'error' });
-        return;
-      }
-      if (tab) tab.location.href = answer.authUrl;
-      else window.location.assign(answer.authUrl);
+    onSuccess: ({ authUrl, tab }) => {
+      if (tab) tab.location.href = authUrl;
+      else window.location.assign(authUrl);
       notify({
         title: 'Gmail Authorization',
         description:
@@ -106,6 +105,10 @@ export function useConnectGmail({ devConnectAvailable }: { devConnectAvailable: 
       });
     },
     onError: (error) => {
+      if (error instanceof NoAuthorizationUrlError) {
+        notify({ title: 'OAuth error', description: 'Failed to generate authorization URL', status: 'error' });
+        return;
+      }
       const config = configurationError(error);
       if (config) {
         notify({
