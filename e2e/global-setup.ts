@@ -17,6 +17,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_MAIL_URL = stack.mailUrl;
+  process.env.E2E_API_URL = stack.apiUrl;
+  process.env.E2E_CRON_SECRET = stack.cronSecret;
+  process.env.E2E_SMTP_PORT = String(stack.mailSmtpPort);
   // as a superuser, for arranging what no screen can (a plan change without a payment)
   process.env.E2E_DATABASE_URL = stack.databaseUrl;
   process.env.E2E_DATABASE_SINGLE_SESSION = String(stack.singleSession);
