@@ -37,10 +37,17 @@ export async function openTestDatabase(options: { seed?: boolean } = {}): Promis
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-export type Actor = { role: 'anon' } | { role: 'authenticated'; userId: string } | { role: 'service_role' };
+export type Actor =
+  { role: 'anon' } | { role: 'authenticated'; userId: string } | { role: 'service_role' } | { role: 'fareback_owner' };
 
 export const anon: Actor = { role: 'anon' };
 export const serviceRole: Actor = { role: 'service_role' };
+/**
+ * The role the api connects as (its `asService` work): the non-superuser owner the migrations ran
+ * as, the only one allowed to run the system functions in `private` (queue_notification, the job
+ * queue). Run the api's own queries as this actor, not as service_role.
+ */
+export const apiRole: Actor = { role: 'fareback_owner' };
 export const user = (userId: string): Actor => ({ role: 'authenticated', userId });
 
 function claimsOf(actor: Actor): string {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,
   actAs,
+  apiRole,
   attempt,
   createFlight,
   createFlightBooking,
@@ -427,7 +428,7 @@ describe('the status a price check leaves', () => {
   const check = (flightId: number, userId: string, price: number) =>
     actAs(
       db.sql,
-      serviceRole,
+      apiRole,
       (tx) =>
         recordPriceChecks(tx, [
           { flightId, userId, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' },

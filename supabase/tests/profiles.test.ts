@@ -21,6 +21,7 @@ import {
   createUser,
   flightInput,
   openTestDatabase,
+  apiRole,
   serviceRole,
   setPlan,
   user,
@@ -481,7 +482,7 @@ describe('the plan a profile points at', () => {
   const record = (userId: string, under: { flightId: number; rebookingId: number }, airlineCredit: number) =>
     actAs(
       db.sql,
-      serviceRole,
+      apiRole,
       (tx) =>
         recordRebooking(tx, {
           ...under,
