@@ -147,6 +147,16 @@ describe('POST /api/auth/register', () => {
     ['short password', { password: 'Ab1@' }, 'Password must be at least 8 characters long'],
     ['long password', { password: `Ab1@${'x'.repeat(100)}` }, 'Password must be less than 100 characters'],
     [
+      'password longer than Auth can store (73 bytes)',
+      { password: `Ab1@${'x'.repeat(69)}` },
+      'Password must be at most 72 bytes',
+    ],
+    [
+      'password of 39 characters but 74 bytes (accented letters)',
+      { password: `Ab1@${'é'.repeat(35)}` },
+      'Password must be at most 72 bytes',
+    ],
+    [
       'password without a special character',
       { password: 'Password123' },
       'Password must contain an uppercase letter, a lowercase letter, a number and a special character (@$!%*?&)',

@@ -39,6 +39,16 @@ export const passwordRule = textField('Password')
     },
   );
 
+/** bcrypt, which Supabase Auth stores passwords with, reads at most 72 bytes; Auth refuses longer. */
+export const PASSWORD_MAX_BYTES = 72;
+export const PASSWORD_TOO_LONG_MESSAGE = `Password must be at most ${PASSWORD_MAX_BYTES} bytes (letters with accents and symbols count as 2 to 4)`;
+
+/** A password the account can be given now: the sign-up rule, within what Auth can store. */
+export const newPasswordRule = passwordRule.refine(
+  (password) => new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES,
+  { error: PASSWORD_TOO_LONG_MESSAGE, abort: true },
+);
+
 export const usernameRule = textField('Username')
   .trim()
   .min(1, { error: 'Username is required', abort: true })
@@ -57,7 +67,7 @@ export const usernameRule = textField('Username')
 export const registerInputSchema = z.object({
   username: usernameRule,
   email: emailField,
-  password: passwordRule,
+  password: newPasswordRule,
 });
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 
@@ -83,7 +93,7 @@ export const resetPasswordInputSchema = z.object({
     .trim()
     .min(1, { error: 'Reset token is required', abort: true })
     .max(512, { error: 'Reset token is invalid' }),
-  password: passwordRule,
+  password: newPasswordRule,
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInputSchema>;
 
@@ -99,7 +109,7 @@ export type ConfirmEmailInput = z.infer<typeof confirmEmailInputSchema>;
 /** The reset form: the new password twice; the token comes from the page's query string. */
 export const resetPasswordFormSchema = z
   .object({
-    password: passwordRule,
+    password: newPasswordRule,
     confirmPassword: textField('Password confirmation'),
   })
   .refine((form) => form.password === form.confirmPassword, {
@@ -107,16 +117,6 @@ export const resetPasswordFormSchema = z
     path: ['confirmPassword'],
   });
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
-
-/** bcrypt, which Supabase Auth stores passwords with, reads at most 72 bytes; Auth refuses longer. */
-export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_TOO_LONG_MESSAGE = `Password must be at most ${PASSWORD_MAX_BYTES} bytes (letters with accents and symbols count as 2 to 4)`;
-
-/** A password the account can be given now: the sign-up rule, within what Auth can store. */
-export const newPasswordRule = passwordRule.refine(
-  (password) => new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES,
-  { error: PASSWORD_TOO_LONG_MESSAGE, abort: true },
-);
 
 /** `POST /api/auth/change-email`: a confirmation link goes to the new address. */
 export const changeEmailInputSchema = z.object({

@@ -28,9 +28,7 @@ describe('returning from Google', () => {
     window.history.replaceState(null, '', `/dashboard#${fragment}`);
 
     const { router } = renderApp('/dashboard');
-    expect(
-      await screen.findByRole('heading', { name: 'Flight Savings Dashboard' }, { timeout: 3000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Flight Savings Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(api.calls('GET /api/auth/me').length).toBeGreaterThan(0);
     // supabase-js removed the tokens from the address bar.
