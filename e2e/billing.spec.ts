@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { dismissToasts, expectToast, logIn, newTraveller, signUp } from './support.ts';
+import { addWatchedFlights, capture, expectToast, logIn, newTraveller, putOnPremium, signUp } from './support.ts';
 
 // Money moving in the local test mode (no Stripe key: no card is charged, the api's confirmation
 // step completes or declines each payment): a declined upgrade, an upgrade, checkout, and the demo
@@ -15,15 +15,6 @@ const viewports = [
 async function openPlanTab(page: Page) {
   await page.goto('/dashboard?tab=plan');
   await expect(page.getByRole('heading', { name: 'Your Subscription' })).toBeVisible();
-}
-
-async function capture(page: Page, name: string, viewport: string, fullPage = true) {
-  await dismissToasts(page);
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await page.screenshot({ path: `e2e/screenshots/${name}-${viewport}.png`, fullPage });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} at ${viewport} must not scroll sideways`).toBeLessThanOrEqual(0);
 }
 
 test('a declined card, then an upgrade', async ({ page }) => {
@@ -50,6 +41,35 @@ test('a declined card, then an upgrade', async ({ page }) => {
   const history = page.getByRole('table', { name: 'Payment History' });
   await expect(history.getByRole('row')).toHaveCount(2);
   await expect(history.getByText('completed')).toBeVisible();
+});
+
+test('a downgrade with more flights than the free plan watches says how many to remove and keeps them all', async ({
+  page,
+}) => {
+  const traveller = newTraveller();
+  await signUp(page, traveller);
+  await putOnPremium(traveller.username);
+  await addWatchedFlights(traveller.username, 7);
+  await openPlanTab(page);
+  const card = page.locator('.chakra-card__root').filter({ hasText: 'Your Subscription' });
+  await expect(card.getByText('Premium', { exact: true })).toBeVisible();
+
+  await card.getByRole('button', { name: 'Downgrade to Free' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Downgrade to Free?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(card.getByText('Premium', { exact: true })).toBeVisible();
+
+  await card.getByRole('button', { name: 'Downgrade to Free' }).click();
+  await expectToast(page, { title: 'Downgraded to Free Tier' }, () =>
+    confirm.getByRole('button', { name: 'Downgrade to Free' }).click(),
+  );
+  await expect(card.getByText('Free', { exact: true })).toBeVisible();
+  await expect(page.getByText('Remove 2 flights to add new ones')).toBeVisible();
+
+  // nothing was deleted: all seven are still listed
+  await page.goto('/dashboard?tab=flights');
+  for (let i = 0; i < 7; i++) await expect(page.getByText(`DL${400 + i}`, { exact: false }).first()).toBeVisible();
 });
 
 test('checkout in test mode takes a free traveller to the dashboard as premium', async ({ page }) => {
@@ -95,23 +115,23 @@ for (const viewport of viewports) {
       await openPlanTab(page);
       await expect(page.getByRole('heading', { name: 'Available Plans' })).toBeVisible();
       await expect(page.getByText('Monitor up to 5 flights', { exact: true })).toBeVisible();
-      await capture(page, 'subscription-free', viewport.name);
+      await capture(page, 'subscription-free');
 
       await page.getByRole('button', { name: 'Upgrade to Premium' }).first().click();
       await expect(page.getByText('Test mode: no real card is charged')).toBeVisible();
-      await capture(page, 'payment-dialog', viewport.name, false);
+      await capture(page, 'payment-dialog', { fullPage: false });
       await page.getByRole('button', { name: 'Close' }).click();
 
       await page.goto('/premium-checkout');
       await expect(page.getByRole('heading', { name: 'How It Works' })).toBeVisible();
-      await capture(page, 'premium-checkout-free', viewport.name);
+      await capture(page, 'premium-checkout-free');
 
       await page.context().clearCookies();
       await page.evaluate(() => localStorage.clear());
       await logIn(page, demoPremium);
       await openPlanTab(page);
       await expect(page.getByRole('table', { name: 'Payment History' })).toBeVisible();
-      await capture(page, 'subscription-premium', viewport.name);
+      await capture(page, 'subscription-premium');
     });
   });
 }

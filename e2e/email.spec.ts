@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
-import { expectToast, newTraveller, signUp } from './support.ts';
+import { captureAtBothWidths, expectToast, newTraveller, signUp } from './support.ts';
 
 // Email import through the screens: sign up, onboarding, the sample mailbox, the scan (run through
 // the job endpoint: the ticker is off in e2e), a forwarded confirmation, disconnecting.
@@ -32,6 +32,7 @@ test('sign up, onboarding, the sample mailbox scanned, a forwarded email importe
   await signUp(page, newTraveller(), { skipOnboarding: false });
   await expect(page.getByRole('heading', { name: 'Connect Your Email' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Connect to Continue' })).toBeDisabled();
+  await captureAtBothWidths(page, 'onboarding-connect');
   await expectToast(page, { title: 'Email connected successfully' }, () =>
     page.getByRole('button', { name: 'Toggle Email (Dev)' }).click(),
   );
@@ -39,6 +40,7 @@ test('sign up, onboarding, the sample mailbox scanned, a forwarded email importe
   await expect(page.getByRole('heading', { name: 'Add Your First Flight' })).toBeVisible();
   await page.getByRole('tab', { name: 'From Email' }).click();
   await runJobsUntil(page, 'Scanned 11 of 11 emails, 6 flights found');
+  await captureAtBothWidths(page, 'onboarding-add-flight');
   await page.getByRole('button', { name: 'Continue Without Waiting' }).click();
   await expectToast(page, { title: 'Onboarding Complete!' }, () =>
     page.getByRole('button', { name: 'Go to Dashboard' }).click(),
@@ -54,6 +56,7 @@ test('sign up, onboarding, the sample mailbox scanned, a forwarded email importe
   await expect(page.getByText('Email successfully connected')).toBeVisible();
   const address = (await page.getByLabel('Your forwarding address').textContent())?.trim() ?? '';
   expect(address).toMatch(/^trips\+.+@/);
+  await captureAtBothWidths(page, 'settings-email-connected');
 
   // a confirmation forwarded to the private address, at the mail catcher's SMTP port
   const raw = readFileSync(new URL('../dev/mailbox/02-delta-roundtrip.eml', import.meta.url), 'utf8').replaceAll(
@@ -85,6 +88,8 @@ test('sign up, onboarding, the sample mailbox scanned, a forwarded email importe
     .toBe(true);
 
   await page.goto('/account?tab=email');
+  await expect(page.getByRole('button', { name: 'Disconnect Email' })).toBeVisible();
+  await captureAtBothWidths(page, 'account-email-connected');
   await expectToast(page, { title: 'Email disconnected' }, () =>
     page.getByRole('button', { name: 'Disconnect Email' }).click(),
   );

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { dismissToasts, expectToast, newTraveller, signUp } from './support.ts';
+import { capture, expectToast, newTraveller, signUp } from './support.ts';
 
 // The flight journey against the simulated fare source, whose booking-code prefixes
 // steer it: DROP... quotes 20% below the price paid (and can be rebooked), BASICDROP... is a Basic
@@ -24,21 +24,6 @@ async function addFlight(page: Page, airline: string, lastName: string, bookingC
 /** The card of the flight booked under `bookingCode`. */
 function cardOf(page: Page, bookingCode: string) {
   return page.getByRole('article').filter({ hasText: `Booking ${bookingCode}` });
-}
-
-/** A screenshot (whole page, or only the viewport for an open dialog) and the no-sideways-scroll check. */
-async function capture(page: Page, name: string, fullPage = true) {
-  // Toasts sit over the cards; the checks above have read them already.
-  await dismissToasts(page);
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({
-    path: `e2e/screenshots/${name}-${width >= 1000 ? 'desktop' : 'mobile'}.png`,
-    fullPage,
-  });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);
 }
 
 /** No serious or critical WCAG 2.1 AA violations on what the page shows now. */
@@ -124,7 +109,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
     await expect(dialog.getByRole('heading', { name: section })).toBeVisible();
   }
   await expect(dialog.getByRole('link', { name: /Check Credit on the airline/ })).toHaveAttribute('target', '_blank');
-  await capture(page, 'dashboard-rebooking-details', false);
+  await capture(page, 'dashboard-rebooking-details', { fullPage: false });
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toHaveCount(0);
@@ -163,7 +148,7 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await page.getByRole('tab', { name: 'History', exact: true }).click();
   await cardOf(page, dropCode).getByRole('button', { name: 'View Rebooking Details' }).click();
   await expect(page.getByRole('dialog', { name: 'Rebooking Details' })).toBeVisible();
-  await capture(page, 'dashboard-rebooking-details', false);
+  await capture(page, 'dashboard-rebooking-details', { fullPage: false });
 });
 
 test('a booking the fare source cannot find is refused with its message and nothing is added', async ({ page }) => {
@@ -203,7 +188,7 @@ test('a ticket bought from the airline is rebooked through the guided (assisted)
   const credit = await dialog.getByLabel('Airline credit ($)').inputValue();
   expect(Number(credit)).toBeGreaterThan(0);
   await dialog.getByLabel('Credit reference (optional)').fill('AS-TC-58213');
-  await capture(page, 'dashboard-assisted-rebooking', false);
+  await capture(page, 'dashboard-assisted-rebooking', { fullPage: false });
   await expectAccessible(page);
 
   // a credit of $0 is refused with the schema's message, nothing recorded
@@ -249,7 +234,7 @@ test('stop monitoring a flight: confirmed in a dialog, removed from the list and
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expect(dialog).toContainText('FareBack stops checking its price, and no new alerts come for it.');
   await expect(dialog).toContainText('Any rebooking, airline credit and billing records for it are kept.');
-  await capture(page, 'dashboard-stop-monitoring', false);
+  await capture(page, 'dashboard-stop-monitoring', { fullPage: false });
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
@@ -258,7 +243,7 @@ test('stop monitoring a flight: confirmed in a dialog, removed from the list and
   await page.setViewportSize({ width: 1280, height: 800 });
   await card.getByRole('button', { name: 'Stop monitoring' }).click();
   await expect(dialog).toBeVisible();
-  await capture(page, 'dashboard-stop-monitoring', false);
+  await capture(page, 'dashboard-stop-monitoring', { fullPage: false });
   await expectToast(
     page,
     { title: 'Monitoring stopped', description: /^Delta Air Lines \S+ is no longer monitored\.$/ },

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { demoAdmin, demoTraveller, logIn } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { capture, demoAdmin, demoTraveller, logIn } from './support.ts';
 
 // Every screen at desktop and phone width: a screenshot to look at (e2e/screenshots/) and a check
 // that nothing overflows the viewport sideways, which is how a layout most often breaks on a phone.
@@ -29,15 +29,6 @@ const travellerScreens = [
   { path: '/onboarding', name: 'onboarding', heading: null },
 ];
 
-async function capture(page: Page, name: string, viewport: string) {
-  await page.waitForLoadState('networkidle');
-  // Drawers and menus animate in; shoot them once they have settled.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await page.screenshot({ path: `e2e/screenshots/${name}-${viewport}.png`, fullPage: true });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} at ${viewport} must not scroll sideways`).toBeLessThanOrEqual(0);
-}
-
 for (const viewport of viewports) {
   test.describe(`${viewport.name} (${viewport.width} px)`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
@@ -47,7 +38,7 @@ for (const viewport of viewports) {
         await page.goto(screen.path);
         if (screen.heading) await expect(page.getByRole('heading', { name: screen.heading })).toBeVisible();
         if (screen.name === 'reset-password') await expect(page.getByLabel('New Password')).toBeVisible();
-        await capture(page, screen.name, viewport.name);
+        await capture(page, screen.name);
       }
     });
 
@@ -56,18 +47,18 @@ for (const viewport of viewports) {
       for (const screen of travellerScreens) {
         await page.goto(screen.path);
         if (screen.heading) await expect(page.getByRole('heading', { name: screen.heading }).first()).toBeVisible();
-        await capture(page, screen.name, viewport.name);
+        await capture(page, screen.name);
       }
       if (viewport.name === 'mobile') {
         await page.goto('/dashboard');
         await page.getByRole('button', { name: 'Open menu' }).click();
         await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
-        await capture(page, 'mobile-menu', viewport.name);
+        await capture(page, 'mobile-menu');
       } else {
         await page.goto('/dashboard');
         await page.getByRole('button', { name: 'Account menu' }).click();
         await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
-        await capture(page, 'avatar-menu', viewport.name);
+        await capture(page, 'avatar-menu');
       }
     });
 
@@ -78,7 +69,7 @@ for (const viewport of viewports) {
       await expect(page.getByRole('banner').getByText('Admin', { exact: true }).filter({ visible: true })).toHaveCount(
         1,
       );
-      await capture(page, 'admin', viewport.name);
+      await capture(page, 'admin');
     });
   });
 }

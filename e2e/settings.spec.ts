@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectToast, newTraveller, putOnPremium, signUp } from './support.ts';
+import { capture, expectToast, newTraveller, putOnPremium, signUp } from './support.ts';
 
 // The Settings tab on the real stack: a free traveller's premium controls are disabled and the
 // way to upgrade opens Subscription, while the settings of every plan save; a premium traveller
@@ -18,14 +18,6 @@ async function openSettings(page: Page) {
 
 const card = (page: Page, name: string) =>
   page.locator('.chakra-card__root').filter({ has: page.getByRole('heading', { name, exact: true }) });
-
-async function capture(page: Page, name: string) {
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} must not scroll sideways`).toBeLessThanOrEqual(0);
-}
 
 test('a free traveller sees the premium controls disabled, and saves alerts and preferences', async ({ page }) => {
   await signUp(page, newTraveller());
@@ -131,7 +123,7 @@ for (const viewport of viewports) {
     const free = newTraveller();
     await signUp(page, free);
     await openSettings(page);
-    await capture(page, `settings-free-${viewport.name}`);
+    await capture(page, 'settings-free');
 
     const premium = newTraveller();
     await page.context().clearCookies();
@@ -142,6 +134,6 @@ for (const viewport of viewports) {
     const thresholds = card(page, 'Rebooking Thresholds');
     await thresholds.getByText('Use separate thresholds for international flights', { exact: true }).click();
     await expect(thresholds.getByRole('slider')).toHaveCount(4);
-    await capture(page, `settings-premium-${viewport.name}`);
+    await capture(page, 'settings-premium');
   });
 }

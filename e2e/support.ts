@@ -77,6 +77,29 @@ export async function putOnPremium(username: string): Promise<void> {
   }
 }
 
+/**
+ * Gives the account `count` watched flights (departing in a month or more), inserted as the
+ * system does (the stack's database, as a superuser): faster than typing each into the form.
+ */
+export async function addWatchedFlights(username: string, count: number): Promise<void> {
+  const singleSession = process.env.E2E_DATABASE_SINGLE_SESSION === 'true';
+  const sql = postgres(process.env.E2E_DATABASE_URL ?? '', { max: 1, prepare: !singleSession, onnotice: () => {} });
+  try {
+    for (let i = 0; i < count; i++) {
+      const departure = new Date(Date.now() + (30 + i) * 86_400_000).toISOString().slice(0, 10);
+      await sql`
+        insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
+                                    departure_airport, arrival_airport, departure_date, original_price,
+                                    current_price, fare_type, is_eligible_for_rebooking, is_manual_entry)
+        select id, 'Delta Air Lines', ${`DL${400 + i}`}, ${`DG${String(i).padStart(4, '0')}`}, 'Smith',
+               'JFK', 'LAX', ${departure}, 45000, 45000, 'Refundable Economy', true, true
+          from public.profiles where lower(username) = lower(${username})`;
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
 export async function logIn(page: Page, user: { username: string; password: string }) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(user.username);
@@ -215,4 +238,34 @@ export async function dismissToasts(page: Page) {
     }
     await expect(dismiss).toHaveCount(0, { timeout: 5_000 });
   }, 'every toast is closed').toPass({ timeout: 60_000 });
+}
+
+/**
+ * A screenshot under e2e/screenshots/<name>-desktop|mobile.png (from the viewport's width), the
+ * whole page or only the viewport (an open dialog), and the no-sideways-scroll check. Toasts are
+ * closed first (they sit over the content; the checks before have read them) and animations are
+ * let settle.
+ */
+export async function capture(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  await dismissToasts(page);
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({
+    path: `e2e/screenshots/${name}-${width >= 1000 ? 'desktop' : 'mobile'}.png`,
+    fullPage: options.fullPage ?? true,
+  });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);
+}
+
+/** `capture` at 1280 and at 375 px in one test (the page is left at 1280 px). */
+export async function captureAtBothWidths(page: Page, name: string) {
+  for (const size of [
+    { width: 375, height: 812 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(size);
+    await capture(page, name);
+  }
 }
