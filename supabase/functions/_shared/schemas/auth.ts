@@ -23,6 +23,9 @@ const emailField = textField('Email')
   .pipe(z.email({ error: INVALID_EMAIL_MESSAGE }))
   .transform((email) => email.toLowerCase());
 
+/** Shown under every new-password field (sign-up, reset, change): the words of `passwordRule`. */
+export const PASSWORD_HINT = 'At least 8 characters with uppercase, lowercase, number and special character (@$!%*?&).';
+
 /** The rule shown on sign-up: 8-100 characters with upper, lower, digit and one of @$!%*?&. */
 export const passwordRule = textField('Password')
   .min(PASSWORD_MIN_LENGTH, {

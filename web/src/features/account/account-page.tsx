@@ -1,5 +1,10 @@
 import { Badge, Box, Button, Card, Stack, Tabs, Text } from '@chakra-ui/react';
-import { changeEmailInputSchema, changePasswordFormSchema, type ChangePasswordForm } from '@shared/schemas/auth.ts';
+import {
+  changeEmailInputSchema,
+  changePasswordFormSchema,
+  PASSWORD_HINT,
+  type ChangePasswordForm,
+} from '@shared/schemas/auth.ts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { FormDialog } from '@/components/form/form-dialog';
@@ -167,7 +172,7 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
         label="New password"
         type="password"
         autoComplete="new-password"
-        hint="8 or more characters with an uppercase and a lowercase letter, a number and one of @$!%*?&"
+        hint={PASSWORD_HINT}
         required
         disabled={busy}
         {...form.field('newPassword')}

@@ -1,5 +1,5 @@
 import { Alert, Button, Link, Stack } from '@chakra-ui/react';
-import { resetPasswordFormSchema } from '@shared/schemas/auth.ts';
+import { PASSWORD_HINT, resetPasswordFormSchema } from '@shared/schemas/auth.ts';
 import {
   MISSING_RESET_TOKEN_REDIRECT_MS,
   RESET_SUCCESS_REDIRECT_MS,
@@ -14,7 +14,6 @@ import { useZodForm } from '@/hooks/use-zod-form';
 import { useCurrentUser } from '@/lib/auth';
 import { useResetPassword } from '../api';
 import { AuthLayout } from '../components/auth-layout';
-import { PASSWORD_HINT } from '../constants';
 
 const MISSING_TOKEN_MESSAGE = 'Invalid password reset link. Please request a new one.';
 

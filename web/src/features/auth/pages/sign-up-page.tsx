@@ -1,5 +1,5 @@
 import { Button, HStack, Link, Separator, Stack, Text } from '@chakra-ui/react';
-import { registerInputSchema } from '@shared/schemas/auth.ts';
+import { PASSWORD_HINT, registerInputSchema } from '@shared/schemas/auth.ts';
 import { FcGoogle } from 'react-icons/fc';
 import { Link as RouterLink } from 'react-router';
 import { TextField } from '@/components/form/text-field';
@@ -8,7 +8,6 @@ import { useZodForm } from '@/hooks/use-zod-form';
 import { apiUrl } from '@/lib/api-client';
 import { useRegister } from '../api';
 import { AuthLayout } from '../components/auth-layout';
-import { PASSWORD_HINT } from '../constants';
 
 function signUpWithGoogle() {
   notify({ title: 'Redirecting to Google', status: 'loading' });
