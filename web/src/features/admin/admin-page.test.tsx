@@ -5,7 +5,7 @@ import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 describe('admin dashboard', () => {
-  it('has the five tabs, opens the one the URL names and keeps the selection in the URL', async () => {
+  it('has the five tabs and the audit log, opens the one the URL names and keeps the selection in the URL', async () => {
     mockApi({ 'GET /api/auth/me': meRoute(buildUser({ isAdmin: true })) });
     const { router } = renderApp('/admin?tab=billing');
     expect(await screen.findByRole('tab', { name: 'Billing' })).toHaveAttribute('aria-selected', 'true');
@@ -15,6 +15,7 @@ describe('admin dashboard', () => {
       'Flights',
       'Billing',
       'Plans',
+      'Audit',
     ]);
     fireEvent.click(screen.getByRole('tab', { name: 'Plans' }));
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Plans' })).toHaveAttribute('aria-selected', 'true'));

@@ -1,16 +1,23 @@
 import { Tabs } from '@chakra-ui/react';
+import type { ComponentType } from 'react';
 import { ContentLayout } from '@/components/layout/content-layout';
-import { PlaceholderPanel } from '@/components/ui/placeholder-panel';
 import { useUrlTab } from '@/hooks/use-url-tab';
+import { AdminAuditTab } from './audit-tab';
+import { AdminBillingTab } from './billing-tab';
+import { AdminDashboardTab } from './dashboard-tab';
+import { AdminFlightsTab } from './flights-tab';
+import { AdminPlansTab } from './plans-tab';
+import { AdminUsersTab } from './users-tab';
 
-// The admin area's five tabs; `id` is what the URL carries (?tab=users).
-const ADMIN_TABS = [
-  { id: 'dashboard', label: 'Dashboard', placeholder: 'Platform statistics will appear here.' },
-  { id: 'users', label: 'Users', placeholder: 'Users, admin rights and commission payments will appear here.' },
-  { id: 'flights', label: 'Flights', placeholder: 'Every monitored flight will appear here.' },
-  { id: 'billing', label: 'Billing', placeholder: 'Transactions will appear here.' },
-  { id: 'subscription-plans', label: 'Plans', placeholder: 'Subscription plans will appear here.' },
-] as const;
+// The admin area's tabs (spec's five, plus the audit log); `id` is what the URL carries (?tab=users).
+const ADMIN_TABS: { id: string; label: string; Panel: ComponentType }[] = [
+  { id: 'dashboard', label: 'Dashboard', Panel: AdminDashboardTab },
+  { id: 'users', label: 'Users', Panel: AdminUsersTab },
+  { id: 'flights', label: 'Flights', Panel: AdminFlightsTab },
+  { id: 'billing', label: 'Billing', Panel: AdminBillingTab },
+  { id: 'subscription-plans', label: 'Plans', Panel: AdminPlansTab },
+  { id: 'audit', label: 'Audit', Panel: AdminAuditTab },
+];
 
 const ADMIN_TAB_IDS = ADMIN_TABS.map((tab) => tab.id);
 
@@ -26,9 +33,9 @@ export function AdminPage() {
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        {ADMIN_TABS.map((tab) => (
-          <Tabs.Content key={tab.id} value={tab.id} pt="6">
-            <PlaceholderPanel>{tab.placeholder}</PlaceholderPanel>
+        {ADMIN_TABS.map(({ id, Panel }) => (
+          <Tabs.Content key={id} value={id} pt="6">
+            <Panel />
           </Tabs.Content>
         ))}
       </Tabs.Root>
