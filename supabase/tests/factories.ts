@@ -13,6 +13,8 @@ export type Tx = postgres.TransactionSql;
 
 export interface TestDb {
   sql: Sql;
+  /** true on PGlite: one session, so two transactions never overlap (concurrency tests need a server). */
+  singleSession: boolean;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function openTestDatabase(options: { seed?: boolean } = {}): Promis
   });
   return {
     sql,
+    singleSession: db.singleSession,
     async close() {
       await sql.end();
       await db.close();

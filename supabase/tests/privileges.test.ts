@@ -105,6 +105,8 @@ const ALLOWED = [
   'schema public: PUBLIC USAGE',
   'schema public: anon USAGE',
   'schema public: authenticated USAGE',
+  // admins read the audit log (its policy); nobody may write it (migration 20261126100000)
+  'table public.admin_audit_log: authenticated SELECT',
   'table public.auto_rebooking_logs: authenticated SELECT',
   'table public.billing_transactions: authenticated SELECT',
   'table public.contact_messages: authenticated SELECT',

@@ -92,7 +92,9 @@ const tables: TableCase[] = [
             tx`insert into public.profiles (id, username, email) values (${id}, ${`u${id.slice(0, 8)}`}, ${`${id}@example.com`})`,
         },
         update: { run: (tx) => tx`update public.profiles set notify_price_drops = not notify_price_drops` },
-        delete: { run: (tx) => tx`delete from public.profiles` },
+        // every profile but the admin's: removing the last admin is refused with its own code
+        // (FBADM, supabase/tests/admin-audit.test.ts)
+        delete: { run: (tx) => tx`delete from public.profiles where not is_admin` },
       };
     },
     expected: {
@@ -101,7 +103,7 @@ const tables: TableCase[] = [
       userB: [1, D, 1, D],
       // an admin may see every profile, but on other users may change only is_admin
       admin: [3, D, D, D],
-      service: [3, 1, 3, 3],
+      service: [3, 1, 3, 2],
     },
   },
   {
@@ -390,6 +392,27 @@ const tables: TableCase[] = [
       admin: [D, D, D, D],
       // the api counts calls and prunes old ones; it never rewrites when a call was made
       service: [2, 1, D, 2],
+    },
+  },
+  {
+    table: 'admin_audit_log',
+    statements: () => ({
+      select: { run: (tx) => tx`select id from public.admin_audit_log` },
+      insert: {
+        run: (tx) => tx`insert into public.admin_audit_log (actor_name, action, target_type)
+                        values ('forger', 'admin.grant', 'user')`,
+      },
+      update: { run: (tx) => tx`update public.admin_audit_log set actor_name = 'someone else'` },
+      delete: { run: (tx) => tx`delete from public.admin_audit_log` },
+    }),
+    expected: {
+      // the admin's grant and the Legacy plan's creation; written only by
+      // private.record_admin_action, changed by nobody (the owner too: admin-audit.test.ts)
+      anon: [D, D, D, D],
+      userA: [0, D, D, D],
+      userB: [0, D, D, D],
+      admin: [2, D, D, D],
+      service: [2, D, D, D],
     },
   },
   {
