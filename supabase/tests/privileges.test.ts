@@ -122,6 +122,22 @@ const ALLOWED = [
   'table public.profiles: authenticated SELECT',
   'table public.subscription_plans: anon SELECT',
   'table public.subscription_plans: authenticated SELECT',
+  // operator views (migration 20261126300100): admins read them; see OPERATOR_VIEWS below
+  'view public.ops_commission_owed: authenticated SELECT',
+  'view public.ops_failed_jobs: authenticated SELECT',
+  'view public.ops_failed_notifications: authenticated SELECT',
+  'view public.ops_stuck_rebookings: authenticated SELECT',
+];
+
+// The only views in an exposed schema that end users hold a grant on: the operators' read-only
+// answers (migration 20261126300100_operator_views.sql). Each is security_invoker, so it reads its
+// tables with the caller's rights and row-level security (never its owner's BYPASSRLS), reads only
+// tables admins may read in full, and returns no row to an end user who is not an admin.
+const OPERATOR_VIEWS = [
+  'public.ops_commission_owed',
+  'public.ops_failed_jobs',
+  'public.ops_failed_notifications',
+  'public.ops_stuck_rebookings',
 ];
 
 /**
@@ -332,15 +348,25 @@ describe('row-level security', () => {
     expect(tables.filter((t) => !t.rls).map((t) => t.table)).toEqual([]);
   });
 
-  it('cannot be sidestepped by a view: none in an exposed schema is readable by end users', async () => {
+  it('cannot be sidestepped by a view: none in an exposed schema is readable by end users but the operator views', async () => {
     // a view runs with its owner's rights (unless made with security_invoker), so the owner's
-    // BYPASSRLS would apply through it, not the caller's policies
+    // BYPASSRLS would apply through it, not the caller's policies. The operator views are the
+    // deliberate exception: authenticated may SELECT them (admins read them), nothing more, and
+    // they are security_invoker, so the caller's policies apply (operator-views.test.ts checks
+    // that a traveller who is not an admin gets no row and a visitor is denied).
     const schemas = await exposedSchemas();
     const granted = await allEndUserPrivileges(sql);
     const onViews = granted.filter((line) =>
       schemas.some((schema) => line.startsWith(`view ${schema}.`) || line.startsWith(`materialized view ${schema}.`)),
     );
-    expect(onViews).toEqual([]);
+    expect(onViews).toEqual(OPERATOR_VIEWS.map((view) => `view ${view}: authenticated SELECT`));
+    const options = await sql<{ view: string; invoker: boolean }[]>`
+      select n.nspname || '.' || c.relname as view,
+             coalesce('security_invoker=true' = any(c.reloptions), false) as invoker
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname || '.' || c.relname in ${sql(OPERATOR_VIEWS)}
+       order by 1`;
+    expect([...options]).toEqual(OPERATOR_VIEWS.map((view) => ({ view, invoker: true })));
   });
 });
 
