@@ -18,6 +18,7 @@
 // superuser, so a client could SET SESSION AUTHORIZATION back to postgres by itself, which a
 // real server refuses. Tests on PostgreSQL (TEST_DATABASE_URL, CI) cover that.
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
 import { createServer, type Server, type Socket } from 'node:net';
 
@@ -198,7 +199,8 @@ export async function startPgliteServer(options: {
   host?: string;
 }): Promise<PgliteServer> {
   const host = options.host ?? '127.0.0.1';
-  const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  // pg_trgm: the admin lists' contains-search indexes (migration 20261126200000_admin_reports)
+  const db = await PGlite.create({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { pg_trgm } });
   const queue = new SessionQueue(db);
   const handlers = new Set<PGLiteSocketHandler>();
 
