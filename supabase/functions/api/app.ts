@@ -22,7 +22,7 @@ import { createPayments } from '../_shared/payments/index.ts';
 import { type Env, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv, Logger } from './context.ts';
 import { createDb } from './db.ts';
-import { fieldErrors, HttpError, validationMessage } from './errors.ts';
+import { fieldErrors, FieldValidationError, HttpError, validationMessage } from './errors.ts';
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
 import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCache } from './middleware/auth.ts';
@@ -99,9 +99,10 @@ function isPgError(error: unknown): error is PgError {
 }
 
 /**
- * Database refusals that can only come from what the client sent. The migrations' triggers raise
- * 42501 (premium required, admin only) and FB409 (flight limit) with messages written for users,
- * which are passed on; Postgres's own wording (policy and constraint names) is not.
+ * Database refusals that can only come from what the client sent. The migrations' triggers and
+ * functions raise 42501 (premium required, admin only), FB409 (flight limit, a plan edit that
+ * would break sign-up or checkout) and FB400 (an amount above what is owed) with messages written
+ * for users, which are passed on; Postgres's own wording (policy and constraint names) is not.
  */
 const PG_CLIENT_ERRORS: Record<string, [HttpError['status'], string]> = {
   '22P02': [400, 'Invalid input: a value has the wrong format'],
@@ -113,6 +114,7 @@ const PG_CLIENT_ERRORS: Record<string, [HttpError['status'], string]> = {
   FB409: [409, 'This would exceed your limit'],
   // the last-admin rule (migration 20261126100000_admin_audit.sql): a revoke or an account deletion
   FBADM: [409, 'The last admin cannot be removed'],
+  FB400: [400, 'Invalid input'],
 };
 const POSTGRES_OWN_WORDING = /^(permission denied|new row violates|must be owner)/i;
 
@@ -121,7 +123,7 @@ function pgClientError(error: unknown): [HttpError['status'], string] | null {
   const known = PG_CLIENT_ERRORS[error.code];
   if (!known) return null;
   if (
-    (error.code === '42501' || error.code === 'FB409') &&
+    (error.code === '42501' || error.code === 'FB409' || error.code === 'FB400') &&
     error.message &&
     !POSTGRES_OWN_WORDING.test(error.message)
   ) {
@@ -177,6 +179,9 @@ export function createApp(options: CreateAppOptions = {}) {
   app.use((c, next) => (c.req.path === '/api/email/inbound' ? next() : jsonBodyLimit(c, next)));
 
   app.onError((error, c) => {
+    if (error instanceof FieldValidationError) {
+      return c.json({ message: error.message, errors: error.errors }, error.status, error.headers);
+    }
     if (error instanceof HttpError) {
       return c.json({ message: error.message }, error.status, error.headers);
     }

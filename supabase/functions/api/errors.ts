@@ -20,6 +20,17 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * A 400 about named fields that only the server can judge (a plan name already taken), answered
+ * in the shape of a schema's 400: `{ message, errors: [{ field, message }] }`.
+ */
+export class FieldValidationError extends HttpError {
+  constructor(readonly errors: FieldError[]) {
+    super(400, errors.map((e) => e.message).join('; '));
+    this.name = 'FieldValidationError';
+  }
+}
+
 export function fieldErrors(error: z.core.$ZodError): FieldError[] {
   const seen = new Set<string>();
   const result: FieldError[] = [];

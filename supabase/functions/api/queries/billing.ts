@@ -430,3 +430,30 @@ export async function notifyStatement(
       ${tx.json(s)}, ${`commission_statement:${userId}:${s.periodStart}`})
   `;
 }
+
+// ---- a commission payment an admin records ----
+
+export interface RecordedCommissionPayment {
+  transactionId: number;
+  commissionOwed: number;
+  commissionPaid: number;
+}
+
+/**
+ * private.record_commission_payment (migration 20261126110000): one transaction with its billing
+ * row, the ledger move and the audit row; null for an unknown traveller. An amount above what is
+ * owed raises FB400 with the amount owed in its message.
+ */
+export async function recordManualCommissionPayment(
+  tx: Tx,
+  actorId: string,
+  userId: string,
+  amount: number,
+): Promise<RecordedCommissionPayment | null> {
+  const [row] = await tx<RecordedCommissionPayment[]>`
+    select transaction_id::int as "transactionId", commission_owed as "commissionOwed",
+           commission_paid as "commissionPaid"
+      from private.record_commission_payment(${actorId}, ${userId}, ${amount})
+  `;
+  return row ?? null;
+}

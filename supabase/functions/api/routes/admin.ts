@@ -14,12 +14,14 @@ import type { AppEnv } from '../context.ts';
 import { readQuery } from '../lib/query-string.ts';
 import { requireAdmin } from '../middleware/require-admin.ts';
 import { adminBilling, adminFlights, adminStats } from '../queries/admin-reports.ts';
+import { adminPlansRouter } from './admin-plans.ts';
 import { runForAdmin } from '../services/auto-rebooking.ts';
 import { runSweepAndSendAlerts } from '../services/price-sweep.ts';
 
 export const adminRouter = new Hono<AppEnv>();
 
 adminRouter.use('*', requireAdmin);
+adminRouter.route('/subscription-plans', adminPlansRouter);
 
 /** Spec section 3's stats and the chart's series over the last `days` (7-365, default 30) UTC days. */
 adminRouter.get('/stats', async (c) => {

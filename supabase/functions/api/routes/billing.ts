@@ -1,7 +1,9 @@
 // The billing calls (docs/architecture.md "Billing API"): the caller's subscription, upgrading by
 // payment, downgrading, commission and history, and Stripe's webhook (public: Stripe signs it).
-// The test-mode confirmation exists only when no Stripe key is configured.
+// The test-mode confirmation exists only when no Stripe key is configured. `pay-commission` with a
+// body `{userId, amount}` is the admin's: recording a payment a traveller made outside the app.
 import { Hono } from 'hono';
+import { adminCommissionPaymentSchema } from '../../_shared/schemas/admin.ts';
 import {
   billingHistoryQuerySchema,
   checkoutSessionSchema,
@@ -13,6 +15,7 @@ import type { AppEnv } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { readJson } from '../lib/body.ts';
 import { readQuery } from '../lib/query-string.ts';
+import { requireAdmin } from '../middleware/require-admin.ts';
 import { billingHistory, commissionSummary } from '../queries/billing.ts';
 import {
   confirmTestPayment,
@@ -21,6 +24,7 @@ import {
   currentSubscription,
   handleWebhook,
   payCommission,
+  recordCommissionPayment,
   updateSubscription,
 } from '../services/billing.ts';
 
@@ -29,6 +33,18 @@ async function optionalJson<S extends Parameters<typeof readJson>[1]>(c: Paramet
   const text = await c.req.raw.clone().text();
   if (text.trim() === '') return schema.parse({});
   return await readJson(c, schema);
+}
+
+/** No body, or an empty JSON object: the traveller's own commission payment (spec: "none (user view)"). */
+async function isTravellerView(c: Parameters<typeof readJson>[0]): Promise<boolean> {
+  const text = (await c.req.raw.clone().text()).trim();
+  if (text === '') return true;
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 export const subscriptionRouter = new Hono<AppEnv>()
@@ -47,7 +63,13 @@ export const stripeRouter = new Hono<AppEnv>()
     const body = await readJson(c, paymentIntentSchema);
     return c.json(await createPlanPaymentIntent(c.var.deps, c.var.claims.sub, body));
   })
-  .post('/pay-commission', async (c) => c.json(await payCommission(c.var.deps, c.var.claims.sub)))
+  .post('/pay-commission', async (c) => {
+    if (await isTravellerView(c)) return c.json(await payCommission(c.var.deps, c.var.claims.sub));
+    // the admin view: refused to anyone else before the body is even read
+    await requireAdmin(c, () => Promise.resolve());
+    const body = await readJson(c, adminCommissionPaymentSchema);
+    return c.json(await recordCommissionPayment(c.var.deps, c.var.claims.sub, body));
+  })
   .post('/test-mode/confirm', async (c) => {
     // only in the local test mode: with Stripe configured this path does not exist
     if (c.var.deps.payments.mode !== 'test') throw new HttpError(404, 'Not found');

@@ -12,6 +12,7 @@ import {
   PaymentProviderError,
   WebhookSignatureError,
 } from '../../_shared/payments/types.ts';
+import type { AdminCommissionPaymentBody } from '../../_shared/schemas/admin.ts';
 import type {
   CheckoutSessionBody,
   PaymentIntentBody,
@@ -27,6 +28,7 @@ import {
   type UpdateSubscriptionResponse,
   type WebhookResponse,
 } from '../../_shared/types/billing.ts';
+import type { AdminCommissionPaymentResponse } from '../../_shared/types/admin.ts';
 import type { SubscriptionPlan } from '../../_shared/types/plans.ts';
 import type { AppDeps } from '../context.ts';
 import type { Tx } from '../db.ts';
@@ -47,6 +49,7 @@ import {
   paymentSucceeded,
   premiumPlan,
   recordInvoiceFailed,
+  recordManualCommissionPayment,
   recordInvoicePaid,
   recordStripeEvent,
   saveCustomerId,
@@ -68,6 +71,8 @@ export const PLAN_HAS_NO_PRICE = 'This plan has no price to pay.';
 export const AMOUNT_MISMATCH = 'Amount does not match the plan price';
 export const PAYMENT_NOT_FOUND = 'Payment not found';
 export const PAYMENT_ALREADY_COMPLETE = 'This payment is already complete.';
+export const COMMISSION_PAYMENT_RECORDED = 'Commission payment recorded';
+export const USER_NOT_FOUND = 'User not found';
 
 /** Provider refusals as answers: a decline is the traveller's (402), an outage ours (502). */
 async function provider<T>(fn: () => Promise<T>): Promise<T> {
@@ -284,6 +289,29 @@ export async function payCommission(deps: AppDeps, userId: string): Promise<Paym
     return { ...intentResponse(deps, intent, 'Payment Processed'), clientSecret: null };
   }
   return intentResponse(deps, intent, 'Confirm the payment with your card.');
+}
+
+/**
+ * An admin records a commission payment the traveller made outside the app. Runs on the api's
+ * connection: the SQL function is the api role's alone, checks the actor is an admin, and refuses
+ * an amount above what is owed at that moment (the traveller's row locked) with a 400.
+ */
+export async function recordCommissionPayment(
+  deps: AppDeps,
+  actorId: string,
+  body: AdminCommissionPaymentBody,
+): Promise<AdminCommissionPaymentResponse> {
+  const recorded = await deps.db.asService((tx) =>
+    recordManualCommissionPayment(tx, actorId, body.userId, body.amount),
+  );
+  if (!recorded) throw new HttpError(404, USER_NOT_FOUND);
+  return {
+    success: true,
+    message: COMMISSION_PAYMENT_RECORDED,
+    userId: body.userId,
+    amount: body.amount,
+    ...recorded,
+  };
 }
 
 // ---- outcomes ----
