@@ -196,6 +196,28 @@ describe('POST /api/stripe/pay-commission {userId, amount} (admin)', () => {
     expect(await auditRows(traveller.id)).toEqual([]);
   });
 
+  it('gives up a card payment the traveller had started (it was for the old amount); a new one is for what is left', async () => {
+    const { traveller, commission } = await travellerOwing();
+    const started = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(traveller));
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.amount).toBe(commission);
+
+    const part = Math.floor(commission / 2);
+    expect((await record({ userId: traveller.id, amount: part })).status).toBe(200);
+    const [payment] = await sql`select status from private.payments where id = ${started.body.paymentIntentId}`;
+    expect(payment).toEqual({ status: 'failed' });
+    const [row] = await sql`select status from public.billing_transactions
+                             where payment_reference = ${started.body.paymentIntentId}`;
+    expect(row).toEqual({ status: 'failed' });
+    const [intent] = await sql`select status from private.local_payment_intents
+                                where id = ${started.body.paymentIntentId}`;
+    expect(intent).toEqual({ status: 'canceled' });
+
+    const next = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(traveller));
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    expect(next.body.amount).toBe(commission - part);
+  });
+
   it('without a body (or with {}) it stays the traveller’s own payment, for admins too', async () => {
     const { traveller, commission } = await travellerOwing();
     for (const body of [undefined, {}]) {

@@ -250,15 +250,23 @@ export async function createCheckoutSession(
 
 // ---- commission ----
 
-export async function payCommission(deps: AppDeps, userId: string): Promise<PaymentIntentResponse> {
-  const profile = await loadProfile(deps, userId);
-  if (profile.commissionOwed <= 0) throw new HttpError(400, NO_COMMISSION_DUE);
-  // one commission payment at a time: earlier unfinished ones are given up
-  const earlier = await deps.db.asService((tx) => unfinishedCommissionPayments(tx, userId));
-  for (const id of earlier) {
+/**
+ * Gives up the traveller's unfinished card payments of commission: each was for what was owed when
+ * it began, so after another payment it would charge too much.
+ */
+async function giveUpCommissionPayments(deps: AppDeps, userId: string): Promise<void> {
+  const unfinished = await deps.db.asService((tx) => unfinishedCommissionPayments(tx, userId));
+  for (const id of unfinished) {
     await provider(() => deps.payments.cancelPaymentIntent(id)).catch(() => {});
     await deps.db.asService((tx) => abandonPayment(tx, id));
   }
+}
+
+export async function payCommission(deps: AppDeps, userId: string): Promise<PaymentIntentResponse> {
+  const profile = await loadProfile(deps, userId);
+  if (profile.commissionOwed <= 0) throw new HttpError(400, NO_COMMISSION_DUE);
+  // one commission payment at a time
+  await giveUpCommissionPayments(deps, userId);
   const customerId = await customerOf(deps, profile);
   const amount = profile.commissionOwed;
   const metadata: Metadata = { userId, purpose: 'commission' };
@@ -294,7 +302,9 @@ export async function payCommission(deps: AppDeps, userId: string): Promise<Paym
 /**
  * An admin records a commission payment the traveller made outside the app. Runs on the api's
  * connection: the SQL function is the api role's alone, checks the actor is an admin, and refuses
- * an amount above what is owed at that moment (the traveller's row locked) with a 400.
+ * an amount above what is owed at that moment (the traveller's row locked) with a 400. A card
+ * payment the traveller left unfinished is given up afterwards; they may start one for what is
+ * still owed.
  */
 export async function recordCommissionPayment(
   deps: AppDeps,
@@ -305,6 +315,8 @@ export async function recordCommissionPayment(
     recordManualCommissionPayment(tx, actorId, body.userId, body.amount),
   );
   if (!recorded) throw new HttpError(404, USER_NOT_FOUND);
+  // a card payment the traveller had started is for the amount owed before this one
+  await giveUpCommissionPayments(deps, body.userId);
   return {
     success: true,
     message: COMMISSION_PAYMENT_RECORDED,
