@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatMoneyInput, formatPercent, parseMoney, percentOf } from './format';
+import {
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatMoneyInput,
+  formatPercent,
+  parseMoney,
+  percentOf,
+} from './format';
 
 describe('formatMoney', () => {
   it('turns cents into en-US dollars with 2 decimals by default', () => {
@@ -122,5 +131,25 @@ describe('formatPercent', () => {
   it('pairs with percentOf for savings', () => {
     expect(formatPercent(percentOf(5000, 40000))).toBe('12.5%');
     expect(formatPercent(percentOf(100, 0))).toBe('0.0%');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('shows the date and the time of day in the reader’s time zone', () => {
+    expect(formatDateTime(new Date(2026, 10, 24, 7, 5))).toBe('Nov 24, 2026, 7:05 AM');
+    expect(formatDateTime(new Date(2026, 0, 2, 19, 30).toISOString())).toBe('Jan 2, 2026, 7:30 PM');
+  });
+
+  it("says 'N/A' for a missing or invalid time", () => {
+    expect(formatDateTime(null)).toBe('N/A');
+    expect(formatDateTime('not a date')).toBe('N/A');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups thousands and adds an s except for one', () => {
+    expect(formatCount(1, 'flight')).toBe('1 flight');
+    expect(formatCount(0, 'price drop')).toBe('0 price drops');
+    expect(formatCount(1234, 'flight')).toBe('1,234 flights');
   });
 });

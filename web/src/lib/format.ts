@@ -79,3 +79,17 @@ export function formatPercent(value: number | null | undefined): string {
 export function percentOf(part: number, whole: number): number {
   return whole > 0 ? (part / whole) * 100 : 0;
 }
+
+export const DATE_TIME_FORMAT = 'MMM d, yyyy, h:mm a';
+
+/** An ISO string, Date or epoch ms as 'Nov 24, 2026, 7:05 AM' (the reader's time zone); 'N/A' when missing or invalid. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return 'N/A';
+  const date = typeof value === 'string' ? parseISO(value) : new Date(value);
+  return isValid(date) ? format(date, DATE_TIME_FORMAT) : 'N/A';
+}
+
+/** 1 -> '1 flight', 1234 -> '1,234 flights' (en-US grouping; plural with an s). */
+export function formatCount(count: number, unit: string): string {
+  return `${count.toLocaleString('en-US')} ${unit}${count === 1 ? '' : 's'}`;
+}

@@ -2,6 +2,7 @@ import { Tabs } from '@chakra-ui/react';
 import type { ComponentType } from 'react';
 import { ContentLayout } from '@/components/layout/content-layout';
 import { useUrlTab } from '@/hooks/use-url-tab';
+import { AdminRuns } from './admin-runs';
 import { AdminAuditTab } from './audit-tab';
 import { AdminBillingTab } from './billing-tab';
 import { AdminDashboardTab } from './dashboard-tab';
@@ -24,7 +25,11 @@ const ADMIN_TAB_IDS = ADMIN_TABS.map((tab) => tab.id);
 export function AdminPage() {
   const [selected, selectTab] = useUrlTab(ADMIN_TAB_IDS);
   return (
-    <ContentLayout title="Admin Dashboard" description="Users, flights, billing and subscription plans.">
+    <ContentLayout
+      title="Admin Dashboard"
+      description="Users, flights, billing and subscription plans."
+      actions={<AdminRuns />}
+    >
       <Tabs.Root value={selected} onValueChange={(details) => selectTab(details.value)} lazyMount variant="line">
         <Tabs.List overflowX="auto" overflowY="hidden">
           {ADMIN_TABS.map((tab) => (
