@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx as ApiTx } from '../functions/api/db.ts';
-import { insertPayment, paymentSucceeded, recordManualCommissionPayment } from '../functions/api/queries/billing.ts';
+import {
+  insertPayment,
+  paymentSucceeded,
+  premiumPlan,
+  recordManualCommissionPayment,
+} from '../functions/api/queries/billing.ts';
 import { recordRebooking } from '../functions/api/queries/flights.ts';
 import {
   actAs,
@@ -251,6 +256,17 @@ describe('guards: sign-up and checkout keep a plan', () => {
     expect(await attempt(db.sql, user(admin.id), retire(premium), { commit: true })).toEqual({ rows: 1 });
     expect(await attempt(db.sql, user(admin.id), retire(gold))).toMatchObject({ error: 'FB409' });
     await db.sql`update public.subscription_plans set is_active = true where id = ${premium}`;
+    await db.sql`update public.subscription_plans set is_active = false where id = ${gold}`;
+  });
+
+  it('checkout offers a paid plan: a Premium made free (automatic rebooking kept) gives way to one with a price', async () => {
+    const { premium } = await onlyFreeAndPremiumOnOffer();
+    const gold = await createPlan(db.sql, { tier: 'premium', price: 4999 });
+    await db.sql`update public.subscription_plans set price = 0 where id = ${premium}`;
+    const offered = await asApi((tx) => premiumPlan(tx));
+    expect(offered).toMatchObject({ id: gold, price: 4999 });
+    await db.sql`update public.subscription_plans set price = 2499 where id = ${premium}`;
+    expect(await asApi((tx) => premiumPlan(tx))).toMatchObject({ id: premium, name: 'Premium', price: 2499 });
     await db.sql`update public.subscription_plans set is_active = false where id = ${gold}`;
   });
 

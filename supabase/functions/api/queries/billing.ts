@@ -90,12 +90,16 @@ export async function activePlan(
   return row ? { ...row.plan, tier: row.tier } : null;
 }
 
-/** The active premium plan checkout offers: the one named 'premium' (any case), else the first premium-tier plan. */
+/**
+ * The active premium plan checkout offers: the one named 'premium' (any case), else the first
+ * premium-tier plan; only a plan with a price (the database keeps one on offer, migration
+ * 20261126110000).
+ */
 export async function premiumPlan(tx: Tx): Promise<SubscriptionPlan | null> {
   const [row] = await tx<{ plan: SubscriptionPlan }[]>`
     select ${tx.unsafe(planJson('sp'))} as plan
       from public.subscription_plans sp
-     where sp.is_active and sp.tier = 'premium'
+     where sp.is_active and sp.tier = 'premium' and sp.price > 0
      order by (lower(sp.name) = 'premium') desc, sp.id
      limit 1
   `;
