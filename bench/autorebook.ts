@@ -33,6 +33,7 @@ import {
   startAutoRebookingRun,
 } from '../supabase/functions/api/services/auto-rebooking.ts';
 import { type JobHandler, runDueJobs } from '../supabase/functions/api/services/job-runner.ts';
+import { positive, requireTestDatabaseServer } from './cli.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,26 +44,12 @@ const { values: args } = parseArgs({
   },
 });
 
-function positive(name: string, raw: string | undefined): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`--${name} must be a whole number of at least 1, got '${raw}'\n`);
-    process.exit(2);
-  }
-  return value;
-}
-
 const flights = positive('flights', args.flights);
 const users = positive('users', args.users);
 const rounds = positive('rounds', args.rounds);
 const workers = positive('workers', args.workers);
 
-if (!process.env.TEST_DATABASE_URL) {
-  process.stderr.write(
-    'TEST_DATABASE_URL is not set: the benchmark needs a PostgreSQL server to create its database on\n',
-  );
-  process.exit(2);
-}
+requireTestDatabaseServer();
 
 const database = await createTestDatabase();
 const sql = postgres(database.url, { max: 2, onnotice: () => {} });

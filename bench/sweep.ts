@@ -31,6 +31,7 @@ import { createFareSource } from '../supabase/functions/_shared/fare-source/inde
 import { loadConfig } from '../supabase/functions/api/config.ts';
 import { createDb } from '../supabase/functions/api/db.ts';
 import { runPriceSweep, type PriceSweepResult } from '../supabase/functions/api/services/price-sweep.ts';
+import { positive, requireTestDatabaseServer } from './cli.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,15 +44,6 @@ const { values: args } = parseArgs({
   },
 });
 
-function positive(name: string, raw: string | undefined): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`--${name} must be a whole number of at least 1, got '${raw}'\n`);
-    process.exit(2);
-  }
-  return value;
-}
-
 const flights = positive('flights', args.flights);
 const users = positive('users', args.users);
 const perItinerary = positive('per-itinerary', args['per-itinerary']);
@@ -60,12 +52,7 @@ const latencySeconds = positive('latency-seconds', args['latency-seconds']);
 const rounds = positive('rounds', args.rounds);
 const itineraries = Math.ceil(flights / perItinerary);
 
-if (!process.env.TEST_DATABASE_URL) {
-  process.stderr.write(
-    'TEST_DATABASE_URL is not set: the benchmark needs a PostgreSQL server to create its database on\n',
-  );
-  process.exit(2);
-}
+requireTestDatabaseServer();
 
 // The function's own configuration (SWEEP_* from the environment, else the defaults).
 const config = loadConfig({

@@ -251,3 +251,47 @@ describe('flights.price_drop_found_at', () => {
     expect(rows[1]?.at).toEqual(new Date('2026-11-05T08:00:00Z'));
   });
 });
+
+describe('the admin searches (migration 20261126200100)', () => {
+  it('answer an admin the matching ids and anyone else none', async () => {
+    const search = (as: TestUser) =>
+      actAs(
+        db.sql,
+        user(as.id),
+        async (tx) => ({
+          flights: (
+            await tx<{ id: string }[]>`select private.admin_flight_ids_matching('%SRCH%', null, null) as id`
+          ).map((r) => Number(r.id)),
+          route: (
+            await tx<{ id: string }[]>`select private.admin_flight_ids_matching('%ORD-DEN%', 'ORD', 'DEN') as id`
+          ).map((r) => Number(r.id)),
+          airport: (
+            await tx<{ id: string }[]>`select private.admin_flight_ids_matching('%DEN%', 'DEN', null) as id`
+          ).map((r) => Number(r.id)),
+          profiles: (
+            await tx<{ id: string }[]>`select private.admin_profile_ids_matching(${`%${traveller.username}%`}) as id`
+          ).map((r) => r.id),
+        }),
+        {
+          setup: async (tx) => {
+            await createFlight(tx, traveller.id, {
+              booking_code: 'XSRCH1',
+              departure_airport: 'ORD',
+              arrival_airport: 'DEN',
+            });
+            await createFlight(tx, traveller.id, {
+              booking_code: 'XOTHER',
+              departure_airport: 'DEN',
+              arrival_airport: 'ORD',
+            });
+          },
+        },
+      );
+    const asAdmin = await search(admin);
+    expect(asAdmin.flights).toHaveLength(1);
+    expect(asAdmin.route).toEqual(asAdmin.flights);
+    expect(asAdmin.airport).toHaveLength(2);
+    expect(asAdmin.profiles).toEqual([traveller.id]);
+    expect(await search(traveller)).toEqual({ flights: [], route: [], airport: [], profiles: [] });
+  });
+});

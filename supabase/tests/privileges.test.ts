@@ -130,6 +130,9 @@ const ALLOWED = [
   'function extensions.word_similarity_dist_op(text,text): PUBLIC EXECUTE',
   'function extensions.word_similarity_op(text,text): PUBLIC EXECUTE',
   // the admin dashboard's stats, run as the admin (row-level security shows anyone else their own rows)
+  // the admin lists' searches, as their owner so the trigram indexes apply (nothing for a non-admin)
+  'function private.admin_flight_ids_matching(text,text,text): authenticated EXECUTE',
+  'function private.admin_profile_ids_matching(text): authenticated EXECUTE',
   'function private.admin_stats(integer): authenticated EXECUTE',
   'function private.flight_is_watched(public.flights): authenticated EXECUTE',
   'function private.is_admin(): authenticated EXECUTE',

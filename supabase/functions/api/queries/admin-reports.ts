@@ -56,15 +56,11 @@ export function routeSearch(q: string): { from: string; to: string } | { airport
 export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>): Promise<ListPage<AdminFlight>> {
   let search = tx`true`;
   if (query.q) {
-    const pattern = containsPattern(query.q);
     const route = routeSearch(query.q);
-    const byRoute = !route
-      ? tx`false`
-      : 'airport' in route
-        ? tx`f.departure_airport = ${route.airport} or f.arrival_airport = ${route.airport}`
-        : tx`(f.departure_airport = ${route.from} and f.arrival_airport = ${route.to})`;
-    search = tx`(f.booking_code ilike ${pattern} or f.airline ilike ${pattern} or f.flight_number ilike ${pattern}
-                 or ${byRoute})`;
+    const from = route ? ('airport' in route ? route.airport : route.from) : null;
+    const to = route && 'to' in route ? route.to : null;
+    // the ids as their owner, where the trigram indexes apply (migration 20261126200100)
+    search = tx`f.id in (select private.admin_flight_ids_matching(${containsPattern(query.q)}, ${from}, ${to}))`;
   }
   // Left joins on unique keys: a count of the matching rows that reads neither table is planned
   // without them (a profile and a plan always exist: foreign keys, not null).
@@ -124,8 +120,13 @@ export async function adminBilling(tx: Tx, query: ListQuery<AdminBillingSortKey>
     const text = query.q.toLowerCase();
     const types = BILLING_TRANSACTION_TYPES.filter((t) => t.includes(text));
     const statuses = BILLING_STATUSES.filter((s) => s.includes(text));
-    search = tx`(p.username ilike ${pattern} or p.email ilike ${pattern}
-                 or b.type = any(${types}::text[]) or b.status = any(${statuses}::text[]))`;
+    // the travellers first (as their owner, where the trigram indexes apply: migration
+    // 20261126200100), then their rows (billing's user index); a type or status only when the
+    // text is part of one
+    const travellers = tx`b.user_id in (select private.admin_profile_ids_matching(${pattern}))`;
+    search = tx`(${travellers}
+                 ${types.length ? tx`or b.type = any(${types}::text[])` : tx``}
+                 ${statuses.length ? tx`or b.status = any(${statuses}::text[])` : tx``})`;
   }
   const matching = tx`
     select b.id::int as "id", b.user_id as "userId", p.username as "username", p.email as "email",
