@@ -66,7 +66,12 @@ export default function ActivityChart({ series, 'aria-describedby': describedBy 
               name === 'Savings' ? [formatMoney(Math.round(Number(value) * 100), 0), name] : [value, name]
             }
           />
-          <Legend verticalAlign="bottom" height={28} />
+          {/* the series' names in the text colour: orange text on white would be hard to read */}
+          <Legend
+            verticalAlign="bottom"
+            height={28}
+            formatter={(name: string) => <span style={{ color: 'var(--chakra-colors-fg-muted)' }}>{name}</span>}
+          />
           <Bar
             yAxisId="count"
             dataKey="priceDrops"
@@ -83,12 +88,13 @@ export default function ActivityChart({ series, 'aria-describedby': describedBy 
           />
           <Line
             yAxisId="dollars"
-            type="monotone"
+            // straight between days: a smoothed curve would draw savings on days that had none
+            type="linear"
             dataKey="dollars"
             name="Savings"
             stroke="var(--chakra-colors-green-600)"
             strokeWidth={2}
-            dot={false}
+            dot={data.length <= 31}
             isAnimationActive={false}
           />
         </ComposedChart>

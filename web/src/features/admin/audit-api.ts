@@ -1,5 +1,6 @@
 import { adminAuditQuerySchema } from '@shared/schemas/admin.ts';
 import type { AdminAuditEntry, AuditAction } from '@shared/types/admin.ts';
+import { formatMoney } from '@/lib/format';
 import { paginatedQueryOptions, type ListQuery } from '@/lib/pagination';
 import { adminKeys } from './api';
 import { tableOptionsOf } from './list-table-options';
@@ -41,10 +42,24 @@ export function auditChanges({ before, after }: Pick<AdminAuditEntry, 'before' |
     .filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
 }
 
-/** A recorded value as text: strings bare, null as 'none', anything else as JSON. */
-export function auditValue(value: unknown): string {
+/**
+ * The recorded fields that are money (integer cents, as the admin API names them: a plan's price,
+ * a payment's amount and the balances it moved, a run's savings), shown in dollars.
+ */
+const MONEY_FIELDS: ReadonlySet<string> = new Set([
+  'price',
+  'amount',
+  'commissionOwed',
+  'commissionPaid',
+  'savings',
+  'savingsAmount',
+]);
+
+/** A recorded value as text: money in dollars, strings bare, null as 'none', anything else as JSON. */
+export function auditValue(value: unknown, field?: string): string {
   if (value === undefined) return '';
   if (value === null) return 'none';
+  if (typeof value === 'number' && field !== undefined && MONEY_FIELDS.has(field)) return formatMoney(value);
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }

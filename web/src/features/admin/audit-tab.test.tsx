@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildUser } from '@/testing/factories';
 import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
-import { auditChanges } from './audit-api';
+import { auditChanges, auditValue } from './audit-api';
 import { buildAuditEntry, pageOf } from './test-factories';
 
 const grant = buildAuditEntry({ targetLabel: 'dana' });
@@ -51,7 +51,7 @@ describe('admin audit tab', () => {
       'admin',
       'Plan updated',
       'Premium',
-      'price: 2499 → 2999commissionRate: 25 → 20Show all (1 more)',
+      'price: $24.99 → $29.99commissionRate: 25 → 20Show all (1 more)',
     ]);
     expect(cells(third).slice(1)).toEqual(['admin', 'Price check run', 'run', 'checkedCount: 12priceDropsFound: 3']);
   });
@@ -68,7 +68,7 @@ describe('admin audit tab', () => {
       within(second!)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['price: 2499 → 2999', 'commissionRate: 25 → 20', 'isActive: true → false']);
+    ).toEqual(['price: $24.99 → $29.99', 'commissionRate: 25 → 20', 'isActive: true → false']);
     fireEvent.click(less);
     expect(within(second!).getAllByRole('listitem')).toHaveLength(2);
   });
@@ -100,5 +100,16 @@ describe('auditChanges', () => {
       { field: 'amount', before: undefined, after: 4000 },
     ]);
     expect(auditChanges({ before: null, after: null })).toEqual([]);
+  });
+});
+
+describe('auditValue', () => {
+  it('shows money fields in dollars and other values as recorded', () => {
+    expect(auditValue(5000, 'commissionOwed')).toBe('$50.00');
+    expect(auditValue(2499, 'price')).toBe('$24.99');
+    expect(auditValue(25, 'commissionRate')).toBe('25');
+    expect(auditValue(null, 'description')).toBe('none');
+    expect(auditValue('Premium', 'name')).toBe('Premium');
+    expect(auditValue(undefined, 'name')).toBe('');
   });
 });

@@ -77,11 +77,11 @@ function ChangeLine({ change, full }: { change: AuditChange; full: boolean }) {
       </Text>{' '}
       {change.before !== undefined && (
         <>
-          {auditValue(change.before)}
+          {auditValue(change.before, change.field)}
           {change.after !== undefined && ' → '}
         </>
       )}
-      {change.after !== undefined && auditValue(change.after)}
+      {change.after !== undefined && auditValue(change.after, change.field)}
     </Text>
   );
 }
@@ -97,7 +97,8 @@ function ChangeSummary({ entry }: { entry: AdminAuditEntry }) {
   if (changes.length === 0) return <Text color="fg.muted">No change recorded</Text>;
   const hidden = changes.length - CHANGES_IN_ROW;
   const long = changes.some(
-    (change) => auditValue(change.before).length + auditValue(change.after).length > LONG_CHANGE,
+    (change) =>
+      auditValue(change.before, change.field).length + auditValue(change.after, change.field).length > LONG_CHANGE,
   );
   const shown = expanded ? changes : changes.slice(0, CHANGES_IN_ROW);
   return (
