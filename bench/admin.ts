@@ -271,6 +271,10 @@ try {
   await db.close();
   await capturing.end();
   await sql.end();
-  if (args.keep) process.stdout.write(`kept the database: ${database.url}\n`);
-  else await database.close();
+  if (args.keep) {
+    process.stdout.write(`kept the database: ${database.url}\n`);
+    // the test database's own server connection stays open with it: leave anyway
+    process.exitCode ??= 0;
+    setImmediate(() => process.exit());
+  } else await database.close();
 }
