@@ -45,7 +45,7 @@ function schemaErrors<V>(error: z.ZodError): FieldErrors<V> {
  * Each accessor returns the props of its component in `components/form/`:
  * `field` -> TextField, TextareaField, SelectField; `moneyField` -> MoneyField (dollars in the
  * field, cents in the request); `numberField` -> NumberField; `switchField` -> SwitchField;
- * `sliderField` -> SliderField.
+ * `checkboxField` -> CheckboxField; `sliderField` -> SliderField.
  */
 export function useZodForm<S extends z.ZodType<unknown, FormInput>>(schema: S, initial: Partial<z.input<S>>) {
   type V = z.input<S>;
@@ -141,6 +141,9 @@ export function useZodForm<S extends z.ZodType<unknown, FormInput>>(schema: S, i
     onCheckedChange: (checked: boolean) => update(name, checked),
   });
 
+  /** A checkbox holds a flag as a switch does. */
+  const checkboxField = switchField;
+
   const sliderField = (name: KeysOf<V, number>) => ({
     ...register(name),
     value: values[name] as number | undefined,
@@ -189,6 +192,7 @@ export function useZodForm<S extends z.ZodType<unknown, FormInput>>(schema: S, i
     moneyField,
     numberField,
     switchField,
+    checkboxField,
     sliderField,
     handleSubmit,
     showServerErrors,

@@ -93,3 +93,9 @@ export function formatDateTime(value: string | number | Date | null | undefined)
 export function formatCount(count: number, unit: string): string {
   return `${count.toLocaleString('en-US')} ${unit}${count === 1 ? '' : 's'}`;
 }
+
+/** A code as words: 'subscription' -> 'Subscription', 'commission_statement' -> 'Commission statement'. */
+export function sentenceCase(code: string): string {
+  const words = code.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -19,6 +19,7 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { LuArrowDown, LuArrowUp, LuArrowUpDown, LuChevronLeft, LuChevronRight } from 'react-icons/lu';
 import { EmptyState, ErrorState, LoadingState, type EmptyStateProps } from '@/components/query-state/query-state';
 import type { TableUrlState } from '@/hooks/use-table-url-state';
+import { TableFrame } from './table-frame';
 import { MAX_SEARCH_LENGTH, pageRange, type ListPage, type SortOrder } from '@/lib/pagination';
 
 /*
@@ -157,14 +158,7 @@ interface RowsProps<T, S extends string> {
 function Rows<T, S extends string>({ caption, columns, state, page, rowKey, busy }: RowsProps<T, S>) {
   const { sort, order } = state.params;
   return (
-    <Table.ScrollArea
-      borderWidth="1px"
-      borderRadius="l2"
-      // A box that scrolls must be reachable by keyboard; the region names what it scrolls.
-      tabIndex={0}
-      role="region"
-      aria-label={caption}
-    >
+    <TableFrame label={caption}>
       <Table.Root size="sm" interactive aria-busy={busy} opacity={busy ? 0.6 : 1} transition="opacity 0.2s">
         <Table.Caption srOnly>{caption}</Table.Caption>
         <Table.Header>
@@ -204,7 +198,7 @@ function Rows<T, S extends string>({ caption, columns, state, page, rowKey, busy
           ))}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
+    </TableFrame>
   );
 }
 

@@ -1,6 +1,88 @@
-import { PlaceholderPanel } from '@/components/ui/placeholder-panel';
+import { Stack, Text } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { adminBillingQuerySchema } from '@shared/schemas/admin.ts';
+import type { AdminTransaction } from '@shared/types/admin.ts';
+import { DataTable, type DataTableColumn } from '@/components/data-table/data-table';
+import { StatusBadge, type StatusTone } from '@/components/ui/status-badge';
+import { useTableUrlState } from '@/hooks/use-table-url-state';
+import { formatDate, formatMoney, sentenceCase } from '@/lib/format';
+import { paginatedQueryOptions, type ListQuery } from '@/lib/pagination';
+import { adminKeys } from './api';
 
-// Placeholder until the tab lands (issue 14).
+// What GET /api/admin/billing sorts by, and its default order, read from its schema.
+const BILLING_SORT_KEYS = adminBillingQuerySchema.shape.sort.unwrap().options;
+type BillingSortKey = (typeof BILLING_SORT_KEYS)[number];
+const BILLING_DEFAULTS = adminBillingQuerySchema.parse({});
+
+export const adminBillingQueryOptions = (query: ListQuery<BillingSortKey>) =>
+  paginatedQueryOptions<AdminTransaction, BillingSortKey>(adminKeys.billing(), '/admin/billing', query);
+
+/** Spec: completed is a success, pending is waiting, anything else (failed, refunded) failed-style. */
+export function transactionTone(status: string): StatusTone {
+  if (status === 'completed') return 'success';
+  if (status === 'pending') return 'warning';
+  return 'danger';
+}
+
+const columns: DataTableColumn<AdminTransaction, BillingSortKey>[] = [
+  {
+    id: 'date',
+    header: 'Date',
+    cell: (row) => <Text whiteSpace="nowrap">{formatDate(row.date)}</Text>,
+    sortKey: 'date',
+  },
+  {
+    id: 'traveller',
+    header: 'Traveller',
+    cell: (row) => (
+      <Stack gap="0">
+        <Text fontWeight="medium">{row.username}</Text>
+        <Text fontSize="xs" color="fg.muted">
+          {row.email}
+        </Text>
+      </Stack>
+    ),
+    sortKey: 'user',
+  },
+  { id: 'type', header: 'Type', cell: (row) => sentenceCase(row.type), sortKey: 'type' },
+  { id: 'amount', header: 'Amount', cell: (row) => formatMoney(row.amount), sortKey: 'amount', numeric: true },
+  {
+    id: 'status',
+    header: 'Status',
+    cell: (row) => <StatusBadge tone={transactionTone(row.status)}>{row.status}</StatusBadge>,
+    sortKey: 'status',
+  },
+  { id: 'description', header: 'Description', cell: (row) => row.description ?? '—' },
+  {
+    id: 'reference',
+    header: 'Reference',
+    cell: (row) => (
+      <Text fontFamily="mono" fontSize="xs" wordBreak="break-all" minW="32">
+        {row.paymentReference ?? '—'}
+      </Text>
+    ),
+  },
+];
+
+/** Every traveller's payments, paged, sorted and searched (traveller, type or status) on the server. */
 export function AdminBillingTab() {
-  return <PlaceholderPanel>Transactions will appear here.</PlaceholderPanel>;
+  const table = useTableUrlState<BillingSortKey>({
+    sortKeys: BILLING_SORT_KEYS,
+    defaultSort: BILLING_DEFAULTS.sort,
+    defaultOrder: BILLING_DEFAULTS.order,
+    prefix: 'billing',
+  });
+  const transactions = useQuery(adminBillingQueryOptions(table.params));
+  return (
+    <DataTable
+      caption="Transactions"
+      columns={columns}
+      state={table}
+      query={transactions}
+      rowKey={(row) => row.id}
+      searchLabel="Search transactions"
+      errorTitle="Error loading transactions"
+      empty={{ title: 'No transactions yet', description: 'Payments appear here once travellers make them.' }}
+    />
+  );
 }

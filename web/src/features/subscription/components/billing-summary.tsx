@@ -1,11 +1,12 @@
-import { Badge, Button, Card, Heading, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Button, Card, Heading, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn } from '@/components/data-table/data-table';
 import { QueryState } from '@/components/query-state/query-state';
+import { StatusBadge } from '@/components/ui/status-badge';
 import { notify } from '@/components/ui/toaster';
 import { useTableUrlState } from '@/hooks/use-table-url-state';
-import { formatDate, formatMoney } from '@/lib/format';
+import { formatDate, formatMoney, sentenceCase } from '@/lib/format';
 import {
   HISTORY_SORT_KEYS,
   historyQueryOptions,
@@ -18,29 +19,15 @@ import { CardPayment } from './card-payment';
 import { PaymentFrame } from './payment-frame';
 import type { BillingHistoryItem, PaymentIntentResponse } from '@shared/types/billing.ts';
 
-function StatusBadge({ status }: { status: string }) {
-  return status === 'completed' ? (
-    <Badge colorPalette="green" variant="solid" data-tone="success">
-      {status}
-    </Badge>
-  ) : (
-    <Badge variant="outline" data-tone="outline">
-      {status}
-    </Badge>
-  );
-}
-
-/** 'subscription' -> 'Subscription', 'commission_statement' -> 'Commission statement'. */
-function typeLabel(type: string): string {
-  const words = type.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 const columns: DataTableColumn<BillingHistoryItem, HistorySortKey>[] = [
   { id: 'date', header: 'Date', cell: (row) => formatDate(row.date), sortKey: 'date' },
-  { id: 'type', header: 'Type', cell: (row) => typeLabel(row.type) },
+  { id: 'type', header: 'Type', cell: (row) => sentenceCase(row.type) },
   { id: 'amount', header: 'Amount', cell: (row) => formatMoney(row.amount), numeric: true },
-  { id: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
+  {
+    id: 'status',
+    header: 'Status',
+    cell: (row) => <StatusBadge tone={row.status === 'completed' ? 'success' : 'outline'}>{row.status}</StatusBadge>,
+  },
 ];
 
 function Figure({ label, value }: { label: string; value: string }) {

@@ -1,0 +1,35 @@
+import { Checkbox, Field } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+
+export interface CheckboxFieldProps {
+  label: string;
+  name: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  error?: string | undefined;
+  hint?: ReactNode;
+  disabled?: boolean;
+}
+
+/**
+ * A yes/no field of a form that is saved with the form (a switch is for a setting that applies at
+ * once): the box, its label beside it, hint and error below. `useZodForm().checkboxField(name)`
+ * gives its props.
+ */
+export function CheckboxField({ label, name, checked, onCheckedChange, error, hint, disabled }: CheckboxFieldProps) {
+  return (
+    <Field.Root invalid={Boolean(error)} disabled={disabled}>
+      <Checkbox.Root
+        name={name}
+        checked={checked}
+        onCheckedChange={(details) => onCheckedChange(details.checked === true)}
+      >
+        <Checkbox.HiddenInput />
+        <Checkbox.Control />
+        <Checkbox.Label>{label}</Checkbox.Label>
+      </Checkbox.Root>
+      {hint && <Field.HelperText>{hint}</Field.HelperText>}
+      <Field.ErrorText>{error}</Field.ErrorText>
+    </Field.Root>
+  );
+}
