@@ -1,20 +1,12 @@
 import { Checkbox, Field } from '@chakra-ui/react';
-import type { ReactNode } from 'react';
+import type { SwitchFieldProps } from './switch-field';
 
-export interface CheckboxFieldProps {
-  label: string;
-  name: string;
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
-  error?: string | undefined;
-  hint?: ReactNode;
-  disabled?: boolean;
-}
+/** The same props as a switch: `useZodForm().checkboxField(name)` gives them. */
+export type CheckboxFieldProps = SwitchFieldProps;
 
 /**
  * A yes/no field of a form that is saved with the form (a switch is for a setting that applies at
- * once): the box, its label beside it, hint and error below. `useZodForm().checkboxField(name)`
- * gives its props.
+ * once): the box, its label beside it, hint and error below.
  */
 export function CheckboxField({ label, name, checked, onCheckedChange, error, hint, disabled }: CheckboxFieldProps) {
   return (
