@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AdminTransaction } from '@shared/types/admin.ts';
-import type { ListPage } from '@/lib/pagination';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderAtPath } from '@/testing/render-at-path';
 import { AdminBillingTab } from './billing-tab';
+import { pageOf } from './test-factories';
 
 function transaction(overrides: Partial<AdminTransaction> = {}): AdminTransaction {
   return {
@@ -38,10 +38,6 @@ const rows: AdminTransaction[] = [
   transaction({ id: 4, type: 'commission', amount: 500, status: 'refunded', paymentReference: 'pi_test_3' }),
 ];
 
-function page(items: AdminTransaction[]): ListPage<AdminTransaction> {
-  return { items, total: items.length, page: 1, pageSize: 25 };
-}
-
 async function open(route: MockRoute) {
   const api = mockApi({ 'GET /api/admin/billing': route });
   const rendered = await renderAtPath(<AdminBillingTab />, '/admin?tab=billing');
@@ -56,7 +52,7 @@ function bodyRows() {
 
 describe('admin Billing tab', () => {
   it('lists transactions: date, traveller, type, amount, status as completed, pending or failed-style, description, reference', async () => {
-    const { requests } = await open({ body: page(rows) });
+    const { requests } = await open({ body: pageOf(rows) });
     expect(await screen.findByText('pi_test_1')).toBeInTheDocument();
     expect(requests()[0]?.toString()).toBe('page=1&pageSize=25&sort=date&order=desc');
     const [paid, pending, failed, refunded] = bodyRows();
@@ -79,7 +75,7 @@ describe('admin Billing tab', () => {
   it('searches on the server and sorts by amount', async () => {
     const { requests, history } = await open((request) => {
       const q = new URL(request.url).searchParams.get('q');
-      return { body: page(q ? rows.filter((row) => row.status === q) : rows) };
+      return { body: pageOf(q ? rows.filter((row) => row.status === q) : rows) };
     });
     expect(await screen.findByText('pi_test_1')).toBeInTheDocument();
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search transactions' }), { target: { value: 'pending' } });

@@ -8,11 +8,11 @@ import { useTableUrlState } from '@/hooks/use-table-url-state';
 import { formatDate, formatMoney, sentenceCase } from '@/lib/format';
 import { paginatedQueryOptions, type ListQuery } from '@/lib/pagination';
 import { adminKeys } from './api';
+import { tableOptionsOf } from './list-table-options';
 
-// What GET /api/admin/billing sorts by, and its default order, read from its schema.
-const BILLING_SORT_KEYS = adminBillingQuerySchema.shape.sort.unwrap().options;
-type BillingSortKey = (typeof BILLING_SORT_KEYS)[number];
-const BILLING_DEFAULTS = adminBillingQuerySchema.parse({});
+/** The table's URL state (`billing.page`, `billing.q`...) over the endpoint's sort keys and defaults. */
+const BILLING_TABLE = tableOptionsOf(adminBillingQuerySchema, 'billing');
+type BillingSortKey = (typeof BILLING_TABLE.sortKeys)[number];
 
 export const adminBillingQueryOptions = (query: ListQuery<BillingSortKey>) =>
   paginatedQueryOptions<AdminTransaction, BillingSortKey>(adminKeys.billing(), '/admin/billing', query);
@@ -66,12 +66,7 @@ const columns: DataTableColumn<AdminTransaction, BillingSortKey>[] = [
 
 /** Every traveller's payments, paged, sorted and searched (traveller, type or status) on the server. */
 export function AdminBillingTab() {
-  const table = useTableUrlState<BillingSortKey>({
-    sortKeys: BILLING_SORT_KEYS,
-    defaultSort: BILLING_DEFAULTS.sort,
-    defaultOrder: BILLING_DEFAULTS.order,
-    prefix: 'billing',
-  });
+  const table = useTableUrlState(BILLING_TABLE);
   const transactions = useQuery(adminBillingQueryOptions(table.params));
   return (
     <DataTable

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AdminFlight } from '@shared/types/admin.ts';
-import type { ListPage } from '@/lib/pagination';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderAtPath } from '@/testing/render-at-path';
 import { AdminFlightsTab } from './flights-tab';
+import { pageOf } from './test-factories';
 
 function flight(overrides: Partial<AdminFlight> = {}): AdminFlight {
   return {
@@ -57,10 +57,6 @@ const rows: AdminFlight[] = [
   }),
 ];
 
-function page(items: AdminFlight[]): ListPage<AdminFlight> {
-  return { items, total: items.length, page: 1, pageSize: 25 };
-}
-
 async function open(route: MockRoute, path = '/admin?tab=flights') {
   const api = mockApi({ 'GET /api/admin/flights': route });
   const rendered = await renderAtPath(<AdminFlightsTab />, path);
@@ -79,7 +75,7 @@ function rowOf(bookingCode: string) {
 
 describe('admin Flights tab', () => {
   it('lists every flight with its traveller, route, date, status label, prices, credit and commission', async () => {
-    const { requests } = await open({ body: page(rows) });
+    const { requests } = await open({ body: pageOf(rows) });
     expect(await screen.findByText('RBK001')).toBeInTheDocument();
     expect(requests()[0]?.toString()).toBe('page=1&pageSize=25&sort=createdAt&order=desc');
 
@@ -106,7 +102,7 @@ describe('admin Flights tab', () => {
   it('searches on the server by what is typed and sorts by a column', async () => {
     const { requests, history } = await open((request) => {
       const q = new URL(request.url).searchParams.get('q');
-      return { body: page(q ? rows.filter((row) => row.bookingCode.includes(q)) : rows) };
+      return { body: pageOf(q ? rows.filter((row) => row.bookingCode.includes(q)) : rows) };
     });
     expect(await screen.findByText('RBK001')).toBeInTheDocument();
 
@@ -124,7 +120,9 @@ describe('admin Flights tab', () => {
 
   it("says 'Error loading flights' with the server's reason when the list fails, and retries", async () => {
     let fail = true;
-    await open(() => (fail ? { status: 500, body: { message: 'The database is unavailable' } } : { body: page(rows) }));
+    await open(() =>
+      fail ? { status: 500, body: { message: 'The database is unavailable' } } : { body: pageOf(rows) },
+    );
     expect(await screen.findByText('Error loading flights')).toBeInTheDocument();
     expect(screen.getByText('The database is unavailable')).toBeInTheDocument();
     fail = false;

@@ -7,11 +7,11 @@ import { useTableUrlState } from '@/hooks/use-table-url-state';
 import { formatDate, formatMoney } from '@/lib/format';
 import { paginatedQueryOptions, type ListQuery } from '@/lib/pagination';
 import { adminKeys } from './api';
+import { tableOptionsOf } from './list-table-options';
 
-// What GET /api/admin/flights sorts by, and its default order, read from its schema.
-const FLIGHT_SORT_KEYS = adminFlightsQuerySchema.shape.sort.unwrap().options;
-type FlightSortKey = (typeof FLIGHT_SORT_KEYS)[number];
-const FLIGHT_DEFAULTS = adminFlightsQuerySchema.parse({});
+/** The table's URL state (`flights.page`, `flights.q`...) over the endpoint's sort keys and defaults. */
+const FLIGHT_TABLE = tableOptionsOf(adminFlightsQuerySchema, 'flights');
+type FlightSortKey = (typeof FLIGHT_TABLE.sortKeys)[number];
 
 export const adminFlightsQueryOptions = (query: ListQuery<FlightSortKey>) =>
   paginatedQueryOptions<AdminFlight, FlightSortKey>(adminKeys.flights(), '/admin/flights', query);
@@ -110,12 +110,7 @@ const columns: DataTableColumn<AdminFlight, FlightSortKey>[] = [
 
 /** Every traveller's flights, paged, sorted and searched on the server. */
 export function AdminFlightsTab() {
-  const table = useTableUrlState<FlightSortKey>({
-    sortKeys: FLIGHT_SORT_KEYS,
-    defaultSort: FLIGHT_DEFAULTS.sort,
-    defaultOrder: FLIGHT_DEFAULTS.order,
-    prefix: 'flights',
-  });
+  const table = useTableUrlState(FLIGHT_TABLE);
   const flights = useQuery(adminFlightsQueryOptions(table.params));
   return (
     <DataTable

@@ -14,17 +14,11 @@ export const adminPlansQueryOptions = () =>
   });
 
 /*
- * What a plan change can change: the plans (the admin's list and the public one the landing page,
- * checkout and the Subscription tab read), the users (their plan's name), the flights (their
- * commission, at the plan's rate) and the audit log (each change is a row).
+ * What a plan change can change: every admin read (the plans, the users' plan names, the flights'
+ * commission at the plan's rate, the audit log) and the public plans the landing page, checkout
+ * and the Subscription tab read.
  */
-const AFTER_PLAN_CHANGE = [
-  adminKeys.plans(),
-  adminKeys.users(),
-  adminKeys.flights(),
-  adminKeys.audit(),
-  planKeys.all,
-] as const;
+const AFTER_PLAN_CHANGE = [adminKeys.all, planKeys.all] as const;
 
 /** POST /api/admin/subscription-plans. */
 export function useCreatePlan() {
