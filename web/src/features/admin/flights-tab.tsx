@@ -49,7 +49,8 @@ function Traveller({ flight }: { flight: AdminFlight }) {
 function Commission({ flight }: { flight: AdminFlight }) {
   const rate = `${flight.commissionRate}% of the airline credit`;
   return (
-    <Text as="span" title={rate}>
+    // relative: the hidden text is positioned absolutely, and must stay inside the table's scroll box
+    <Text as="span" title={rate} position="relative">
       {formatMoney(flight.commission)}
       <VisuallyHidden> ({rate})</VisuallyHidden>
     </Text>
