@@ -31,6 +31,7 @@ const rows: AdminTransaction[] = [
     amount: 1750,
     status: 'pending',
     description: null,
+    paymentMethod: null,
     paymentReference: null,
     date: '2026-11-02T12:00:00.000Z',
   }),
@@ -51,7 +52,7 @@ function bodyRows() {
 }
 
 describe('admin Billing tab', () => {
-  it('lists transactions: date, traveller, type, amount, status as completed, pending or failed-style, description, reference', async () => {
+  it('lists transactions: date, traveller, type, amount, status as completed, pending or failed-style, description, method, reference', async () => {
     const { requests } = await open({ body: pageOf(rows) });
     expect(await screen.findByText('pi_test_1')).toBeInTheDocument();
     expect(requests()[0]?.toString()).toBe('page=1&pageSize=25&sort=date&order=desc');
@@ -62,11 +63,12 @@ describe('admin Billing tab', () => {
     expect(paid?.getByText('Subscription')).toBeInTheDocument();
     expect(paid?.getByText('$24.99')).toBeInTheDocument();
     expect(paid?.getByText('Premium plan, one year')).toBeInTheDocument();
+    expect(paid?.getByText('card')).toBeInTheDocument();
     expect(paid?.getByText('completed')).toHaveAttribute('data-tone', 'success');
 
     expect(pending?.getByText('Commission')).toBeInTheDocument();
     expect(pending?.getByText('pending')).toHaveAttribute('data-tone', 'warning');
-    expect(pending?.getAllByText('—')).toHaveLength(2); // no description, no reference
+    expect(pending?.getAllByText('—')).toHaveLength(3); // no description, method or reference
 
     expect(failed?.getByText('failed')).toHaveAttribute('data-tone', 'danger');
     expect(refunded?.getByText('refunded')).toHaveAttribute('data-tone', 'danger');

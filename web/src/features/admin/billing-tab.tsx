@@ -53,6 +53,7 @@ const columns: DataTableColumn<AdminTransaction, BillingSortKey>[] = [
     sortKey: 'status',
   },
   { id: 'description', header: 'Description', cell: (row) => row.description ?? '—' },
+  { id: 'method', header: 'Method', cell: (row) => row.paymentMethod ?? '—' },
   {
     id: 'reference',
     header: 'Reference',

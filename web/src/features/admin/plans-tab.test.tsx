@@ -65,12 +65,15 @@ function row(name: string) {
   return within(found);
 }
 
-/** Chakra's number input takes typed text while it has the focus. */
+/**
+ * Chakra's number input reads text typed while it has the focus and takes it in a moment later;
+ * its aria-valuenow shows the value the form holds.
+ */
 async function typeNumber(label: string, value: string) {
   const input = screen.getByLabelText(label);
   act(() => input.focus());
   fireEvent.input(input, { target: { value } });
-  await waitFor(() => expect(input).toHaveValue(value));
+  await waitFor(() => expect(input).toHaveAttribute('aria-valuenow', value));
 }
 
 /** Ticks or unticks a checkbox; the form takes the change in a moment later (the root's data-state says when). */
