@@ -15,13 +15,16 @@ import { readQuery } from '../lib/query-string.ts';
 import { requireAdmin } from '../middleware/require-admin.ts';
 import { adminBilling, adminFlights, adminStats } from '../queries/admin-reports.ts';
 import { adminPlansRouter } from './admin-plans.ts';
+import { auditAutoRebookingRun, auditPriceCheckRun } from '../services/admin-audit.ts';
 import { runForAdmin } from '../services/auto-rebooking.ts';
 import { runSweepAndSendAlerts } from '../services/price-sweep.ts';
+import { adminActionsRouter } from './admin-actions.ts';
 
 export const adminRouter = new Hono<AppEnv>();
 
 adminRouter.use('*', requireAdmin);
 adminRouter.route('/subscription-plans', adminPlansRouter);
+adminRouter.route('/', adminActionsRouter);
 
 /** Spec section 3's stats and the chart's series over the last `days` (7-365, default 30) UTC days. */
 adminRouter.get('/stats', async (c) => {
@@ -44,9 +47,10 @@ adminRouter.get('/billing', async (c) => {
   return c.json(body);
 });
 
-/** Runs (or joins) a price sweep now, on behalf of the admin. */
+/** Runs (or joins) a price sweep now, on behalf of the admin; audited with the sweep's totals. */
 adminRouter.post('/run-price-check', async (c) => {
-  const run = await runSweepAndSendAlerts(c.var.deps, c.var.claims.sub);
+  const admin = c.var.claims.sub;
+  const run = await runSweepAndSendAlerts(c.var.deps, admin, auditPriceCheckRun(admin));
   const body: RunPriceCheckResponse = {
     checkedCount: run.sweep.checkedCount,
     priceDropsFound: run.sweep.priceDropsFound,
@@ -61,6 +65,7 @@ adminRouter.post('/run-price-check', async (c) => {
  * continues on the queue and is counted in its auto_rebooking_logs row).
  */
 adminRouter.post('/run-auto-rebooking', async (c) => {
-  const body: RunAutoRebookingResponse = await runForAdmin(c.var.deps, c.var.claims.sub);
+  const admin = c.var.claims.sub;
+  const body: RunAutoRebookingResponse = await runForAdmin(c.var.deps, admin, auditAutoRebookingRun(admin));
   return c.json(body);
 });

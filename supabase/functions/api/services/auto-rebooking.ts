@@ -23,7 +23,7 @@ import type {
   RunAutoRebookingResponse,
 } from '../../_shared/types/auto-rebooking.ts';
 import type { AppDeps } from '../context.ts';
-import type { AuthClaims } from '../db.ts';
+import type { AuthClaims, Tx } from '../db.ts';
 import {
   type BatchFlight,
   type BatchResult,
@@ -260,6 +260,7 @@ async function runOnDemand(
   deps: AppDeps,
   run: { trigger: RunTrigger; initiatedBy: string; scopeUserId: string | null },
   budgetMs: number,
+  onFinished?: (tx: Tx, totals: RunTotals & { runId: number }) => Promise<unknown>,
 ): Promise<RunTotals & { runId: number }> {
   const started = await startAutoRebookingRun(deps, run);
   if (started.batches > 0) {
@@ -267,8 +268,12 @@ async function runOnDemand(
     const handler = run.scopeUserId ? autoRebookOwnHandler : autoRebookBatchHandler;
     await runDueJobs(deps, [handler as JobHandler<never>], { kinds: [kind], budgetMs });
   }
-  const totals = await deps.db.asService((tx) => finishRun(tx, started.runId));
-  return { ...totals, runId: started.runId };
+  // the hook (an admin's run is audited) shares the transaction that totals the run's row
+  return await deps.db.asService(async (tx) => {
+    const totals = { ...(await finishRun(tx, started.runId)), runId: started.runId };
+    await onFinished?.(tx, totals);
+    return totals;
+  });
 }
 
 export class AutoRebookingRefused extends Error {
@@ -318,11 +323,16 @@ export function executeMessage(t: RunTotals): string {
 }
 
 /** `POST /api/admin/run-auto-rebooking`: a run over everyone, on the admin's behalf. */
-export async function runForAdmin(deps: AppDeps, adminId: string): Promise<RunAutoRebookingResponse> {
+export async function runForAdmin(
+  deps: AppDeps,
+  adminId: string,
+  onFinished?: (tx: Tx, totals: RunTotals & { runId: number }) => Promise<unknown>,
+): Promise<RunAutoRebookingResponse> {
   const totals = await runOnDemand(
     deps,
     { trigger: 'admin', initiatedBy: adminId, scopeUserId: null },
     ON_DEMAND_BUDGET_MS,
+    onFinished,
   );
   return { rebookedCount: totals.flightsRebooked, savingsAmount: totals.savings };
 }

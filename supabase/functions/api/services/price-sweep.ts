@@ -27,7 +27,7 @@ import type { FareQuote, FareSource, Itinerary } from '../../_shared/fare-source
 import { FlightCancelledError, itineraryKey } from '../../_shared/fare-source/types.ts';
 import type { SweepConfig } from '../config.ts';
 import type { Logger } from '../context.ts';
-import type { Db } from '../db.ts';
+import type { Db, Tx } from '../db.ts';
 import { cancelFlights } from '../queries/flights.ts';
 import { ClaimLostError, completeJob, failJob } from '../queries/jobs.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
@@ -64,6 +64,8 @@ export interface RunPriceSweepOptions {
   budgetMs?: number;
   /** Batches written at once (default 2); each lane prepares its next batch while it writes one. */
   lanes?: number;
+  /** Runs in the transaction that totals the sweep (an admin's run is audited there). */
+  onFinished?: (tx: Tx, result: PriceSweepResult) => Promise<unknown>;
 }
 
 /** The sweep's totals (SweepTotals: every completed batch, across runs when resumed) and this run's part. */
@@ -280,8 +282,12 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure) throw failure.reason;
 
-  const totals = await db.asService((tx) => finishSweep(tx, sweep.sweepId));
-  const result: PriceSweepResult = { sweepId: sweep.sweepId, resumed: sweep.resumed, ...totals, quoteErrors };
+  const result: PriceSweepResult = await db.asService(async (tx) => {
+    const totals = await finishSweep(tx, sweep.sweepId);
+    const finished: PriceSweepResult = { sweepId: sweep.sweepId, resumed: sweep.resumed, ...totals, quoteErrors };
+    await options.onFinished?.(tx, finished);
+    return finished;
+  });
   deps.log?.({ level: result.success || !result.finished ? 'info' : 'warn', msg: 'price sweep', ...result });
   return result;
 }
@@ -304,8 +310,12 @@ export interface SweepRun {
  * one, or carry on with the running one) for at most one request's budget, then send the alerts
  * it queued.
  */
-export async function runSweepAndSendAlerts(deps: AppDeps, initiatedBy: string | null): Promise<SweepRun> {
-  const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS });
+export async function runSweepAndSendAlerts(
+  deps: AppDeps,
+  initiatedBy: string | null,
+  onFinished?: RunPriceSweepOptions['onFinished'],
+): Promise<SweepRun> {
+  const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS, onFinished });
   if (sweep.finished) {
     // every finished sweep is followed by an automatic rebooking run over the new prices; its
     // batches wait on the job queue (services/auto-rebooking.ts), a running one is joined
