@@ -43,8 +43,10 @@ function toAdminUser(row: Record<string, unknown>): AdminUser {
 
 /** `GET /api/admin/users`: search by username or email. */
 export async function adminUsersPage(tx: Tx, query: ListQuery<AdminUserSortKey>): Promise<ListPage<AdminUser>> {
+  // the matching ids come from their owner, where the trigram indexes apply (ILIKE under a policy
+  // cannot use them; migration 20261126200100); the rows are then read under the policies
   const where = query.q
-    ? tx`where p.username ilike ${containsPattern(query.q)} or p.email ilike ${containsPattern(query.q)}`
+    ? tx`where p.id in (select private.admin_profile_ids_matching(${containsPattern(query.q)}))`
     : tx``;
   const page = await listPage<Record<string, unknown>, AdminUserSortKey>(tx, adminUsers(tx, where), query, {
     sort: USER_SORT,
