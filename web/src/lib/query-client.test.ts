@@ -73,6 +73,30 @@ describe('createQueryClient', () => {
     ]);
   });
 
+  it("toasts meta.errorDescription always, the server's reason after it", async () => {
+    const client = createQueryClient();
+    await runMutation(client, {
+      fail: new ApiError(409, 'Conflict', '{"message":"The last admin cannot be removed"}'),
+      meta: { errorTitle: 'Update Failed', errorDescription: 'Failed to update user admin status' },
+    });
+    await loadToasterStore();
+    expect(toaster.getVisibleToasts()).toEqual([
+      expect.objectContaining({
+        title: 'Update Failed',
+        description: 'Failed to update user admin status. The last admin cannot be removed',
+      }),
+    ]);
+
+    await runMutation(client, {
+      fail: new ApiError(500, 'Internal Server Error', ''),
+      meta: { errorTitle: 'Creation Failed', errorDescription: 'Failed to create the subscription plan.' },
+    });
+    await loadToasterStore();
+    expect(toaster.getVisibleToasts()).toEqual([
+      expect.objectContaining({ title: 'Creation Failed', description: 'Failed to create the subscription plan.' }),
+    ]);
+  });
+
   it('leaves errors of mutations without errorTitle to their caller', async () => {
     await runMutation(createQueryClient(), { fail: new Error('boom') });
     await loadToasterStore();

@@ -9,11 +9,24 @@ import { errorMessage } from './api-client';
  * - invalidates: query keys (prefixes) to refetch once it succeeds;
  * - errorTitle / errorFallback: the error toast (title; description is the server's message,
  *   else the fallback). Mutations without errorTitle handle their own errors.
+ * - errorDescription instead of errorFallback: a fixed sentence the specification gives for the
+ *   toast ('Failed to update user admin status'), always shown, with the server's reason after it
+ *   when there is one ('... The last admin cannot be removed').
  */
 export interface FareBackMutationMeta extends Record<string, unknown> {
   invalidates?: readonly QueryKey[];
   errorTitle?: string;
   errorFallback?: string;
+  errorDescription?: string;
+}
+
+/** The error toast's description: see FareBackMutationMeta. */
+export function errorDescriptionOf(error: unknown, meta: FareBackMutationMeta | undefined): string {
+  const fixed = meta?.errorDescription;
+  if (!fixed) return errorMessage(error, meta?.errorFallback ?? 'Something went wrong. Please try again.');
+  const reason = errorMessage(error, '').trim();
+  if (!reason || reason === fixed) return fixed;
+  return `${/[.!?]$/.test(fixed) ? fixed : `${fixed}.`} ${reason}`;
 }
 
 declare module '@tanstack/react-query' {
@@ -43,8 +56,7 @@ export function createQueryClient(): QueryClient {
       onError: (error, _variables, _context, mutation) => {
         const title = mutation.meta?.errorTitle;
         if (!title) return;
-        const fallback = mutation.meta?.errorFallback ?? 'Something went wrong. Please try again.';
-        notify({ title, description: errorMessage(error, fallback), status: 'error' });
+        notify({ title, description: errorDescriptionOf(error, mutation.meta), status: 'error' });
       },
     }),
   });

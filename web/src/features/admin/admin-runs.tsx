@@ -33,7 +33,7 @@ function useRunPriceCheck() {
     meta: {
       invalidates: [adminKeys.all],
       errorTitle: 'Price Check Failed',
-      errorFallback: 'An error occurred while running the price check',
+      errorDescription: 'An error occurred while running the price check',
     },
     onSuccess: (result) =>
       notify({
@@ -52,7 +52,7 @@ function useRunAutoRebooking() {
     meta: {
       invalidates: [adminKeys.all],
       errorTitle: 'Auto-Rebooking Failed',
-      errorFallback: 'An error occurred while running auto-rebooking',
+      errorDescription: 'An error occurred while running auto-rebooking',
     },
     onSuccess: (result) =>
       notify({ title: 'Auto-Rebooking Completed', description: autoRebookingSummary(result), status: 'success' }),

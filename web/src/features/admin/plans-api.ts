@@ -28,7 +28,7 @@ export function useCreatePlan() {
     meta: {
       invalidates: AFTER_PLAN_CHANGE,
       errorTitle: 'Creation Failed',
-      errorFallback: 'Failed to create the subscription plan.',
+      errorDescription: 'Failed to create the subscription plan.',
     },
     onSuccess: ({ plan }) =>
       notify({ title: 'Plan Created', description: `${plan.name} has been added.`, status: 'success' }),
@@ -43,7 +43,7 @@ export function useUpdatePlan() {
     meta: {
       invalidates: AFTER_PLAN_CHANGE,
       errorTitle: 'Update Failed',
-      errorFallback: 'Failed to update the subscription plan.',
+      errorDescription: 'Failed to update the subscription plan.',
     },
     onSuccess: ({ plan }) =>
       notify({ title: 'Plan Updated', description: `${plan.name} has been saved.`, status: 'success' }),

@@ -28,14 +28,14 @@ export function recordCommissionPayment(body: AdminCommissionPaymentBody): Promi
   return apiRequest<AdminCommissionPaymentResponse>('POST', '/stripe/pay-commission', body);
 }
 
-/** Grant or revoke; a 409 ('You cannot remove your own admin status') is the toast's description. */
+/** Grant or revoke; a refusal's reason ('You cannot remove your own admin status') follows the spec's toast text. */
 export function useSetUserAdmin() {
   return useMutation({
     mutationFn: ({ user, isAdmin }: { user: AdminUser; isAdmin: boolean }) => setUserAdmin(user.id, isAdmin),
     meta: {
       invalidates: [adminKeys.all],
       errorTitle: 'Update Failed',
-      errorFallback: 'Failed to update user admin status',
+      errorDescription: 'Failed to update user admin status',
     },
     onSuccess: ({ user }) =>
       notify({
@@ -52,7 +52,7 @@ export function useRecordCommissionPayment() {
     meta: {
       invalidates: [adminKeys.all],
       errorTitle: 'Payment Failed',
-      errorFallback: 'Failed to process commission payment',
+      errorDescription: 'Failed to process commission payment',
     },
     onSuccess: (result, { username }) =>
       notify({

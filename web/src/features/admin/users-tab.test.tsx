@@ -120,7 +120,7 @@ describe('admin users tab', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
   });
 
-  it("shows the server's reason when a revoke is refused", async () => {
+  it("shows the spec's text and the server's reason when a revoke is refused", async () => {
     openUsers({
       [`PUT /api/admin/users/${otherAdmin.id}/admin`]: {
         status: 409,
@@ -131,7 +131,9 @@ describe('admin users tab', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Revoke admin from ops?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke admin' }));
     expect(await screen.findByText('Update Failed')).toBeInTheDocument();
-    expect(screen.getByText('The last admin cannot be removed')).toBeInTheDocument();
+    expect(
+      screen.getByText('Failed to update user admin status. The last admin cannot be removed'),
+    ).toBeInTheDocument();
   });
 
   it("says 'Failed to update user admin status' when the server gives no reason", async () => {
