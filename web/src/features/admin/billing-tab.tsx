@@ -53,14 +53,19 @@ const columns: DataTableColumn<AdminTransaction, BillingSortKey>[] = [
     sortKey: 'status',
   },
   { id: 'description', header: 'Description', cell: (row) => row.description ?? '—' },
-  { id: 'method', header: 'Method', cell: (row) => row.paymentMethod ?? '—' },
   {
-    id: 'reference',
-    header: 'Reference',
+    // method and the provider's reference in one column, so the table fits at 1280 px
+    id: 'payment',
+    header: 'Payment',
     cell: (row) => (
-      <Text fontFamily="mono" fontSize="xs" wordBreak="break-all" minW="32">
-        {row.paymentReference ?? '—'}
-      </Text>
+      <Stack gap="0">
+        <Text>{row.paymentMethod ?? '—'}</Text>
+        {row.paymentReference && (
+          <Text fontFamily="mono" fontSize="xs" color="fg.muted" wordBreak="break-all" minW="32">
+            {row.paymentReference}
+          </Text>
+        )}
+      </Stack>
     ),
   },
 ];

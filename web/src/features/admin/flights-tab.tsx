@@ -69,11 +69,17 @@ const columns: DataTableColumn<AdminFlight, FlightSortKey>[] = [
   {
     id: 'flight',
     header: 'Flight',
+    // the route under the flight keeps the table narrow enough for the commission at 1280 px
     cell: (flight) => (
-      <Text as="span" whiteSpace="nowrap">
-        {flight.airline}
-        {flight.flightNumber ? ` ${flight.flightNumber}` : ''}
-      </Text>
+      <>
+        <Text whiteSpace="nowrap">
+          {flight.airline}
+          {flight.flightNumber ? ` ${flight.flightNumber}` : ''}
+        </Text>
+        <Text textStyle="xs" color="fg.muted" whiteSpace="nowrap">
+          {route(flight)}
+        </Text>
+      </>
     ),
     sortKey: 'airline',
   },
@@ -83,7 +89,6 @@ const columns: DataTableColumn<AdminFlight, FlightSortKey>[] = [
     cell: (flight) => <Text fontFamily="mono">{flight.bookingCode}</Text>,
     sortKey: 'bookingCode',
   },
-  { id: 'route', header: 'Route', cell: (flight) => <Text whiteSpace="nowrap">{route(flight)}</Text> },
   {
     id: 'departureDate',
     header: 'Departure',
@@ -93,12 +98,12 @@ const columns: DataTableColumn<AdminFlight, FlightSortKey>[] = [
   { id: 'status', header: 'Status', cell: (flight) => <FlightStatus flight={flight} />, sortKey: 'status' },
   {
     id: 'originalPrice',
-    header: 'Original Price',
+    header: 'Price Paid',
     cell: (flight) => formatMoney(flight.originalPrice),
     sortKey: 'originalPrice',
     numeric: true,
   },
-  { id: 'currentPrice', header: 'Current Price', cell: (flight) => moneyOrNone(flight.currentPrice), numeric: true },
+  { id: 'currentPrice', header: 'Current', cell: (flight) => moneyOrNone(flight.currentPrice), numeric: true },
   {
     id: 'airlineCredit',
     header: 'Airline Credit',
