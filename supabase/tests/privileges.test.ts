@@ -138,8 +138,13 @@ const ALLOWED = [
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
+  // the admin's stats count qualifying drops as the admin with the inlinable rule (migration
+  // 20261126400000); the border lookup answers only whether two airports are in different countries
+  'function private.rebooking_min_net_savings(public.flights,public.profiles): authenticated EXECUTE',
+  'function private.rebooking_qualifies(public.flights,public.profiles): authenticated EXECUTE',
   // the flight list shows each card's net savings and why a drop does or does not qualify
   'function private.rebooking_verdict(public.flights,public.profiles): authenticated EXECUTE',
+  'function private.route_crosses_border(text,text): authenticated EXECUTE',
   'schema auth: anon USAGE',
   'schema auth: authenticated USAGE',
   'schema private: authenticated USAGE',
