@@ -258,8 +258,9 @@ export async function claimRebooking(
     method: RebookingMethod;
     request: unknown;
     /**
-     * An automatic rebooking: the flight must also still qualify (private.rebooking_verdict) for
-     * a premium owner with auto-rebooking on, decided in the same statement as the claim.
+     * An automatic rebooking: the flight must also still qualify (private.rebooking_qualifies, the
+     * verdict's rule) for a premium owner with auto-rebooking on, decided in the same statement as
+     * the claim.
      */
     automatic?: boolean;
   },
@@ -275,7 +276,7 @@ export async function claimRebooking(
                  select 1 from public.profiles p
                  join public.subscription_plans sp on sp.id = p.plan_id
                  where p.id = f.user_id and sp.tier = 'premium' and p.auto_rebooking
-                   and (private.rebooking_verdict(f, p) ->> 'qualifies')::boolean)`
+                   and private.rebooking_qualifies(f, p))`
           : tx``
       }
     returning f.id
