@@ -317,6 +317,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           // email import: the sample mailbox (dev/mailbox), the token key kept with the state, and
           // forwarding addresses at the catcher's inbound domain
           EMAIL_DEV_MAILBOX: 'true',
+          PAYMENTS_TEST_MODE: 'true', // payments without Stripe (no card charged); never on a deployment
           EMAIL_TOKEN_KEY: loadOrCreateEmailTokenKey(persistent ? path.join(stateDir, 'email-token-key') : undefined),
           INBOUND_EMAIL_DOMAIN: inboundDomain,
           INBOUND_EMAIL_SECRET: inboundSecret,

@@ -32,6 +32,8 @@ beforeAll(async () => {
       STRIPE_SECRET_KEY: stub.secretKey,
       STRIPE_WEBHOOK_SECRET: stub.webhookSecret,
       STRIPE_API_URL: stub.url,
+      // the stack opts in to the local test mode; beside a Stripe key it is refused
+      PAYMENTS_TEST_MODE: 'false',
     },
   });
   ({ stack, api, sql } = own);

@@ -42,3 +42,25 @@ Deno.test('config: missing settings are named', () => {
   );
   assert.throws(() => loadConfig({ ...env, PORT: 'eighty' }), /PORT must be a port number/);
 });
+
+Deno.test('config: payments test mode is an explicit opt-in, refused beside a Stripe key', () => {
+  // no key and no opt-in: no payments at all, never the test mode
+  assert.deepEqual(loadConfig(env).payments, {
+    stripeSecretKey: null,
+    stripeWebhookSecret: null,
+    stripeApiUrl: null,
+    testMode: false,
+  });
+  assert.equal(loadConfig({ ...env, PAYMENTS_TEST_MODE: 'true' }).payments.testMode, true);
+  assert.equal(loadConfig({ ...env, PAYMENTS_TEST_MODE: 'false' }).payments.testMode, false);
+  assert.throws(
+    () =>
+      loadConfig({
+        ...env,
+        PAYMENTS_TEST_MODE: 'true',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      }),
+    /PAYMENTS_TEST_MODE=true and STRIPE_SECRET_KEY are both set/,
+  );
+});

@@ -23,8 +23,10 @@ export interface Config {
   fareSource: FareSourceConfig;
   mail: MailConfig;
   /**
-   * STRIPE_SECRET_KEY (sk_...; none: the local test mode), STRIPE_WEBHOOK_SECRET (whsec_...,
-   * required with a key), STRIPE_API_URL (another API address; the tests' stand-in).
+   * STRIPE_SECRET_KEY (sk_...), STRIPE_WEBHOOK_SECRET (whsec_..., required with a key),
+   * STRIPE_API_URL (another API address; the tests' stand-in), PAYMENTS_TEST_MODE=true (the
+   * local test mode: local stack and tests only; refused beside a key). With neither a key nor
+   * the test mode, payments are unavailable (503).
    */
   payments: PaymentsConfig;
   sweep: SweepConfig;
@@ -276,5 +278,13 @@ function loadPaymentsConfig(env: Env): PaymentsConfig {
   if (stripeApiUrl && !URL.canParse(stripeApiUrl)) {
     throw new Error(`STRIPE_API_URL must be a URL, got '${stripeApiUrl}'`);
   }
-  return { stripeSecretKey, stripeWebhookSecret, stripeApiUrl };
+  // named like EMAIL_DEV_MAILBOX: an explicit opt-in of the local stack, never a fallback
+  const testMode = nonEmpty(env.PAYMENTS_TEST_MODE)?.toLowerCase() === 'true';
+  if (testMode && stripeSecretKey) {
+    // which one a deployment meant cannot be guessed: a real key beside a fake-payment switch is a mistake
+    throw new Error(
+      'PAYMENTS_TEST_MODE=true and STRIPE_SECRET_KEY are both set: unset one (test mode is for the local stack)',
+    );
+  }
+  return { stripeSecretKey, stripeWebhookSecret, stripeApiUrl, testMode };
 }

@@ -1,8 +1,9 @@
 // The payments adapter: every call FareBack makes to a payment provider goes through this
 // interface. Two implementations: Stripe (stripe.ts, the `stripe` SDK) when a secret key is
-// configured, and the local test mode (local.ts) when none is, which charges no card and is
-// completed by an explicit confirmation. Money is integer cents (USD).
-import type { PaymentIntentStatus, PaymentMode } from '../types/billing.ts';
+// configured, and the local test mode (local.ts) when the server opted in to it
+// (PAYMENTS_TEST_MODE), which charges no card and is completed by an explicit confirmation.
+// With neither, every call is refused (index.ts). Money is integer cents (USD).
+import { PAYMENTS_UNAVAILABLE, type PaymentIntentStatus, type PaymentMode } from '../types/billing.ts';
 
 export type Metadata = Record<string, string>;
 
@@ -124,6 +125,14 @@ export class CardDeclinedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CardDeclinedError';
+  }
+}
+
+/** The server has no payments configured (no Stripe key, no test mode). */
+export class PaymentsUnavailableError extends Error {
+  constructor(message = PAYMENTS_UNAVAILABLE) {
+    super(message);
+    this.name = 'PaymentsUnavailableError';
   }
 }
 

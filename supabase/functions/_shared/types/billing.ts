@@ -6,14 +6,19 @@ import type { SubscriptionTier } from '../constants.ts';
 import type { SubscriptionPlan } from './plans.ts';
 
 /**
- * How payments are taken: 'stripe' when a Stripe secret key is configured, 'test' otherwise (the
- * local stack). In test mode no card is charged: a payment is completed by
+ * How payments are taken: 'stripe' when a Stripe secret key is configured; 'test' when the
+ * server opted in to the local test mode (PAYMENTS_TEST_MODE=true: the local stack and tests);
+ * 'unavailable' with neither, where every payment call answers 503 (PAYMENTS_UNAVAILABLE) and
+ * nothing is charged or marked paid. In test mode no card is charged: a payment is completed by
  * `POST /api/stripe/test-mode/confirm` and writes the same rows a real one would.
  */
-export type PaymentMode = 'stripe' | 'test';
+export type PaymentMode = 'stripe' | 'test' | 'unavailable';
 
 /** What the checkout and the card form say in test mode. */
 export const TEST_MODE_NOTICE = 'Test mode: no real card is charged';
+
+/** The 503 answer of every payment call on a server with no payments configured; the web shows it too. */
+export const PAYMENTS_UNAVAILABLE = 'Payments are not configured on this server.';
 
 /**
  * The state of the caller's paid subscription:

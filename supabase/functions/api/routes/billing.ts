@@ -1,6 +1,6 @@
 // The billing calls (docs/architecture.md "Billing API"): the caller's subscription, upgrading by
 // payment, downgrading, commission and history, and Stripe's webhook (public: Stripe signs it).
-// The test-mode confirmation exists only when no Stripe key is configured. `pay-commission` with a
+// The test-mode confirmation exists only in the opted-in test mode (PAYMENTS_TEST_MODE). `pay-commission` with a
 // body `{userId, amount}` is the admin's: recording a payment a traveller made outside the app.
 import { Hono } from 'hono';
 import { adminCommissionPaymentSchema } from '../../_shared/schemas/admin.ts';
@@ -71,8 +71,9 @@ export const stripeRouter = new Hono<AppEnv>()
     return c.json(await recordCommissionPayment(c.var.deps, c.var.claims.sub, body));
   })
   .post('/test-mode/confirm', async (c) => {
-    // only in the local test mode: with Stripe configured this path does not exist
-    if (c.var.deps.payments.mode !== 'test') throw new HttpError(404, 'Not found');
+    // only in the local test mode: with Stripe configured this path does not exist; with no
+    // payments configured it answers 503 as every payment call does (confirmTestPayment)
+    if (c.var.deps.payments.mode === 'stripe') throw new HttpError(404, 'Not found');
     const body = await readJson(c, testModeConfirmSchema);
     return c.json(await confirmTestPayment(c.var.deps, c.var.claims.sub, body));
   });

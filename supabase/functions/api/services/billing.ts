@@ -10,6 +10,7 @@ import {
   type Metadata,
   type PaymentIntentInfo,
   PaymentProviderError,
+  PaymentsUnavailableError,
   WebhookSignatureError,
 } from '../../_shared/payments/types.ts';
 import type { AdminCommissionPaymentBody } from '../../_shared/schemas/admin.ts';
@@ -22,6 +23,7 @@ import type {
 import {
   type CheckoutSessionResponse,
   type CurrentSubscriptionResponse,
+  PAYMENTS_UNAVAILABLE,
   type PaymentIntentResponse,
   TEST_MODE_NOTICE,
   type TestModeConfirmResponse,
@@ -81,8 +83,17 @@ async function provider<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof CardDeclinedError) throw new HttpError(402, error.message);
     if (error instanceof PaymentProviderError) throw new HttpError(502, new PaymentProviderError().message);
+    if (error instanceof PaymentsUnavailableError) throw new HttpError(503, PAYMENTS_UNAVAILABLE);
     throw error;
   }
+}
+
+/**
+ * Every payment call starts here: on a server with neither a Stripe key nor the opted-in test
+ * mode it answers 503 before anything is read or written (issue 21, finding 1).
+ */
+function requirePayments(deps: AppDeps): void {
+  if (deps.payments.mode === 'unavailable') throw new HttpError(503, PAYMENTS_UNAVAILABLE);
 }
 
 function dateLabel(date: Date): string {
@@ -209,6 +220,7 @@ export async function createPlanPaymentIntent(
   userId: string,
   body: PaymentIntentBody,
 ): Promise<PaymentIntentResponse> {
+  requirePayments(deps);
   const profile = await loadProfile(deps, userId);
   const plan = await planToBuy(deps, profile, body.planId);
   // the price is the plan row's: a client's amount is only compared with it
@@ -222,6 +234,7 @@ export async function createCheckoutSession(
   userId: string,
   body: CheckoutSessionBody,
 ): Promise<CheckoutSessionResponse> {
+  requirePayments(deps);
   const profile = await loadProfile(deps, userId);
   const plan = await planToBuy(deps, profile, body.planId);
   const site = deps.config.siteUrl;
@@ -263,6 +276,7 @@ async function giveUpCommissionPayments(deps: AppDeps, userId: string): Promise<
 }
 
 export async function payCommission(deps: AppDeps, userId: string): Promise<PaymentIntentResponse> {
+  requirePayments(deps);
   const profile = await loadProfile(deps, userId);
   if (profile.commissionOwed <= 0) throw new HttpError(400, NO_COMMISSION_DUE);
   // one commission payment at a time
@@ -369,6 +383,7 @@ export async function confirmTestPayment(
   userId: string,
   body: TestModeConfirmBody,
 ): Promise<TestModeConfirmResponse> {
+  requirePayments(deps);
   const local = deps.payments as LocalPayments;
   if (local.mode !== 'test') throw new HttpError(404, 'Not found');
   const payment = await deps.db.asService((tx) => paymentById(tx, body.paymentIntentId));
@@ -480,6 +495,7 @@ export async function handleWebhook(
   rawBody: string,
   signature: string | null,
 ): Promise<WebhookResponse> {
+  requirePayments(deps);
   let event;
   try {
     event = await deps.payments.verifyWebhook(rawBody, signature);
@@ -539,7 +555,9 @@ export async function stateTraveller(
       }),
     );
   const open = await deps.db.asService((tx) => unfinishedCommissionPayments(tx, userId));
-  if (!profile.paymentMethodId || !profile.customerId || open.length > 0) {
+  // no payments configured: nothing can be charged, the statement stays owed
+  const payable = deps.payments.mode !== 'unavailable';
+  if (!payable || !profile.paymentMethodId || !profile.customerId || open.length > 0) {
     await notify(false);
     return 'owed';
   }

@@ -11,7 +11,7 @@ import { isPremium, useCurrentUser } from '@/lib/auth';
 import { formatMoney } from '@/lib/format';
 import { plansQueryOptions, premiumPlan, type SubscriptionPlan } from '@/lib/plans';
 import { useCheckoutSession, useCurrentSubscription, type ConfirmPaymentToasts } from './api';
-import { TestModeNotice, TestModePayment } from './components/card-payment';
+import { PaymentsUnavailableNotice, TestModeNotice, TestModePayment } from './components/card-payment';
 
 /** After a successful subscription the traveller goes to the dashboard this much later. */
 export const SUBSCRIPTION_SUCCESS_REDIRECT_MS = 1500;
@@ -268,6 +268,8 @@ export function PremiumCheckoutPage() {
                     onPaid={onSubscribed}
                   />
                 )
+              ) : subscription.data?.paymentMode === 'unavailable' ? (
+                <PaymentsUnavailableNotice />
               ) : (
                 <>
                   {testMode && <TestModeNotice />}

@@ -203,6 +203,16 @@ describe('Subscription tab, free traveller', () => {
     expect(await screen.findAllByText('Upgrade Failed')).not.toHaveLength(0);
     expect(screen.getAllByText('The payment provider is unavailable. Please try again later.')).not.toHaveLength(0);
   });
+
+  it('shows a notice instead of the upgrade button when the server has no payments configured', async () => {
+    const user = buildUser();
+    openTab(user, {
+      'GET /api/subscription/current': { body: { subscription: subscriptionOf(user, { paymentMode: 'unavailable' }) } },
+    });
+    const card = await yourSubscription();
+    expect(await within(card).findByText('Payments are not configured on this server.')).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Upgrade to Premium' })).not.toBeInTheDocument();
+  });
 });
 
 describe('Subscription tab, premium traveller', () => {
@@ -314,6 +324,16 @@ describe('Subscription tab, premium traveller', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Pay Commission ($12.50)' }));
     expect(await screen.findByText('Payment Failed')).toBeInTheDocument();
     expect(screen.getByText('Unable to process payment. Please try again.')).toBeInTheDocument();
+  });
+
+  it('shows a notice instead of Pay Commission when the server has no payments configured', async () => {
+    const user = premiumUser();
+    const api = openTab(user, {
+      'GET /api/subscription/current': { body: { subscription: subscriptionOf(user, { paymentMode: 'unavailable' }) } },
+    });
+    expect(await screen.findByText('Payments are not configured on this server.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Pay Commission/ })).not.toBeInTheDocument();
+    expect(api.calls('POST /api/stripe/pay-commission')).toHaveLength(0);
   });
 
   it("says 'No commission due' without a call when nothing is owed", async () => {

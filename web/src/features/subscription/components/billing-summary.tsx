@@ -11,11 +11,12 @@ import {
   HISTORY_SORT_KEYS,
   historyQueryOptions,
   useCommission,
+  useCurrentSubscription,
   usePayCommission,
   type ConfirmPaymentToasts,
   type HistorySortKey,
 } from '../api';
-import { CardPayment } from './card-payment';
+import { CardPayment, PaymentsUnavailableNotice } from './card-payment';
 import { PaymentFrame } from './payment-frame';
 import type { BillingHistoryItem, PaymentIntentResponse } from '@shared/types/billing.ts';
 
@@ -64,6 +65,7 @@ function notifyProcessed(amount: number) {
  */
 function PayCommission({ owed }: { owed: number }) {
   const pay = usePayCommission();
+  const subscription = useCurrentSubscription();
   const [intent, setIntent] = useState<PaymentIntentResponse | null>(null);
 
   if (owed <= 0) {
@@ -83,6 +85,8 @@ function PayCommission({ owed }: { owed: number }) {
       </Button>
     );
   }
+
+  if (subscription.data?.paymentMode === 'unavailable') return <PaymentsUnavailableNotice />;
 
   const onPay = () =>
     pay.mutate(undefined, {

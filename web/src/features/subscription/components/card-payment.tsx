@@ -2,7 +2,7 @@ import { Alert, Button, HStack, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { lazy, Suspense } from 'react';
 import { formatMoney } from '@/lib/format';
 import type { TestModeOutcome } from '@shared/schemas/billing.ts';
-import { TEST_MODE_NOTICE, type PaymentIntentResponse } from '@shared/types/billing.ts';
+import { PAYMENTS_UNAVAILABLE, TEST_MODE_NOTICE, type PaymentIntentResponse } from '@shared/types/billing.ts';
 import { confirmTestPayment, stripePublishableKey, useConfirmPayment, type ConfirmPaymentToasts } from '../api';
 
 // Stripe's libraries load only when a real card form is shown.
@@ -54,6 +54,19 @@ export function TestModeNotice() {
       <Alert.Indicator />
       <Alert.Content>
         <Alert.Title>{TEST_MODE_NOTICE}</Alert.Title>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+/** In place of a payment button on a server with no payments configured (paymentMode 'unavailable'). */
+export function PaymentsUnavailableNotice() {
+  return (
+    <Alert.Root status="warning" borderRadius="md">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>{PAYMENTS_UNAVAILABLE}</Alert.Title>
+        <Alert.Description>Payments cannot be made here for now. Nothing has been charged.</Alert.Description>
       </Alert.Content>
     </Alert.Root>
   );

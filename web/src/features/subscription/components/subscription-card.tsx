@@ -3,6 +3,7 @@ import type { CurrentUser } from '@/lib/auth';
 import { formatDate } from '@/lib/format';
 import type { SubscriptionPlan } from '@/lib/plans';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
+import { PaymentsUnavailableNotice } from './card-payment';
 
 interface SubscriptionCardProps {
   user: CurrentUser;
@@ -91,6 +92,8 @@ export function SubscriptionCard({ user, premium, plan, subscription, onUpgrade,
           <Button variant="outline" onClick={onDowngrade}>
             Downgrade to Free
           </Button>
+        ) : subscription?.paymentMode === 'unavailable' ? (
+          <PaymentsUnavailableNotice />
         ) : (
           <Button onClick={onUpgrade}>Upgrade to Premium</Button>
         )}
