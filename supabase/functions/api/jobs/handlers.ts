@@ -6,10 +6,12 @@ import { commissionStatementsJob } from '../services/billing.ts';
 import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
 import type { JobHandler } from '../services/job-runner.ts';
 import { NOTIFICATION_HANDLERS } from '../services/notifications.ts';
+import { subscriptionExpiryJob } from '../services/subscription-expiry.ts';
 
 export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,
+  subscriptionExpiryJob as JobHandler<never>,
   emailScanScheduleHandler as JobHandler<never>,
   emailScanHandler as JobHandler<never>,
   autoRebookOwnHandler as JobHandler<never>,

@@ -192,6 +192,42 @@ export async function paymentRefunded(tx: Tx, id: string): Promise<boolean> {
   return row?.ok ?? false;
 }
 
+// ---- disputes (migration 20261128100100_payment_disputes.sql) ----
+
+/**
+ * A disputed charge the api never created a payment for (a Stripe Checkout subscription's
+ * invoice): recorded as the traveller's succeeded subscription payment of their current premium
+ * plan, so the dispute functions can take it back and restore it. False when the traveller is
+ * not on a premium plan (nothing to take back).
+ */
+export async function adoptDisputedSubscriptionPayment(
+  tx: Tx,
+  userId: string,
+  paymentId: string,
+  amount: number,
+): Promise<boolean> {
+  const rows = await tx`
+    insert into private.payments (id, user_id, purpose, plan_id, amount, applied, status)
+    select ${paymentId}, p.id, 'subscription', p.plan_id, ${amount}, 0, 'succeeded'
+      from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+     where p.id = ${userId} and sp.tier = 'premium' and ${amount} > 0
+    on conflict (id) do nothing
+    returning id
+  `;
+  return rows.length > 0;
+}
+
+export async function paymentDisputed(tx: Tx, id: string, disputeId: string, status: string): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`select private.payment_disputed(${id}, ${disputeId}, ${status}) as ok`;
+  return row?.ok ?? false;
+}
+
+export async function paymentDisputeClosed(tx: Tx, id: string, disputeId: string, status: string): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`
+    select private.payment_dispute_closed(${id}, ${disputeId}, ${status}) as ok`;
+  return row?.ok ?? false;
+}
+
 /** Stores a webhook event id; false when it was stored before (a replay). */
 export async function recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
   const rows = await tx`
@@ -290,11 +326,9 @@ export async function recordInvoiceFailed(tx: Tx, userId: string, invoiceId: str
   `;
 }
 
-/** The downgrade: the free plan now (auto-rebooking off by the plan trigger), no renewal. */
+/** The downgrade: the free plan now (auto-rebooking off; private.move_to_free_plan), no renewal. */
 export async function moveToFreePlan(tx: Tx, userId: string): Promise<{ watched: number; limit: number }> {
-  await tx`
-    update public.profiles set plan_id = private.default_plan_id(), auto_rebooking = false where id = ${userId}
-  `;
+  await tx`select private.move_to_free_plan(${userId})`;
   await tx`
     update private.billing_accounts set subscription_status = 'canceled', renews = false
      where user_id = ${userId} and subscription_status in ('active', 'past_due')

@@ -122,6 +122,24 @@ Deno.test(
   },
 );
 
+Deno.test(
+  'subscription_expired: the day it ended, the free plan, flights no longer watched, nothing deleted',
+  async () => {
+    const expired = await rendered(
+      note('subscription_expired', { endDate: '2026-10-24T09:00:00.000Z', flightLimit: 5, unwatched: 2 }),
+      { ...ctx, kind: 'subscription_expired' },
+    );
+    assert.equal(expired.subject, 'Your FareBack Premium year has ended');
+    assert.match(expired.text, /ended on October 24, 2026/);
+    assert.match(expired.text, /You are now on the Free plan/);
+    assert.match(expired.text, /watches up to 5 flights/);
+    assert.match(expired.text, /2 of your flights are kept but no longer watched\. Nothing was deleted\./);
+    assert.match(expired.html, /href="http:\/\/site\.test\/premium-checkout"/);
+    const none = await rendered(note('subscription_expired', {}), { ...ctx, kind: 'subscription_expired' });
+    assert.match(none.text, /Nothing was deleted\./);
+  },
+);
+
 Deno.test('an unknown type gets the generic email with the stored message; missing data never shows', async () => {
   const email = await rendered(note('something_new', {}, 'A message from the future.'));
   assert.equal(email.subject, DEFAULT_SUBJECT);

@@ -35,6 +35,7 @@ export const NOTIFICATION_SUBJECTS: Readonly<Record<string, string>> = {
   commission_statement: 'Your FareBack commission statement',
   email_reconnect: 'Reconnect your inbox to FareBack',
   import_over_limit: 'Flights found in your inbox are waiting for you',
+  subscription_expired: 'Your FareBack Premium year has ended',
 };
 export const DEFAULT_SUBJECT = 'News about one of your flights on FareBack';
 export const DIGEST_SUBJECTS = {
@@ -49,6 +50,7 @@ const KIND_REASONS: Readonly<Record<string, string>> = {
   flight_cancelled: 'cancellation emails are on',
   credit_expiring: 'credit expiry reminders are on',
   import_over_limit: 'inbox import notices are on',
+  subscription_expired: 'plan change notices are on',
   digest: 'you chose a daily or weekly summary',
 };
 
@@ -312,6 +314,29 @@ function body(note: NotificationForEmail, ctx: EmailContext): Body {
           p('Upgrade to Premium to watch every flight.'),
         ],
         action: { label: 'See plans', href: `${ctx.siteUrl}/dashboard?tab=subscription` },
+      };
+    }
+    case 'subscription_expired': {
+      const ended = day(str(d, 'endDate'));
+      const limit = cents(d, 'flightLimit');
+      const unwatched = cents(d, 'unwatched') ?? 0;
+      return {
+        heading: 'Your Premium year has ended',
+        lines: [
+          p(
+            `Your Premium subscription ended${ended ? ` on ${ended}` : ''} and was not renewed. You are now on the Free plan.`,
+          ),
+          p(
+            `Automatic rebooking is off${limit !== null && limit >= 0 ? ` and FareBack watches up to ${limit} flights` : ''}.`,
+          ),
+          unwatched > 0
+            ? p(
+                `${unwatched} of your flights ${unwatched === 1 ? 'is' : 'are'} kept but no longer watched. Nothing was deleted.`,
+              )
+            : p('Nothing was deleted.'),
+          p('Renew Premium to turn automatic rebooking back on.'),
+        ],
+        action: { label: 'Renew Premium', href: `${ctx.siteUrl}/premium-checkout` },
       };
     }
     default:
