@@ -328,3 +328,128 @@ describe('commission with the saved card', () => {
     expect(notice?.additional_data).toMatchObject({ commissionDue: 2000, credits: 8000, charged: true });
   });
 });
+
+describe('chargebacks: charge.dispute.created and charge.dispute.closed (issue 21, finding 10)', () => {
+  async function tierOf(userId: string) {
+    const [row] = await sql<{ tier: string }[]>`
+      select sp.tier from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id where p.id = ${userId}`;
+    return row?.tier;
+  }
+
+  async function paymentRow(id: string) {
+    const [row] = await sql<{ status: string; dispute_id: string | null; dispute_status: string | null }[]>`
+      select status, dispute_id, dispute_status from private.payments where id = ${id}`;
+    return row;
+  }
+
+  async function disputeAudit(userId: string) {
+    return sql<{ actor_id: string | null; after: Record<string, unknown> }[]>`
+      select actor_id, after from public.admin_audit_log
+       where action = 'payment.dispute' and target_id = ${userId} order by id`;
+  }
+
+  it('a disputed card-form subscription payment suspends Premium; closed as won restores it', async () => {
+    const user = await traveller();
+    const plan = await premiumPlan();
+    const started = await api.post<PaymentIntentResponse>(
+      '/stripe/payment-intent',
+      { amount: plan.price, planId: plan.id },
+      auth(user),
+    );
+    const intentId = started.body.paymentIntentId;
+    stub.payIntent(intentId);
+    await deliver('payment_intent.succeeded', stub.paymentIntents.get(intentId) ?? {});
+    expect(await tierOf(user.id)).toBe('premium');
+    expect((await api.post('/auto-rebooking/toggle', { enabled: true }, auth(user))).status).toBe(200);
+
+    const dispute = stub.dispute(intentId);
+    const created = await deliver('charge.dispute.created', dispute);
+    expect(created.body.processed).toBe(true);
+    expect(await tierOf(user.id)).toBe('free');
+    const [profile] = await sql<{ auto_rebooking: boolean }[]>`
+      select auto_rebooking from public.profiles where id = ${user.id}`;
+    expect(profile?.auto_rebooking).toBe(false);
+    expect(await paymentRow(intentId)).toEqual({
+      status: 'disputed',
+      dispute_id: dispute.id,
+      dispute_status: 'needs_response',
+    });
+    // premium-only calls are refused while it is disputed
+    expect((await api.post('/auto-rebooking/toggle', { enabled: true }, auth(user))).status).toBe(403);
+
+    await deliver('charge.dispute.closed', stub.closeDispute(dispute.id as string, 'won'));
+    expect(await tierOf(user.id)).toBe('premium');
+    expect(await paymentRow(intentId)).toMatchObject({ status: 'succeeded', dispute_status: 'won' });
+    const audit = await disputeAudit(user.id);
+    expect(audit.map((a) => [a.actor_id, a.after.status, a.after.disputeStatus])).toEqual([
+      [null, 'disputed', 'needs_response'],
+      [null, 'succeeded', 'won'],
+    ]);
+  });
+
+  it('a disputed commission payment is owed again; closed as lost it stays owed (a replay changes nothing)', async () => {
+    const { user, session } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    await sql`update public.profiles set commission_owed = 1800, total_credits_earned = 7200 where id = ${user.id}`;
+    const paid = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user));
+    expect(paid.body.status).toBe('succeeded');
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1800 });
+
+    const dispute = stub.dispute(paid.body.paymentIntentId);
+    await deliver('charge.dispute.created', dispute);
+    expect(await ledger(user.id)).toEqual({ owed: 1800, paid: 0 });
+    expect(await tierOf(user.id)).toBe('premium'); // a commission dispute leaves the plan alone
+
+    const lost = await deliver('charge.dispute.closed', stub.closeDispute(dispute.id as string, 'lost'));
+    expect(lost.body.processed).toBe(true);
+    expect(await ledger(user.id)).toEqual({ owed: 1800, paid: 0 });
+    expect(await paymentRow(paid.body.paymentIntentId)).toMatchObject({ status: 'disputed', dispute_status: 'lost' });
+    expect((await billingRows(user.id)).find((r) => r.payment_reference === paid.body.paymentIntentId)?.status).toBe(
+      'refunded',
+    );
+    // the same closing as a new event: nothing more moves
+    await deliver('charge.dispute.closed', stub.disputes.get(dispute.id as string) ?? {});
+    expect(await ledger(user.id)).toEqual({ owed: 1800, paid: 0 });
+    expect(await disputeAudit(user.id)).toHaveLength(2);
+  });
+
+  it("a disputed Checkout subscription invoice (a charge the api never created) suspends its customer's Premium", async () => {
+    const { user, session } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    expect(await tierOf(user.id)).toBe('premium');
+    const plan = await premiumPlan();
+    const invoiceIntent = `pi_invoice_${user.id.replaceAll('-', '')}`;
+    const dispute = stub.dispute(invoiceIntent, { customer: String(session.customer), amount: plan.price });
+    await deliver('charge.dispute.created', dispute);
+    expect(await tierOf(user.id)).toBe('free');
+    expect(await paymentRow(invoiceIntent)).toMatchObject({ status: 'disputed', dispute_id: dispute.id });
+    // lost: Premium stays removed
+    await deliver('charge.dispute.closed', stub.closeDispute(dispute.id as string, 'lost'));
+    expect(await tierOf(user.id)).toBe('free');
+    expect(await paymentRow(invoiceIntent)).toMatchObject({ status: 'disputed', dispute_status: 'lost' });
+  });
+});
+
+describe('large events (issue 21, finding 12)', () => {
+  it('a signed event of about 200 KB is processed; one over the 1 MB bound is refused with 413', async () => {
+    const { user, session, subscriptionId } = await subscribed();
+    // Stripe's events carry the whole object: a subscription with many items and long metadata
+    const large = {
+      ...(stub.subscriptions.get(subscriptionId) ?? {}),
+      description: 'x'.repeat(200 * 1024),
+    };
+    const event = stub.event('checkout.session.completed', { ...session, large });
+    expect(JSON.stringify(event).length).toBeGreaterThan(200 * 1024);
+    const res = await stub.deliver(webhookUrl, event);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, processed: true });
+    expect((await subscription(user)).tier).toBe('premium');
+
+    const hostile = stub.event('invoice.paid', { id: 'in_hostile', padding: 'x'.repeat(1100 * 1024) });
+    const refused = await stub.deliver(webhookUrl, hostile);
+    expect(refused.status).toBe(413);
+    const [row] = await sql<{ n: number }[]>`
+      select count(*)::int as n from private.stripe_events where id = ${hostile.id as string}`;
+    expect(row?.n).toBe(0);
+  });
+});

@@ -44,6 +44,14 @@ import { publicSubscriptionRouter } from './routes/subscription.ts';
 import { unsubscribeRouter } from './routes/unsubscribe.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * Stripe's webhook events carry the whole object (an invoice with its lines, a subscription with
+ * its items, metadata), and Stripe publishes no maximum size; integrations that capped them at
+ * 16 to 52 KB refused real events (mozilla/fxa#8861, fixed at 1 MB in mozilla/fxa#8873). The
+ * webhook takes up to 1 MB: room for Stripe's largest events, still a bound on hostile bodies
+ * (which are refused before the signature is computed).
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 
 export const jsonLogger: Logger = (entry) => {
   const line = JSON.stringify({ time: new Date().toISOString(), ...entry });
@@ -175,8 +183,19 @@ export function createApp(options: CreateAppOptions = {}) {
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json({ message: `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB)` }, 413),
   });
-  // a raw email from the inbound mail provider has its own, larger limit (routes/email.ts)
-  app.use((c, next) => (c.req.path === '/api/email/inbound' ? next() : jsonBodyLimit(c, next)));
+  const webhookBodyLimit = bodyLimit({
+    maxSize: MAX_WEBHOOK_BODY_BYTES,
+    onError: (c) => c.json({ message: `Request body is too large (limit ${MAX_WEBHOOK_BODY_BYTES / 1024} KB)` }, 413),
+  });
+  // a raw email from the inbound mail provider has its own, larger limit (routes/email.ts), and
+  // so has Stripe's webhook
+  app.use((c, next) =>
+    c.req.path === '/api/email/inbound'
+      ? next()
+      : c.req.path === '/api/stripe/webhook'
+        ? webhookBodyLimit(c, next)
+        : jsonBodyLimit(c, next),
+  );
 
   app.onError((error, c) => {
     if (error instanceof FieldValidationError) {

@@ -44,6 +44,7 @@ function unavailablePayments(): Payments {
     cancelSubscriptionAtPeriodEnd: refuse,
     retrieveInvoice: refuse,
     retrieveCharge: refuse,
+    retrieveDispute: refuse,
     verifyWebhook: refuse,
   };
 }

@@ -94,6 +94,7 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
     cancelSubscriptionAtPeriodEnd: () => unsupported('A Stripe subscription'),
     retrieveInvoice: () => unsupported('A Stripe invoice'),
     retrieveCharge: () => unsupported('A Stripe charge'),
+    retrieveDispute: () => unsupported('A Stripe dispute'),
     verifyWebhook: () =>
       Promise.reject(new WebhookSignatureError('Payments run in local test mode: Stripe webhooks are not accepted')),
     async confirm(id, outcome) {

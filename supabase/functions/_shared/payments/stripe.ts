@@ -9,6 +9,7 @@ import type { PaymentIntentStatus } from '../types/billing.ts';
 import {
   CardDeclinedError,
   type CheckoutSessionInfo,
+  type DisputeInfo,
   type InvoiceInfo,
   type Metadata,
   type PaymentIntentInfo,
@@ -201,7 +202,23 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
     retrieveCharge: (chargeId) =>
       call(async () => {
         const charge = await stripe.charges.retrieve(chargeId);
-        return { id: charge.id, paymentIntentId: idOf(charge.payment_intent), refunded: charge.refunded };
+        return {
+          id: charge.id,
+          paymentIntentId: idOf(charge.payment_intent),
+          customerId: idOf(charge.customer),
+          refunded: charge.refunded,
+        };
+      }),
+    retrieveDispute: (disputeId) =>
+      call(async (): Promise<DisputeInfo> => {
+        const dispute = await stripe.disputes.retrieve(disputeId);
+        return {
+          id: dispute.id,
+          chargeId: idOf(dispute.charge) ?? '',
+          paymentIntentId: idOf(dispute.payment_intent),
+          amount: dispute.amount,
+          status: dispute.status,
+        };
       }),
     retrieveInvoice: (invoiceId) =>
       call(async (): Promise<InvoiceInfo> => {

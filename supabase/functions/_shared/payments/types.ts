@@ -54,6 +54,19 @@ export interface InvoiceInfo {
   amountPaid: number;
 }
 
+/**
+ * A dispute as Stripe reports it: status warning_needs_response, warning_under_review,
+ * warning_closed, needs_response, under_review, won, lost or prevented
+ * (docs.stripe.com/api/disputes/object).
+ */
+export interface DisputeInfo {
+  id: string;
+  chargeId: string;
+  paymentIntentId: string | null;
+  amount: number;
+  status: string;
+}
+
 /** A verified webhook event: its id, type and the id of the object it is about. */
 export interface PaymentEvent {
   id: string;
@@ -106,8 +119,12 @@ export interface Payments {
   retrieveSubscription(id: string): Promise<SubscriptionInfo>;
   cancelSubscriptionAtPeriodEnd(id: string): Promise<SubscriptionInfo>;
   retrieveInvoice(invoiceId: string): Promise<InvoiceInfo>;
-  /** A charge: the intent it belongs to and whether it was refunded in full. */
-  retrieveCharge(chargeId: string): Promise<{ id: string; paymentIntentId: string | null; refunded: boolean }>;
+  /** A charge: the intent it belongs to, its customer and whether it was refunded in full. */
+  retrieveCharge(
+    chargeId: string,
+  ): Promise<{ id: string; paymentIntentId: string | null; customerId: string | null; refunded: boolean }>;
+  /** A dispute (chargeback) on a charge. */
+  retrieveDispute(disputeId: string): Promise<DisputeInfo>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError. */
   verifyWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
 }

@@ -153,6 +153,8 @@ export const AUDIT_ACTIONS = [
   'commission.payment',
   'run.price_check',
   'run.auto_rebooking',
+  // a Stripe chargeback opened or closed on a traveller's payment (actor null: Stripe)
+  'payment.dispute',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -38,6 +38,7 @@ import { HttpError } from '../errors.ts';
 import {
   abandonPayment,
   activePlan,
+  adoptDisputedSubscriptionPayment,
   applySubscription,
   type BillingProfile,
   billingProfile,
@@ -46,6 +47,8 @@ import {
   moveToFreePlan,
   notifyStatement,
   paymentById,
+  paymentDisputeClosed,
+  paymentDisputed,
   paymentFailed,
   paymentRefunded,
   paymentSucceeded,
@@ -483,6 +486,24 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
       if (!charge.refunded || !intentId) return null;
       return async (tx) => {
         await paymentRefunded(tx, intentId);
+      };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      // a chargeback: while open, what the payment paid for is taken back; closed won restores it,
+      // lost keeps it taken back (migration 20261128100100_payment_disputes.sql)
+      const dispute = await p.retrieveDispute(objectId);
+      const charge = dispute.chargeId ? await p.retrieveCharge(dispute.chargeId) : null;
+      const paymentId = dispute.paymentIntentId ?? charge?.paymentIntentId ?? dispute.chargeId;
+      if (!paymentId) return null;
+      return async (tx) => {
+        if (!(await paymentById(tx, paymentId))) {
+          // not a payment the api created: a Stripe Checkout subscription's invoice, by its customer
+          const userId = charge?.customerId ? await userByCustomer(tx, charge.customerId) : null;
+          if (!userId || !(await adoptDisputedSubscriptionPayment(tx, userId, paymentId, dispute.amount))) return;
+        }
+        if (type === 'charge.dispute.created') await paymentDisputed(tx, paymentId, dispute.id, dispute.status);
+        else await paymentDisputeClosed(tx, paymentId, dispute.id, dispute.status);
       };
     }
     default:

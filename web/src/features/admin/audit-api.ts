@@ -21,6 +21,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'commission.payment': 'Commission payment',
   'run.price_check': 'Price check run',
   'run.auto_rebooking': 'Auto-rebooking run',
+  'payment.dispute': 'Payment disputed',
 };
 
 /** One field of an entry: its value before and after (undefined where that side has no value). */

@@ -25,6 +25,7 @@ export interface StripeStub {
   subscriptions: Map<string, Obj>;
   invoices: Map<string, Obj>;
   charges: Map<string, Obj>;
+  disputes: Map<string, Obj>;
   /** Every request: method, path and the decoded form body. */
   requests: { method: string; path: string; body: Obj; idempotencyKey: string | null }[];
   /** Off-session charges of this payment method are declined. */
@@ -36,6 +37,13 @@ export interface StripeStub {
   updateSubscription(id: string, patch: Obj): Obj;
   /** Refunds a succeeded intent in full: its charge, refunded. */
   refund(paymentIntentId: string): Obj;
+  /**
+   * The cardholder's bank disputes a payment: a charge of the intent (or, with `customer`, a charge
+   * of a subscription invoice, whose intent the api never saw) and a dispute needing a response.
+   */
+  dispute(paymentIntentId: string, options?: { customer?: string; amount?: number }): Obj;
+  /** The bank decided: the dispute's status becomes won or lost. */
+  closeDispute(disputeId: string, status: 'won' | 'lost' | 'warning_closed'): Obj;
   /** A renewal that failed: an open invoice, the subscription past_due. */
   failRenewal(subscriptionId: string): string;
   /** An event about an object, as Stripe would send it (the object as it is now, or as given). */
@@ -75,6 +83,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const subscriptions = new Map<string, Obj>();
   const invoices = new Map<string, Obj>();
   const charges = new Map<string, Obj>();
+  const disputes = new Map<string, Obj>();
   const requests: StripeStub['requests'] = [];
   const declined = new Set<string>();
   const idempotent = new Map<string, [number, Obj]>();
@@ -206,6 +215,10 @@ export async function startStripeStub(): Promise<StripeStub> {
       const ch = charges.get(m[1] ?? '');
       return ch ? [200, ch] : notFound('charge', m[1] ?? '');
     }
+    if ((m = path.match(/^\/v1\/disputes\/([^/]+)$/)) && method === 'GET') {
+      const du = disputes.get(m[1] ?? '');
+      return du ? [200, du] : notFound('dispute', m[1] ?? '');
+    }
     if ((m = path.match(/^\/v1\/invoices\/([^/]+)$/)) && method === 'GET') {
       const inv = invoices.get(m[1] ?? '');
       return inv ? [200, inv] : notFound('invoice', m[1] ?? '');
@@ -266,6 +279,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     subscriptions,
     invoices,
     charges,
+    disputes,
     requests,
     declineCard: (pm) => void declined.add(pm),
     completeCheckout(sessionId, paymentMethodId = 'pm_card_visa') {
@@ -303,6 +317,35 @@ export async function startStripeStub(): Promise<StripeStub> {
       charges.set(ch.id as string, ch);
       return ch;
     },
+    dispute(piId, options = {}) {
+      const pi = paymentIntents.get(piId);
+      const amount = options.amount ?? Number(pi?.amount ?? 0);
+      const ch: Obj = {
+        id: id('ch'),
+        object: 'charge',
+        payment_intent: piId,
+        customer: options.customer ?? pi?.customer ?? null,
+        amount,
+        amount_refunded: 0,
+        refunded: false,
+        disputed: true,
+      };
+      charges.set(ch.id as string, ch);
+      const du: Obj = {
+        id: id('du'),
+        object: 'dispute',
+        charge: ch.id,
+        payment_intent: piId,
+        amount,
+        currency: 'usd',
+        reason: 'fraudulent',
+        status: 'needs_response',
+        metadata: {},
+      };
+      disputes.set(du.id as string, du);
+      return du;
+    },
+    closeDispute: (duId, status) => Object.assign(must(disputes, duId), { status }),
     updateSubscription: (subId, patch) => Object.assign(must(subscriptions, subId), patch),
     failRenewal(subId) {
       const sub = must(subscriptions, subId);
