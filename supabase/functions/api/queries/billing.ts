@@ -147,7 +147,7 @@ export interface PaymentRow {
   purpose: 'subscription' | 'commission';
   planId: number | null;
   amount: number;
-  status: 'pending' | 'succeeded' | 'failed' | 'refunded';
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'disputed';
   failureMessage: string | null;
 }
 

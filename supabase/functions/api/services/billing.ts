@@ -391,7 +391,7 @@ export async function confirmTestPayment(
   if (local.mode !== 'test') throw new HttpError(404, 'Not found');
   const payment = await deps.db.asService((tx) => paymentById(tx, body.paymentIntentId));
   if (!payment || payment.userId !== userId) throw new HttpError(404, PAYMENT_NOT_FOUND);
-  if (payment.status === 'succeeded' || payment.status === 'refunded') {
+  if (payment.status !== 'pending' && payment.status !== 'failed') {
     throw new HttpError(409, PAYMENT_ALREADY_COMPLETE);
   }
   const intent = await provider(() => local.confirm(body.paymentIntentId, body.outcome));
