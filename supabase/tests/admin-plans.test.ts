@@ -198,7 +198,8 @@ describe('guards: sign-up and checkout keep a plan', () => {
     const outcome = await attempt(
       db.sql,
       user(admin.id),
-      (tx) => tx`update public.subscription_plans set tier = 'free', price = 0 where id = ${plan}`,
+      (tx) =>
+        tx`update public.subscription_plans set tier = 'free', price = 0, auto_rebooking_enabled = false where id = ${plan}`,
     );
     expect(outcome).toMatchObject({
       error: 'FB409',
@@ -219,7 +220,8 @@ describe('guards: sign-up and checkout keep a plan', () => {
       await attempt(
         db.sql,
         user(admin.id),
-        (tx) => tx`update public.subscription_plans set tier = 'free' where id = ${empty}`,
+        (tx) =>
+          tx`update public.subscription_plans set tier = 'free', price = 0, auto_rebooking_enabled = false where id = ${empty}`,
       ),
     ).toEqual({ rows: 1 });
   });

@@ -327,10 +327,13 @@ export async function createPlan(
     commissionRate?: number | null;
   } = {},
 ): Promise<number> {
+  // the tier follows from the price and automatic rebooking (CHECK subscription_plans_tier_derived):
+  // a free plan has neither, a premium one both unless a price is given
+  const tier = overrides.tier ?? (overrides.price ? 'premium' : 'free');
   const [row] = await sql<{ id: number }[]>`insert into public.subscription_plans
       (name, tier, price, flight_limit, auto_rebooking_enabled, commission_rate, description, is_active)
-    values (${overrides.name ?? `Plan ${next()}`}, ${overrides.tier ?? 'free'}, ${overrides.price ?? 999},
-            ${overrides.flightLimit ?? 10}, ${overrides.tier === 'premium'},
+    values (${overrides.name ?? `Plan ${next()}`}, ${tier}, ${overrides.price ?? (tier === 'premium' ? 999 : 0)},
+            ${overrides.flightLimit ?? 10}, ${tier === 'premium'},
             ${overrides.commissionRate === undefined ? 10 : overrides.commissionRate}, 'A test plan',
             ${overrides.isActive ?? true})
     returning id::int`;

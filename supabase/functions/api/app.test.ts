@@ -117,6 +117,81 @@ Deno.test('bodies over the size cap are refused with 413', async () => {
   assert.equal(db.touched, false);
 });
 
+Deno.test('a NUL character anywhere in a request is a 400 naming where, before any route reads it', async () => {
+  const db = new ScriptedDb();
+  const authApi = recordingAuthApi();
+  const { request } = testApp({ db, authApi });
+  const post = (path: string, raw: string) =>
+    request(path, { method: 'POST', body: raw, headers: { 'Content-Type': 'application/json' } });
+  // [what, request, field named in errors (null: a message only), the message]
+  const cases: Array<[string, () => Response | Promise<Response>, string | null, string]> = [
+    [
+      'an escaped NUL in a JSON string',
+      () => post('/api/auth/login', '{"username":"alice\\u0000","password":"x"}'),
+      'username',
+      'Username must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a raw NUL in a JSON string',
+      () => post('/api/auth/login', '{"username":"alice","password":"x\0y"}'),
+      'password',
+      'Password must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a NUL in a nested string',
+      () => post('/api/flights/manual', '{"extra":{"list":["ok","\\u0000"]}}'),
+      'extra.list.1',
+      'List must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a NUL in a key',
+      () => post('/api/auth/register', '{"user\\u0000name":"alice"}'),
+      'user\\u0000name',
+      'User\\u0000name must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a raw NUL outside any string',
+      () => post('/api/auth/login', '{"username":"alice"}\0'),
+      null,
+      'The request body must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a NUL in a query parameter',
+      () => request('/api/admin/users?q=ab%00cd'),
+      'q',
+      'Parameter q must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a NUL in a query parameter name',
+      () => request('/api/admin/users?q%00=1'),
+      'q\\u0000',
+      'Parameter q\\u0000 must not contain a NUL character (U+0000)',
+    ],
+    [
+      'a NUL in a path segment',
+      () => request('/api/admin/subscription-plans/1%00', { method: 'PUT', body: '{}' }),
+      null,
+      'The address must not contain a NUL character (U+0000)',
+    ],
+  ];
+  for (const [what, send, field, message] of cases) {
+    const res = await send();
+    assert.equal(res.status, 400, what);
+    const answer = await body(res);
+    assert.equal(answer.message, message, what);
+    assert.deepEqual(answer.errors, field === null ? undefined : [{ field, message }], what);
+  }
+  // nothing was read, written or sent on: no database, no auth server
+  assert.equal(db.touched, false);
+  assert.deepEqual(authApi.calls, []);
+
+  // the escape written out as text (a backslash, then u0000) is no NUL, and a body is still read
+  // by its route after the check (login answers as usual)
+  const literal = await post('/api/auth/login', '{"username":"a\\\\u0000","password":"x"}');
+  assert.notEqual(literal.status, 400);
+  assert.equal(authApi.calls.length, 1);
+});
+
 Deno.test('invalid fields are a 400 naming each field and rule; nothing is called', async () => {
   const db = new ScriptedDb();
   const authApi = recordingAuthApi();

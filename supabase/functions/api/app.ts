@@ -1,7 +1,7 @@
 // The `api` edge function: one Hono app under /api (Supabase hands the function its own name as
 // the first path segment). Request id, one JSON log line per request, CORS for the web origin,
-// a body size cap and one error handler apply to every route; public routes are mounted before
-// the auth middleware, protected ones after it.
+// a body size cap, the refusal of NUL characters and one error handler apply to every route;
+// public routes are mounted before the auth middleware, protected ones after it.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -26,6 +26,7 @@ import { fieldErrors, FieldValidationError, HttpError, validationMessage } from 
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
 import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCache } from './middleware/auth.ts';
+import { refuseNul } from './middleware/refuse-nul.ts';
 import { localIntentStore } from './queries/billing.ts';
 import { sessionIsActive } from './queries/sessions.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
@@ -196,6 +197,8 @@ export function createApp(options: CreateAppOptions = {}) {
         ? webhookBodyLimit(c, next)
         : jsonBodyLimit(c, next),
   );
+  // a NUL in the address, a query parameter or a JSON body: 400 naming the field, for every route
+  app.use(refuseNul);
 
   app.onError((error, c) => {
     if (error instanceof FieldValidationError) {

@@ -50,7 +50,8 @@ export function validationMessage(error: z.core.$ZodError): string {
     .join('; ');
 }
 
-function label(path: readonly PropertyKey[]): string {
+/** A field's name as a message says it: `['minPriceDrop']` -> 'Min price drop'. */
+export function fieldLabel(path: readonly PropertyKey[]): string {
   const last = path.at(-1);
   if (last === undefined) return 'Request body';
   const words = String(last)
@@ -65,7 +66,7 @@ function label(path: readonly PropertyKey[]): string {
  * the field and the rule ("Price must be a number"), never zod's generic "Invalid input".
  */
 export const fieldNamingErrorMap: z.core.$ZodErrorMap = (issue) => {
-  const name = label(issue.path ?? []);
+  const name = fieldLabel(issue.path ?? []);
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return `${name} is required`;
