@@ -2,7 +2,8 @@
 // stack of this file's own whose Google endpoints are the stand-in's base URL, configured as a
 // deployment is (no sample mailbox). The browser's part is played by following redirects by hand:
 // the authorization URL, the consent page, Google's redirect to /oauth2callback through the
-// gateway, and the api's redirect to /connect-email. Also the forwarding address, over HTTP with
+// gateway, the api's redirect to /connect-email and that page's exchange under the browser's own
+// session. Also the forwarding address, over HTTP with
 // the inbound secret and through the mail catcher's SMTP port.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,13 +73,29 @@ async function consent(authUrl: URL, email: string, choice: 'allow' | 'deny' = '
   return new URL(res.headers.get('location') ?? '');
 }
 
-/** The browser arriving at /oauth2callback: answers where the api sends it. */
-async function callback(url: URL | string): Promise<string> {
+/**
+ * A browser arriving at /oauth2callback: the api sends it on to /connect-email, and that page,
+ * when Google gave a code, finishes the connection with the session the browser holds
+ * (`session`: its own sign-in, which may not be the one that started the attempt). Answers the
+ * outcome as the page shows it: '?email_connected=true' or '?error=<code>' ('?status=<n>' when
+ * the exchange is refused before the api looks at it, e.g. 401 without a live session).
+ */
+async function callback(url: URL | string, session: RegisteredUser | null = null): Promise<string> {
   const res = await fetch(url, { redirect: 'manual' });
   expect(res.status).toBe(302);
+  expect(res.headers.get('set-cookie')).toBeNull();
   const location = new URL(res.headers.get('location') ?? '');
   expect(location.origin + location.pathname).toBe(`${own.stack.url}/connect-email`);
-  return location.search;
+  const code = location.searchParams.get('code');
+  if (code === null) return location.search;
+  expect(session, 'a code reaches a page that needs a session to finish it').not.toBeNull();
+  const exchanged = await own.api.post<{ error?: string }>(
+    '/email/oauth-exchange',
+    { code, state: location.searchParams.get('state') },
+    auth(session as RegisteredUser),
+  );
+  if (exchanged.status === 200) return '?email_connected=true';
+  return exchanged.body.error ? `?error=${exchanged.body.error}` : `?status=${exchanged.status}`;
 }
 
 async function connection(user: RegisteredUser): Promise<EmailConnectionResponse['connection']> {
@@ -108,7 +125,7 @@ async function flights(user: RegisteredUser): Promise<Flight[]> {
 }
 
 async function connected(user: RegisteredUser, email: string): Promise<void> {
-  const back = await callback(await consent(await connectUrl(user), email));
+  const back = await callback(await consent(await connectUrl(user), email), user);
   expect(back).toBe('?email_connected=true');
 }
 
@@ -193,7 +210,9 @@ describe('GET /oauth2callback', () => {
     expect((await flights(user)).map((f) => f.bookingCode)).toContain('Y7RT2C');
 
     // the callback cannot be replayed: its state was spent
-    expect(await callback(`${own.stack.url}/oauth2callback?code=anything&state=anything`)).toBe('?error=oauth_invalid');
+    expect(await callback(`${own.stack.url}/oauth2callback?code=anything&state=anything`, user)).toBe(
+      '?error=oauth_invalid',
+    );
   });
 
   it('answers oauth_invalid for a wrong, missing, reused or expired state, or a session that ended', async () => {
@@ -201,7 +220,7 @@ describe('GET /oauth2callback', () => {
     const email = `w.${user.id.slice(0, 8)}@gmail.com`;
     const redirect = await consent(await connectUrl(user), email);
     const code = redirect.searchParams.get('code') ?? '';
-    expect(await callback(`${own.stack.url}/oauth2callback?code=${code}&state=not-the-state`)).toBe(
+    expect(await callback(`${own.stack.url}/oauth2callback?code=${code}&state=not-the-state`, user)).toBe(
       '?error=oauth_invalid',
     );
     expect(await callback(`${own.stack.url}/oauth2callback?state=${redirect.searchParams.get('state')}`)).toBe(
@@ -212,11 +231,11 @@ describe('GET /oauth2callback', () => {
     const late = await consent(await connectUrl(user), email);
     await own.sql`update private.email_oauth_attempts set expires_at = now() - interval '1 second'
                    where user_id = ${user.id} and used_at is null`;
-    expect(await callback(late)).toBe('?error=oauth_invalid');
+    expect(await callback(late, user)).toBe('?error=oauth_invalid');
 
     const ended = await consent(await connectUrl(user), email);
     await own.api.post('/auth/logout', undefined, { token: user.session.access_token });
-    expect(await callback(ended)).toBe('?error=oauth_invalid');
+    expect(await callback(ended, user)).toBe('?status=401');
     const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
     expect(row?.n).toBe(0);
   });
@@ -225,17 +244,17 @@ describe('GET /oauth2callback', () => {
     const user = await registerUser(own.api);
     const email = `t.${user.id.slice(0, 8)}@gmail.com`;
     const first = await consent(await connectUrl(user), email);
-    expect(await callback(first)).toBe('?email_connected=true');
+    expect(await callback(first, user)).toBe('?email_connected=true');
     // the same code again, under a fresh state of the same session
     const fresh = await connectUrl(user);
     const reused = new URL(first);
     reused.searchParams.set('state', fresh.searchParams.get('state') ?? '');
-    expect(await callback(reused)).toBe('?error=oauth_token_failed');
+    expect(await callback(reused, user)).toBe('?error=oauth_token_failed');
 
     const other = await consent(await connectUrl(user), email);
     await own.sql`update private.email_oauth_attempts set code_verifier = 'not-the-verifier'
                    where user_id = ${user.id} and used_at is null`;
-    expect(await callback(other)).toBe('?error=oauth_token_failed');
+    expect(await callback(other, user)).toBe('?error=oauth_token_failed');
   });
 
   it('refuses a token request without the PKCE verifier, and an authorization without a challenge (the stand-in keeps the rule)', async () => {
@@ -268,11 +287,44 @@ describe('GET /oauth2callback', () => {
     expect(await callback(denied)).toBe('?error=oauth_failed');
   });
 
-  it('answers user_not_found when the account went before Google returned', async () => {
+  it('connects nothing when the account went before Google returned (its session went with it)', async () => {
     const user = await registerUser(own.api);
     const redirect = await consent(await connectUrl(user), `gone.${user.id.slice(0, 8)}@gmail.com`);
     await own.sql`delete from auth.users where id = ${user.id}`;
-    expect(await callback(redirect)).toBe('?error=user_not_found');
+    expect(await callback(redirect, user)).toBe('?status=401');
+    const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
+    expect(row?.n).toBe(0);
+  });
+
+  it("refuses a victim's consent to a connect link the attacker started; the browser that started it connects", async () => {
+    const attacker = await registerUser(own.api);
+    const victim = await registerUser(own.api);
+    const victimGmail = `victim.${victim.id.slice(0, 8)}@gmail.com`;
+    // the attacker starts a connection and gets the victim to open its authorization URL; the
+    // victim consents, and Google returns the victim's browser (the victim's own session) to us
+    const lure = await connectUrl(attacker);
+    const landed = await consent(lure, victimGmail);
+    expect(await callback(landed, victim)).toBe('?error=oauth_invalid');
+    const stored = await own.sql`
+      select user_id from public.email_connections where user_id in (${attacker.id}, ${victim.id})`;
+    expect(stored).toHaveLength(0);
+    // the victim's refusal left the attacker's attempt unspent, and it still connects nobody
+    // else: a second session of the attacker's account is another browser, refused too
+    const otherBrowser = await own.api.post<{ session: RegisteredUser['session'] }>(
+      '/auth/login',
+      { username: attacker.username, password: attacker.password },
+      { ip: newIp() },
+    );
+    expect(otherBrowser.status, JSON.stringify(otherBrowser.body)).toBe(200);
+    const second = { ...attacker, session: otherBrowser.body.session };
+    expect(await callback(landed, second)).toBe('?error=oauth_invalid');
+    expect((await connection(attacker)).state).toBe('not_connected');
+
+    // the same browser that started it: connected (to the account it consented with)
+    const mine = `owner.${attacker.id.slice(0, 8)}@gmail.com`;
+    expect(await callback(await consent(await connectUrl(attacker), mine), attacker)).toBe('?email_connected=true');
+    expect(await connection(attacker)).toMatchObject({ state: 'connected', accountEmail: mine });
+    expect((await connection(victim)).state).toBe('not_connected');
   });
 });
 

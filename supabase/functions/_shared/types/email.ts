@@ -8,7 +8,10 @@ import type { ListPage } from '../schemas/pagination.ts';
 export const GMAIL_READONLY_SCOPE = 'https://www.googleapis.com/auth/gmail.readonly';
 /** The OAuth redirect path on the site (the gateway hands it to the api's `/api/oauth2callback`). */
 export const OAUTH_REDIRECT_PATH = '/oauth2callback';
-/** Where the browser is sent after the callback, with `email_connected=true` or `error=<code>`. */
+/**
+ * Where the browser is sent after the callback: with `code` and `state` (the page finishes the
+ * connection with `POST /api/email/oauth-exchange` under its own session), or `error=<code>`.
+ */
 export const CONNECT_EMAIL_PATH = '/connect-email';
 
 /** The `error` query value `/oauth2callback` sends the browser back to `/connect-email` with. */
@@ -55,6 +58,16 @@ export interface EmailConnectDevResponse {
 export interface ManualTokenExchangeResponse {
   message: string;
   connection: EmailConnection;
+}
+
+/**
+ * `POST /api/email/oauth-exchange {code, state}` (200): connected. A refusal is 400 (or 503)
+ * `{message, error}` with `error` one of OAUTH_RETURN_ERRORS.
+ */
+export type OAuthExchangeResponse = ManualTokenExchangeResponse;
+export interface OAuthExchangeErrorResponse {
+  message: string;
+  error: OAuthReturnError;
 }
 
 /** `POST /api/email/disconnect` (200). */

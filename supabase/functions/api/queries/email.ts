@@ -28,33 +28,22 @@ export async function insertOAuthAttempt(
   await tx`delete from private.email_oauth_attempts where expires_at < now() - interval '1 day'`;
 }
 
-export interface TakenAttempt {
-  userId: string;
-  verifier: string;
-  /** Still within 10 minutes, its session still signed in, and the account still there. */
-  valid: boolean;
-  userExists: boolean;
-}
-
-/** Spends the attempt of this state (once): null when no attempt has it or it was spent. */
-export async function takeOAuthAttempt(tx: Tx, stateHash: string): Promise<TakenAttempt | null> {
-  const rows = await tx<
-    { user_id: string; code_verifier: string; fresh: boolean; signed_in: boolean; user_exists: boolean }[]
-  >`
-    update private.email_oauth_attempts a set used_at = now()
-     where a.state_hash = ${stateHash} and a.used_at is null
-    returning a.user_id, a.code_verifier, a.expires_at > now() as fresh,
-      exists (select 1 from auth.sessions s where s.id::text = a.session_id and s.user_id = a.user_id) as signed_in,
-      exists (select 1 from public.profiles p where p.id = a.user_id) as user_exists
+/**
+ * Spends the attempt of this state (once) when this user's session started it and it is within
+ * its 10 minutes: answers its PKCE verifier, or null (unknown, spent, expired, or another
+ * session's: someone else's attempt is left as it was).
+ */
+export async function takeOAuthAttempt(
+  tx: Tx,
+  a: { stateHash: string; userId: string; sessionId: string },
+): Promise<string | null> {
+  const rows = await tx<{ code_verifier: string }[]>`
+    update private.email_oauth_attempts set used_at = now()
+     where state_hash = ${a.stateHash} and used_at is null and expires_at > now()
+       and user_id = ${a.userId} and session_id = ${a.sessionId}
+    returning code_verifier
   `;
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    userId: row.user_id,
-    verifier: row.code_verifier,
-    valid: row.fresh && row.signed_in,
-    userExists: row.user_exists,
-  };
+  return rows[0]?.code_verifier ?? null;
 }
 
 /** The user's latest open attempt (for a pasted code), spent; null when none is open. */

@@ -9,6 +9,7 @@ import type {
   ImportedEmailsResponse,
   ManualTokenExchangeResponse,
   OAuthConfigResponse,
+  OAuthExchangeResponse,
 } from '@shared/types/email.ts';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest, errorMessage } from '@/lib/api-client';
@@ -149,6 +150,19 @@ export function useManualTokenExchange() {
         description: 'FareBack will now look for flight confirmations in your inbox.',
         status: 'success',
       }),
+  });
+}
+
+/**
+ * Finishes a Gmail connection with the code and state Google returned to this browser: the api
+ * connects only the attempt this session started (docs/architecture.md, "How email import works").
+ * The page shows the outcome itself, so no error toast comes from the cache here.
+ */
+export function useOAuthExchange() {
+  return useMutation({
+    mutationFn: (input: { code: string; state: string }) =>
+      apiRequest<OAuthExchangeResponse>('POST', '/email/oauth-exchange', input),
+    meta: { invalidates: CONNECTION_CHANGED },
   });
 }
 
