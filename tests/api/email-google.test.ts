@@ -11,8 +11,11 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGoogleStandIn, type GoogleStandIn } from '../../dev/google/server.ts';
 import type {
+  ConfirmHeldBookingResponse,
   EmailConnectionResponse,
   EmailConnectResponse,
+  HeldBookingsResponse,
+  ImportedEmailsResponse,
   InboundEmailResponse,
   OAuthConfigResponse,
 } from '../../supabase/functions/_shared/types/email.ts';
@@ -182,17 +185,17 @@ describe('GET /oauth2callback', () => {
     expect(row?.refresh_token_encrypted).toMatch(/^v1\./);
 
     const done = await scanEnded(user);
-    expect(done.scan).toMatchObject({ status: 'done', mode: 'full', scanned: 11, total: 11, flightsFound: 6 });
+    expect(done.scan).toMatchObject({
+      status: 'done',
+      mode: 'full',
+      scanned: 11,
+      total: 11,
+      flightsFound: 5,
+      flightsHeld: 1,
+    });
     expect(done.accountEmail).toBe(email);
     const found = await flights(user);
-    expect(found.map((f) => f.bookingCode).sort()).toEqual([
-      '5TQ8ZL',
-      'GHT4WR',
-      'K7PQ2M',
-      'PJ7KQD',
-      'QWMBXA',
-      'X4NR9B',
-    ]);
+    expect(found.map((f) => f.bookingCode).sort()).toEqual(['5TQ8ZL', 'GHT4WR', 'K7PQ2M', 'QWMBXA', 'X4NR9B']);
     expect(found.find((f) => f.bookingCode === 'K7PQ2M')?.emailSource).toMatchObject({ via: 'gmail' });
 
     // after the first scan, only what Gmail's history adds is read
@@ -328,6 +331,125 @@ describe('GET /oauth2callback', () => {
   });
 });
 
+/** The United sample as another booking: its code replaced, sent by `from`, dated `date`, with extra headers. */
+function unitedBooking(code: string, from: string, date: string, headers: string[] = []): string {
+  return [
+    ...headers,
+    ...sample('01-united-confirmation.eml')
+      .replace(/K7PQ2M/g, code)
+      .replace(/^From: .*$/m, `From: ${from}`)
+      .replace(/^Date: .*$/m, `Date: ${date}`)
+      .split('\n'),
+  ].join('\n');
+}
+
+/** The JetBlue cancellation, naming `code`, sent by `from`, with extra headers. */
+function cancellationOf(code: string, from: string, headers: string[] = []): string {
+  return [
+    ...headers,
+    ...sample('07-jetblue-cancellation.eml')
+      .replace(/QWMBXA/g, code)
+      .replace(/^From: .*$/m, `From: ${from}`)
+      .replace(/^Date: .*$/m, 'Date: Fri, 27 Nov 2026 09:00:00 +0000')
+      .split('\n'),
+  ].join('\n');
+}
+
+describe('Mail from outsiders in a connected Gmail', () => {
+  it('holds fake confirmations (not counted), watches the real one, and ignores cancellations from other domains', async () => {
+    const user = await registerUser(own.api);
+    const email = `o.${user.id.slice(0, 8)}@gmail.com`;
+    // five fake confirmations from an outsider, then the real booking from United
+    const fakes = ['FKQA01', 'FKQA02', 'FKQA03', 'FKQA04', 'FKQA05'];
+    for (const [i, code] of fakes.entries()) {
+      google.deliver(
+        email,
+        unitedBooking(
+          code,
+          'United Airlines <unitedairlines@united-deals.example>',
+          `Wed, 25 Nov 2026 0${i}:00:00 +0000`,
+        ),
+      );
+    }
+    google.deliver(
+      email,
+      unitedBooking('R3ALBK', 'United Airlines <unitedairlines@united.com>', 'Thu, 26 Nov 2026 10:00:00 +0000'),
+    );
+    // a cancellation of the real booking from another domain, and one claiming United's address
+    // that Gmail's own check (the topmost Authentication-Results) failed
+    google.deliver(email, cancellationOf('R3ALBK', 'United Airlines <notifications@united-alerts.example>'));
+    google.deliver(
+      email,
+      cancellationOf('R3ALBK', 'United Airlines <notifications@united.com>', [
+        'Authentication-Results: mx.google.com;',
+        '       spf=pass (google.com: domain of x@united-alerts.example designates 192.0.2.7 as permitted sender) smtp.mailfrom=x@united-alerts.example;',
+        '       dmarc=fail (p=REJECT sp=REJECT dis=REJECT) header.from=united.com',
+      ]),
+    );
+    await connected(user, email);
+    const done = await scanEnded(user);
+    // the sample's five (four watched, one cancelled), the real one; six held (the fakes and the
+    // sample's forwarded Air Canada booking)
+    expect(done.scan).toMatchObject({ status: 'done', flightsFound: 6, flightsNotWatched: 0, flightsHeld: 6 });
+
+    const list = await flights(user);
+    expect(list.map((f) => f.bookingCode)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^FKQA/)]));
+    const real = list.find((f) => f.bookingCode === 'R3ALBK');
+    expect(real?.isWatched).toBe(true);
+    expect(real?.status).not.toBe('cancelled');
+    expect(real?.emailSource).toMatchObject({ senderDomain: 'united.com' });
+    // the free plan's five: four from the sample and the real booking
+    expect(list.filter((f) => f.isWatched)).toHaveLength(5);
+
+    const read = await own.api.get<ImportedEmailsResponse>('/email/messages?pageSize=50&q=cancelled', auth(user));
+    const outcomes = read.body.items.filter((m) => m.bookings.some((b) => b.bookingCode === 'R3ALBK'));
+    expect(outcomes.map((m) => m.outcome)).toEqual(['not_trusted', 'not_trusted']);
+
+    const held = await own.api.get<HeldBookingsResponse>('/email/held', auth(user));
+    expect(held.status).toBe(200);
+    expect(held.body.held.map((h) => h.bookingCode).sort()).toEqual([...fakes, 'PJ7KQD']);
+    const fake1 = held.body.held.find((h) => h.bookingCode === 'FKQA01');
+    const fake2 = held.body.held.find((h) => h.bookingCode === 'FKQA02');
+    expect(fake1).toMatchObject({ from: expect.stringContaining('united-deals.example'), departureAirport: 'SFO' });
+
+    // another traveller can neither confirm nor dismiss them, nor see them
+    const stranger = await registerUser(own.api);
+    for (const action of ['confirm', 'dismiss']) {
+      const refused = await own.api.post<{ message: string }>(`/email/held/${fake1?.id}/${action}`, {}, auth(stranger));
+      expect(refused.status).toBe(404);
+      expect(refused.body.message).toBe('No held booking with this id.');
+    }
+    expect((await own.api.get<HeldBookingsResponse>('/email/held', auth(stranger))).body.held).toEqual([]);
+    expect((await own.api.post('/email/held/abc/confirm', {}, auth(user))).status).toBe(404);
+
+    // the traveller confirms one: a flight now, under the plan's limit (full: kept, not watched)
+    const confirmed = await own.api.post<ConfirmHeldBookingResponse>(
+      `/email/held/${fake1?.id}/confirm`,
+      {},
+      auth(user),
+    );
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body).toMatchObject({ watched: false });
+    expect(confirmed.body.message).toContain("not watched: your plan's limit is reached");
+    const made = (await flights(user)).find((f) => f.id === confirmed.body.flightId);
+    expect(made).toMatchObject({ bookingCode: 'FKQA01', isWatched: false });
+    // and dismisses another: gone, no flight
+    const dismissed = await own.api.post<{ message: string }>(`/email/held/${fake2?.id}/dismiss`, {}, auth(user));
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body.message).toBe('Booking dismissed.');
+    const after = (await own.api.get<HeldBookingsResponse>('/email/held', auth(user))).body.held;
+    expect(after.map((h) => h.bookingCode).sort()).toEqual(['FKQA03', 'FKQA04', 'FKQA05', 'PJ7KQD']);
+    expect((await flights(user)).some((f) => f.bookingCode === 'FKQA02')).toBe(false);
+    expect((await own.api.post(`/email/held/${fake2?.id}/dismiss`, {}, auth(user))).status).toBe(404);
+
+    // a cancellation from the domain that sent the booking still applies
+    google.deliver(email, cancellationOf('R3ALBK', 'United Airlines <notifications@united.com>'));
+    await own.api.post('/email/scan', {}, auth(user));
+    expect((await scanEnded(user)).scan).toMatchObject({ status: 'done', flightsCancelled: 1 });
+    expect((await flights(user)).find((f) => f.bookingCode === 'R3ALBK')?.status).toBe('cancelled');
+  });
+});
+
 describe('POST /api/email/manual-token-exchange', () => {
   it("connects with a pasted code under the caller's open attempt, and refuses a bad or unasked-for code", async () => {
     const user = await registerUser(own.api);
@@ -362,7 +484,7 @@ describe('Gmail answers', () => {
     google.failGmail(429, 1, { only: 'messages', account: email });
     await connected(user, email);
     const done = await scanEnded(user);
-    expect(done.scan).toMatchObject({ status: 'done', scanned: 11, flightsFound: 6 });
+    expect(done.scan).toMatchObject({ status: 'done', scanned: 11, flightsFound: 5 });
     const [job] = await own.sql`
       select attempts from public.jobs where kind = 'email_scan' and payload ->> 'userId' = ${user.id} order by id limit 1`;
     expect(Number(job?.attempts)).toBeGreaterThanOrEqual(2);
@@ -423,7 +545,7 @@ describe('POST /api/email/disconnect', () => {
     const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
     expect(row?.n).toBe(0);
     expect((await own.api.get<CurrentUserResponse>('/auth/me', auth(user))).body.user.emailConnected).toBe(false);
-    expect(await flights(user)).toHaveLength(6);
+    expect(await flights(user)).toHaveLength(5);
   });
 });
 

@@ -25,6 +25,7 @@ import {
   requestScan,
   startConnect,
 } from '../services/email/connection.ts';
+import { confirmHeld, dismissHeld, heldBookings, heldId } from '../services/email/held.ts';
 import { checkInboundSecret, INBOUND_MAX_BYTES, receiveInbound } from '../services/email/inbound.ts';
 
 /** `GET /api/oauth/config` (signed in). */
@@ -90,6 +91,13 @@ export const emailRouter = new Hono<AppEnv>()
   .post('/disconnect', async (c) => c.json(await disconnect(c.var.deps, c.var.claims)))
   .get('/connection', async (c) => c.json({ connection: await connectionView(c.var.deps, c.var.claims) }))
   .post('/scan', async (c) => c.json(await requestScan(c.var.deps, c.var.claims), 202))
+  .get('/held', async (c) => c.json(await heldBookings(c.var.deps, c.var.claims)))
+  .post('/held/:id/confirm', async (c) =>
+    c.json(await confirmHeld(c.var.deps, c.var.claims, heldId(c.req.param('id')))),
+  )
+  .post('/held/:id/dismiss', async (c) =>
+    c.json(await dismissHeld(c.var.deps, c.var.claims, heldId(c.req.param('id')))),
+  )
   .get('/messages', async (c) => {
     const query = readQuery(c, importedEmailsQuerySchema);
     const claims = c.var.claims;
