@@ -23,7 +23,7 @@ function HeldBookingRow({ booking }: { booking: HeldBooking }) {
           {formatDate(booking.departureDate)}
           {booking.returnDate ? ` (return ${formatDate(booking.returnDate)})` : ''}
         </Text>
-        <Text fontSize="xs" color="fg.muted" wordBreak="break-all">
+        <Text fontSize="xs" color="fg.muted" overflowWrap="anywhere">
           From {booking.from || 'an unknown sender'} · {booking.subject || '(no subject)'}
         </Text>
         <HStack gap="2" wrap="wrap">
