@@ -218,7 +218,7 @@ describe('GET /oauth2callback', () => {
     );
   });
 
-  it('answers oauth_invalid for a wrong, missing, reused or expired state, or a session that ended', async () => {
+  it('answers oauth_invalid for a wrong, missing, reused or expired state; a session that ended cannot exchange (401)', async () => {
     const user = await registerUser(own.api);
     const email = `w.${user.id.slice(0, 8)}@gmail.com`;
     const redirect = await consent(await connectUrl(user), email);
