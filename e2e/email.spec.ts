@@ -39,7 +39,7 @@ test('sign up, onboarding, the sample mailbox scanned, a forwarded email importe
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Add Your First Flight' })).toBeVisible();
   await page.getByRole('tab', { name: 'From Email' }).click();
-  await runJobsUntil(page, 'Scanned 11 of 11 emails, 6 flights found');
+  await runJobsUntil(page, 'Scanned 11 of 11 emails, 5 flights found, 1 held for you to confirm');
   await captureAtBothWidths(page, 'onboarding-add-flight');
   await page.getByRole('button', { name: 'Continue Without Waiting' }).click();
   await expectToast(page, { title: 'Onboarding Complete!' }, () =>
@@ -48,9 +48,24 @@ test('sign up, onboarding, the sample mailbox scanned, a forwarded email importe
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText('Connected', { exact: true }).first()).toBeVisible();
   // the sample mailbox's bookings, none from the hotel, newsletter or check-in reminder
-  for (const code of ['5TQ8ZL', 'GHT4WR', 'K7PQ2M', 'PJ7KQD', 'X4NR9B']) {
+  for (const code of ['5TQ8ZL', 'GHT4WR', 'K7PQ2M', 'X4NR9B']) {
     await expect(page.getByRole('article').filter({ hasText: `Booking ${code}` })).toBeVisible();
   }
+  // the Air Canada confirmation came forwarded from a person's address, not an airline's: held
+  await expect(page.getByRole('article').filter({ hasText: 'Booking PJ7KQD' })).toHaveCount(0);
+
+  await page.goto('/dashboard?tab=settings');
+  await expect(page.getByText('Email successfully connected')).toBeVisible();
+  const held = page.getByRole('list', { name: 'Bookings to confirm' });
+  await expect(held.getByText('Air Canada PJ7KQD')).toBeVisible();
+  await expect(held.getByText(/julia\.harper@example\.com/)).toBeVisible();
+  await captureAtBothWidths(page, 'settings-email-held-booking');
+  await expectToast(page, { title: 'Booking confirmed' }, () =>
+    page.getByRole('button', { name: 'Confirm Air Canada PJ7KQD' }).click(),
+  );
+  await expect(held).toHaveCount(0);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('article').filter({ hasText: 'Booking PJ7KQD' })).toBeVisible();
 
   await page.goto('/dashboard?tab=settings');
   await expect(page.getByText('Email successfully connected')).toBeVisible();

@@ -64,8 +64,12 @@ describe('scans and the emails read', () => {
     }
   });
 
-  it('OAuth attempts and forwarding tokens are out of every user role’s reach', async () => {
-    for (const table of ['private.email_oauth_attempts', 'private.email_forwarding_addresses']) {
+  it('OAuth attempts, forwarding tokens and held bookings are out of every user role’s reach', async () => {
+    for (const table of [
+      'private.email_oauth_attempts',
+      'private.email_forwarding_addresses',
+      'private.email_held_bookings',
+    ]) {
       for (const actor of [user(traveller.id), anon]) {
         expect(await attempt(db.sql, actor, (tx) => tx.unsafe(`select * from ${table}`))).toMatchObject({
           error: DENIED,

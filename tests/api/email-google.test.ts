@@ -2,7 +2,8 @@
 // stack of this file's own whose Google endpoints are the stand-in's base URL, configured as a
 // deployment is (no sample mailbox). The browser's part is played by following redirects by hand:
 // the authorization URL, the consent page, Google's redirect to /oauth2callback through the
-// gateway, and the api's redirect to /connect-email. Also the forwarding address, over HTTP with
+// gateway, the api's redirect to /connect-email and that page's exchange under the browser's own
+// session. Also the forwarding address, over HTTP with
 // the inbound secret and through the mail catcher's SMTP port.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,11 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGoogleStandIn, type GoogleStandIn } from '../../dev/google/server.ts';
 import type {
+  ConfirmHeldBookingResponse,
   EmailConnectionResponse,
   EmailConnectResponse,
+  HeldBookingsResponse,
+  ImportedEmailsResponse,
   InboundEmailResponse,
   OAuthConfigResponse,
 } from '../../supabase/functions/_shared/types/email.ts';
@@ -72,13 +76,29 @@ async function consent(authUrl: URL, email: string, choice: 'allow' | 'deny' = '
   return new URL(res.headers.get('location') ?? '');
 }
 
-/** The browser arriving at /oauth2callback: answers where the api sends it. */
-async function callback(url: URL | string): Promise<string> {
+/**
+ * A browser arriving at /oauth2callback: the api sends it on to /connect-email, and that page,
+ * when Google gave a code, finishes the connection with the session the browser holds
+ * (`session`: its own sign-in, which may not be the one that started the attempt). Answers the
+ * outcome as the page shows it: '?email_connected=true' or '?error=<code>' ('?status=<n>' when
+ * the exchange is refused before the api looks at it, e.g. 401 without a live session).
+ */
+async function callback(url: URL | string, session: RegisteredUser | null = null): Promise<string> {
   const res = await fetch(url, { redirect: 'manual' });
   expect(res.status).toBe(302);
+  expect(res.headers.get('set-cookie')).toBeNull();
   const location = new URL(res.headers.get('location') ?? '');
   expect(location.origin + location.pathname).toBe(`${own.stack.url}/connect-email`);
-  return location.search;
+  const code = location.searchParams.get('code');
+  if (code === null) return location.search;
+  expect(session, 'a code reaches a page that needs a session to finish it').not.toBeNull();
+  const exchanged = await own.api.post<{ error?: string }>(
+    '/email/oauth-exchange',
+    { code, state: location.searchParams.get('state') },
+    auth(session as RegisteredUser),
+  );
+  if (exchanged.status === 200) return '?email_connected=true';
+  return exchanged.body.error ? `?error=${exchanged.body.error}` : `?status=${exchanged.status}`;
 }
 
 async function connection(user: RegisteredUser): Promise<EmailConnectionResponse['connection']> {
@@ -108,7 +128,7 @@ async function flights(user: RegisteredUser): Promise<Flight[]> {
 }
 
 async function connected(user: RegisteredUser, email: string): Promise<void> {
-  const back = await callback(await consent(await connectUrl(user), email));
+  const back = await callback(await consent(await connectUrl(user), email), user);
   expect(back).toBe('?email_connected=true');
 }
 
@@ -165,17 +185,17 @@ describe('GET /oauth2callback', () => {
     expect(row?.refresh_token_encrypted).toMatch(/^v1\./);
 
     const done = await scanEnded(user);
-    expect(done.scan).toMatchObject({ status: 'done', mode: 'full', scanned: 11, total: 11, flightsFound: 6 });
+    expect(done.scan).toMatchObject({
+      status: 'done',
+      mode: 'full',
+      scanned: 11,
+      total: 11,
+      flightsFound: 5,
+      flightsHeld: 1,
+    });
     expect(done.accountEmail).toBe(email);
     const found = await flights(user);
-    expect(found.map((f) => f.bookingCode).sort()).toEqual([
-      '5TQ8ZL',
-      'GHT4WR',
-      'K7PQ2M',
-      'PJ7KQD',
-      'QWMBXA',
-      'X4NR9B',
-    ]);
+    expect(found.map((f) => f.bookingCode).sort()).toEqual(['5TQ8ZL', 'GHT4WR', 'K7PQ2M', 'QWMBXA', 'X4NR9B']);
     expect(found.find((f) => f.bookingCode === 'K7PQ2M')?.emailSource).toMatchObject({ via: 'gmail' });
 
     // after the first scan, only what Gmail's history adds is read
@@ -193,15 +213,17 @@ describe('GET /oauth2callback', () => {
     expect((await flights(user)).map((f) => f.bookingCode)).toContain('Y7RT2C');
 
     // the callback cannot be replayed: its state was spent
-    expect(await callback(`${own.stack.url}/oauth2callback?code=anything&state=anything`)).toBe('?error=oauth_invalid');
+    expect(await callback(`${own.stack.url}/oauth2callback?code=anything&state=anything`, user)).toBe(
+      '?error=oauth_invalid',
+    );
   });
 
-  it('answers oauth_invalid for a wrong, missing, reused or expired state, or a session that ended', async () => {
+  it('answers oauth_invalid for a wrong, missing, reused or expired state; a session that ended cannot exchange (401)', async () => {
     const user = await registerUser(own.api);
     const email = `w.${user.id.slice(0, 8)}@gmail.com`;
     const redirect = await consent(await connectUrl(user), email);
     const code = redirect.searchParams.get('code') ?? '';
-    expect(await callback(`${own.stack.url}/oauth2callback?code=${code}&state=not-the-state`)).toBe(
+    expect(await callback(`${own.stack.url}/oauth2callback?code=${code}&state=not-the-state`, user)).toBe(
       '?error=oauth_invalid',
     );
     expect(await callback(`${own.stack.url}/oauth2callback?state=${redirect.searchParams.get('state')}`)).toBe(
@@ -212,11 +234,11 @@ describe('GET /oauth2callback', () => {
     const late = await consent(await connectUrl(user), email);
     await own.sql`update private.email_oauth_attempts set expires_at = now() - interval '1 second'
                    where user_id = ${user.id} and used_at is null`;
-    expect(await callback(late)).toBe('?error=oauth_invalid');
+    expect(await callback(late, user)).toBe('?error=oauth_invalid');
 
     const ended = await consent(await connectUrl(user), email);
     await own.api.post('/auth/logout', undefined, { token: user.session.access_token });
-    expect(await callback(ended)).toBe('?error=oauth_invalid');
+    expect(await callback(ended, user)).toBe('?status=401');
     const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
     expect(row?.n).toBe(0);
   });
@@ -225,17 +247,17 @@ describe('GET /oauth2callback', () => {
     const user = await registerUser(own.api);
     const email = `t.${user.id.slice(0, 8)}@gmail.com`;
     const first = await consent(await connectUrl(user), email);
-    expect(await callback(first)).toBe('?email_connected=true');
+    expect(await callback(first, user)).toBe('?email_connected=true');
     // the same code again, under a fresh state of the same session
     const fresh = await connectUrl(user);
     const reused = new URL(first);
     reused.searchParams.set('state', fresh.searchParams.get('state') ?? '');
-    expect(await callback(reused)).toBe('?error=oauth_token_failed');
+    expect(await callback(reused, user)).toBe('?error=oauth_token_failed');
 
     const other = await consent(await connectUrl(user), email);
     await own.sql`update private.email_oauth_attempts set code_verifier = 'not-the-verifier'
                    where user_id = ${user.id} and used_at is null`;
-    expect(await callback(other)).toBe('?error=oauth_token_failed');
+    expect(await callback(other, user)).toBe('?error=oauth_token_failed');
   });
 
   it('refuses a token request without the PKCE verifier, and an authorization without a challenge (the stand-in keeps the rule)', async () => {
@@ -268,11 +290,163 @@ describe('GET /oauth2callback', () => {
     expect(await callback(denied)).toBe('?error=oauth_failed');
   });
 
-  it('answers user_not_found when the account went before Google returned', async () => {
+  it('connects nothing when the account went before Google returned (its session went with it)', async () => {
     const user = await registerUser(own.api);
     const redirect = await consent(await connectUrl(user), `gone.${user.id.slice(0, 8)}@gmail.com`);
     await own.sql`delete from auth.users where id = ${user.id}`;
-    expect(await callback(redirect)).toBe('?error=user_not_found');
+    expect(await callback(redirect, user)).toBe('?status=401');
+    const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
+    expect(row?.n).toBe(0);
+  });
+
+  it("refuses a victim's consent to a connect link the attacker started; the browser that started it connects", async () => {
+    const attacker = await registerUser(own.api);
+    const victim = await registerUser(own.api);
+    const victimGmail = `victim.${victim.id.slice(0, 8)}@gmail.com`;
+    // the attacker starts a connection and gets the victim to open its authorization URL; the
+    // victim consents, and Google returns the victim's browser (the victim's own session) to us
+    const lure = await connectUrl(attacker);
+    const landed = await consent(lure, victimGmail);
+    expect(await callback(landed, victim)).toBe('?error=oauth_invalid');
+    const stored = await own.sql`
+      select user_id from public.email_connections where user_id in (${attacker.id}, ${victim.id})`;
+    expect(stored).toHaveLength(0);
+    // the victim's refusal left the attacker's attempt unspent, and it still connects nobody
+    // else: a second session of the attacker's account is another browser, refused too
+    const otherBrowser = await own.api.post<{ session: RegisteredUser['session'] }>(
+      '/auth/login',
+      { username: attacker.username, password: attacker.password },
+      { ip: newIp() },
+    );
+    expect(otherBrowser.status, JSON.stringify(otherBrowser.body)).toBe(200);
+    const second = { ...attacker, session: otherBrowser.body.session };
+    expect(await callback(landed, second)).toBe('?error=oauth_invalid');
+    expect((await connection(attacker)).state).toBe('not_connected');
+
+    // the same browser that started it: connected (to the account it consented with)
+    const mine = `owner.${attacker.id.slice(0, 8)}@gmail.com`;
+    expect(await callback(await consent(await connectUrl(attacker), mine), attacker)).toBe('?email_connected=true');
+    expect(await connection(attacker)).toMatchObject({ state: 'connected', accountEmail: mine });
+    expect((await connection(victim)).state).toBe('not_connected');
+  });
+});
+
+/** The United sample as another booking: its code replaced, sent by `from`, dated `date`, with extra headers. */
+function unitedBooking(code: string, from: string, date: string, headers: string[] = []): string {
+  return [
+    ...headers,
+    ...sample('01-united-confirmation.eml')
+      .replace(/K7PQ2M/g, code)
+      .replace(/^From: .*$/m, `From: ${from}`)
+      .replace(/^Date: .*$/m, `Date: ${date}`)
+      .split('\n'),
+  ].join('\n');
+}
+
+/** The JetBlue cancellation, naming `code`, sent by `from`, with extra headers. */
+function cancellationOf(code: string, from: string, headers: string[] = []): string {
+  return [
+    ...headers,
+    ...sample('07-jetblue-cancellation.eml')
+      .replace(/QWMBXA/g, code)
+      .replace(/^From: .*$/m, `From: ${from}`)
+      .replace(/^Date: .*$/m, 'Date: Fri, 27 Nov 2026 09:00:00 +0000')
+      .split('\n'),
+  ].join('\n');
+}
+
+describe('Mail from outsiders in a connected Gmail', () => {
+  it('holds fake confirmations (not counted), watches the real one, and ignores cancellations from other domains', async () => {
+    const user = await registerUser(own.api);
+    const email = `o.${user.id.slice(0, 8)}@gmail.com`;
+    // five fake confirmations from an outsider, then the real booking from United
+    const fakes = ['FKQA01', 'FKQA02', 'FKQA03', 'FKQA04', 'FKQA05'];
+    for (const [i, code] of fakes.entries()) {
+      google.deliver(
+        email,
+        unitedBooking(
+          code,
+          'United Airlines <unitedairlines@united-deals.example>',
+          `Wed, 25 Nov 2026 0${i}:00:00 +0000`,
+        ),
+      );
+    }
+    google.deliver(
+      email,
+      unitedBooking('R3ALBK', 'United Airlines <unitedairlines@united.com>', 'Thu, 26 Nov 2026 10:00:00 +0000'),
+    );
+    // a cancellation of the real booking from another domain, and one claiming United's address
+    // that Gmail's own check (the topmost Authentication-Results) failed
+    google.deliver(email, cancellationOf('R3ALBK', 'United Airlines <notifications@united-alerts.example>'));
+    google.deliver(
+      email,
+      cancellationOf('R3ALBK', 'United Airlines <notifications@united.com>', [
+        'Authentication-Results: mx.google.com;',
+        '       spf=pass (google.com: domain of x@united-alerts.example designates 192.0.2.7 as permitted sender) smtp.mailfrom=x@united-alerts.example;',
+        '       dmarc=fail (p=REJECT sp=REJECT dis=REJECT) header.from=united.com',
+      ]),
+    );
+    await connected(user, email);
+    const done = await scanEnded(user);
+    // the sample's five (four watched, one cancelled), the real one; six held (the fakes and the
+    // sample's forwarded Air Canada booking)
+    expect(done.scan).toMatchObject({ status: 'done', flightsFound: 6, flightsNotWatched: 0, flightsHeld: 6 });
+
+    const list = await flights(user);
+    expect(list.map((f) => f.bookingCode)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^FKQA/)]));
+    const real = list.find((f) => f.bookingCode === 'R3ALBK');
+    expect(real?.isWatched).toBe(true);
+    expect(real?.status).not.toBe('cancelled');
+    expect(real?.emailSource).toMatchObject({ senderDomain: 'united.com' });
+    // the free plan's five: four from the sample and the real booking
+    expect(list.filter((f) => f.isWatched)).toHaveLength(5);
+
+    const read = await own.api.get<ImportedEmailsResponse>('/email/messages?pageSize=50&q=cancelled', auth(user));
+    const outcomes = read.body.items.filter((m) => m.bookings.some((b) => b.bookingCode === 'R3ALBK'));
+    expect(outcomes.map((m) => m.outcome)).toEqual(['not_trusted', 'not_trusted']);
+
+    const held = await own.api.get<HeldBookingsResponse>('/email/held', auth(user));
+    expect(held.status).toBe(200);
+    expect(held.body.held.map((h) => h.bookingCode).sort()).toEqual([...fakes, 'PJ7KQD']);
+    const fake1 = held.body.held.find((h) => h.bookingCode === 'FKQA01');
+    const fake2 = held.body.held.find((h) => h.bookingCode === 'FKQA02');
+    expect(fake1).toMatchObject({ from: expect.stringContaining('united-deals.example'), departureAirport: 'SFO' });
+
+    // another traveller can neither confirm nor dismiss them, nor see them
+    const stranger = await registerUser(own.api);
+    for (const action of ['confirm', 'dismiss']) {
+      const refused = await own.api.post<{ message: string }>(`/email/held/${fake1?.id}/${action}`, {}, auth(stranger));
+      expect(refused.status).toBe(404);
+      expect(refused.body.message).toBe('No held booking with this id.');
+    }
+    expect((await own.api.get<HeldBookingsResponse>('/email/held', auth(stranger))).body.held).toEqual([]);
+    expect((await own.api.post('/email/held/abc/confirm', {}, auth(user))).status).toBe(404);
+
+    // the traveller confirms one: a flight now, under the plan's limit (full: kept, not watched)
+    const confirmed = await own.api.post<ConfirmHeldBookingResponse>(
+      `/email/held/${fake1?.id}/confirm`,
+      {},
+      auth(user),
+    );
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body).toMatchObject({ watched: false });
+    expect(confirmed.body.message).toContain("not watched: your plan's limit is reached");
+    const made = (await flights(user)).find((f) => f.id === confirmed.body.flightId);
+    expect(made).toMatchObject({ bookingCode: 'FKQA01', isWatched: false });
+    // and dismisses another: gone, no flight
+    const dismissed = await own.api.post<{ message: string }>(`/email/held/${fake2?.id}/dismiss`, {}, auth(user));
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body.message).toBe('Booking dismissed.');
+    const after = (await own.api.get<HeldBookingsResponse>('/email/held', auth(user))).body.held;
+    expect(after.map((h) => h.bookingCode).sort()).toEqual(['FKQA03', 'FKQA04', 'FKQA05', 'PJ7KQD']);
+    expect((await flights(user)).some((f) => f.bookingCode === 'FKQA02')).toBe(false);
+    expect((await own.api.post(`/email/held/${fake2?.id}/dismiss`, {}, auth(user))).status).toBe(404);
+
+    // a cancellation from the domain that sent the booking still applies
+    google.deliver(email, cancellationOf('R3ALBK', 'United Airlines <notifications@united.com>'));
+    await own.api.post('/email/scan', {}, auth(user));
+    expect((await scanEnded(user)).scan).toMatchObject({ status: 'done', flightsCancelled: 1 });
+    expect((await flights(user)).find((f) => f.bookingCode === 'R3ALBK')?.status).toBe('cancelled');
   });
 });
 
@@ -310,7 +484,7 @@ describe('Gmail answers', () => {
     google.failGmail(429, 1, { only: 'messages', account: email });
     await connected(user, email);
     const done = await scanEnded(user);
-    expect(done.scan).toMatchObject({ status: 'done', scanned: 11, flightsFound: 6 });
+    expect(done.scan).toMatchObject({ status: 'done', scanned: 11, flightsFound: 5 });
     const [job] = await own.sql`
       select attempts from public.jobs where kind = 'email_scan' and payload ->> 'userId' = ${user.id} order by id limit 1`;
     expect(Number(job?.attempts)).toBeGreaterThanOrEqual(2);
@@ -371,7 +545,7 @@ describe('POST /api/email/disconnect', () => {
     const [row] = await own.sql`select count(*)::int as n from public.email_connections where user_id = ${user.id}`;
     expect(row?.n).toBe(0);
     expect((await own.api.get<CurrentUserResponse>('/auth/me', auth(user))).body.user.emailConnected).toBe(false);
-    expect(await flights(user)).toHaveLength(6);
+    expect(await flights(user)).toHaveLength(5);
   });
 });
 

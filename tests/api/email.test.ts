@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type {
   EmailConnectDevResponse,
   EmailConnectionResponse,
+  HeldBookingsResponse,
   ImportedEmailsResponse,
   OAuthConfigResponse,
 } from '../../supabase/functions/_shared/types/email.ts';
@@ -110,15 +111,21 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
     expect(connection.scan).toMatchObject({
       scanned: 11,
       total: 11,
-      flightsFound: 6,
+      flightsFound: 5,
       flightsUpdated: 1,
       flightsCancelled: 1,
+      flightsHeld: 1,
     });
-    expect(connection.scan?.summary).toBe('Scanned 11 of 11 emails, 6 flights found');
+    expect(connection.scan?.summary).toBe('Scanned 11 of 11 emails, 5 flights found, 1 held for you to confirm');
 
     const flights = await flightsOf(token);
     const byCode = new Map(flights.map((f) => [f.bookingCode, f]));
-    expect([...byCode.keys()].sort()).toEqual(['5TQ8ZL', 'GHT4WR', 'K7PQ2M', 'PJ7KQD', 'QWMBXA', 'X4NR9B']);
+    expect([...byCode.keys()].sort()).toEqual(['5TQ8ZL', 'GHT4WR', 'K7PQ2M', 'QWMBXA', 'X4NR9B']);
+    // the Air Canada booking came forwarded from a person's address, not an airline's: held
+    const held = await api.get<HeldBookingsResponse>('/email/held', auth(token));
+    expect(held.body.held).toEqual([
+      expect.objectContaining({ bookingCode: 'PJ7KQD', from: expect.stringContaining('julia.harper@example.com') }),
+    ]);
     // the schedule change moved the United flight
     expect(byCode.get('K7PQ2M')).toMatchObject({
       flightNumber: 'UA2217',
@@ -140,8 +147,12 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
     expect(byCode.get('QWMBXA')?.isWatched).toBe(false);
     // where each came from, never the body
     const source = byCode.get('K7PQ2M')?.emailSource as Record<string, unknown>;
-    expect(Object.keys(source).sort()).toEqual(['date', 'from', 'messageId', 'subject', 'via']);
-    expect(source).toMatchObject({ via: 'sample', messageId: '06-united-schedule-change.eml' });
+    expect(Object.keys(source).sort()).toEqual(['date', 'from', 'messageId', 'senderDomain', 'subject', 'via']);
+    expect(source).toMatchObject({
+      via: 'sample',
+      messageId: '06-united-schedule-change.eml',
+      senderDomain: 'united.com',
+    });
     expect(String(source.subject)).toContain('itinerary has changed');
 
     const me = await api.get<CurrentUserResponse>('/auth/me', auth(token));
@@ -159,6 +170,7 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
       '08-hotel-reservation.eml': 'not_a_booking',
       '09-airline-newsletter.eml': 'not_a_booking',
       '10-checkin-reminder.eml': 'not_a_booking',
+      '11-air-canada-forwarded.eml': 'held',
     });
     const united = read.body.items.find((m) => m.messageId === '01-united-confirmation.eml');
     expect(united?.bookings).toEqual([
@@ -173,14 +185,14 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
     expect(again.status).toBe(202);
     const second = await scanDone(token);
     expect(second.scan).toMatchObject({ id: again.body.scan.id, scanned: 11, flightsFound: 0, flightsUpdated: 0 });
-    expect(await flightsOf(token)).toHaveLength(6);
+    expect(await flightsOf(token)).toHaveLength(5);
 
     const off = await api.get<EmailConnectDevResponse>('/email/connect-dev', auth(token));
     expect(off.body.emailConnected).toBe(false);
     const after = await api.get<CurrentUserResponse>('/auth/me', auth(token));
     expect(after.body.user).toMatchObject({ emailConnected: false, emailConnectionState: 'not_connected' });
     // the flights found stay
-    expect(await flightsOf(token)).toHaveLength(6);
+    expect(await flightsOf(token)).toHaveLength(5);
     const refused = await api.post<{ message: string }>('/email/scan', {}, auth(token));
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('Connect your email first.');
@@ -201,12 +213,12 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
     }
     await api.get('/email/connect-dev', auth(token));
     const connection = await scanDone(token);
-    expect(connection.scan?.flightsFound).toBe(6);
+    expect(connection.scan?.flightsFound).toBe(5);
     expect(connection.scan?.flightsNotWatched).toBeGreaterThan(0);
     expect(connection.scan?.summary).toContain("not watched: your plan's limit is reached");
 
     const flights = await flightsOf(token);
-    expect(flights).toHaveLength(10);
+    expect(flights).toHaveLength(9);
     expect(flights.filter((f) => f.isWatched)).toHaveLength(5);
     const [notice] = await sql`
       select type, additional_data from public.notification_history

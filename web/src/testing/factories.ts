@@ -2,7 +2,13 @@ import type { SubscriptionPlan } from '@shared/types/plans.ts';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
 import type { CurrentUser } from '@/lib/auth';
 import type { Flight } from '@shared/types/flights.ts';
-import type { EmailConnection, EmailScanProgress, ImportedEmail, OAuthConfigResponse } from '@shared/types/email.ts';
+import type {
+  EmailConnection,
+  EmailScanProgress,
+  HeldBooking,
+  ImportedEmail,
+  OAuthConfigResponse,
+} from '@shared/types/email.ts';
 
 let sequence = 0;
 
@@ -187,11 +193,29 @@ export function buildScan(overrides: Partial<EmailScanProgress> = {}): EmailScan
     flightsUpdated: 0,
     flightsCancelled: 0,
     flightsNotWatched: 0,
+    flightsHeld: 0,
     summary: 'Scanned 430 of 430 emails, 3 flights found',
     startedAt: '2026-11-24T10:00:00.000Z',
     finishedAt: '2026-11-24T10:01:00.000Z',
     retryAt: null,
     error: null,
+    ...overrides,
+  };
+}
+
+export function buildHeldBooking(overrides: Partial<HeldBooking> = {}): HeldBooking {
+  return {
+    id: 41,
+    airline: 'United Airlines',
+    bookingCode: 'FKQA01',
+    flightNumber: 'UA1542',
+    departureAirport: 'SFO',
+    arrivalAirport: 'EWR',
+    departureDate: '2027-03-13',
+    returnDate: null,
+    from: 'United Airlines <unitedairlines@united-deals.example>',
+    subject: 'Your flight confirmation - FKQA01',
+    heldAt: '2026-11-25T10:00:00.000Z',
     ...overrides,
   };
 }

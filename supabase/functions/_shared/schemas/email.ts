@@ -19,6 +19,16 @@ export const manualTokenExchangeSchema = z.object({
 });
 export type ManualTokenExchangeInput = z.infer<typeof manualTokenExchangeSchema>;
 
+/**
+ * `POST /api/email/oauth-exchange`: the code and state Google returned to the browser, sent by the
+ * site's `/connect-email` page under the session that started the connection.
+ */
+export const oauthExchangeSchema = z.object({
+  code: z.string({ error: 'Authorization code required' }).min(1, { error: 'Authorization code required' }).max(2048),
+  state: z.string({ error: 'State required' }).min(1, { error: 'State required' }).max(256),
+});
+export type OAuthExchangeInput = z.infer<typeof oauthExchangeSchema>;
+
 /** `GET /api/email/messages`: newest read first by default. */
 export const importedEmailsQuerySchema = listQuerySchema({
   sortKeys: ['readAt', 'date'] as const,

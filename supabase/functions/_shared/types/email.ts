@@ -8,7 +8,10 @@ import type { ListPage } from '../schemas/pagination.ts';
 export const GMAIL_READONLY_SCOPE = 'https://www.googleapis.com/auth/gmail.readonly';
 /** The OAuth redirect path on the site (the gateway hands it to the api's `/api/oauth2callback`). */
 export const OAUTH_REDIRECT_PATH = '/oauth2callback';
-/** Where the browser is sent after the callback, with `email_connected=true` or `error=<code>`. */
+/**
+ * Where the browser is sent after the callback: with `code` and `state` (the page finishes the
+ * connection with `POST /api/email/oauth-exchange` under its own session), or `error=<code>`.
+ */
 export const CONNECT_EMAIL_PATH = '/connect-email';
 
 /** The `error` query value `/oauth2callback` sends the browser back to `/connect-email` with. */
@@ -57,6 +60,16 @@ export interface ManualTokenExchangeResponse {
   connection: EmailConnection;
 }
 
+/**
+ * `POST /api/email/oauth-exchange {code, state}` (200): connected. A refusal is 400 (or 503)
+ * `{message, error}` with `error` one of OAUTH_RETURN_ERRORS.
+ */
+export type OAuthExchangeResponse = ManualTokenExchangeResponse;
+export interface OAuthExchangeErrorResponse {
+  message: string;
+  error: OAuthReturnError;
+}
+
 /** `POST /api/email/disconnect` (200). */
 export interface EmailDisconnectResponse {
   message: string;
@@ -92,9 +105,12 @@ export interface EmailScanProgress {
   flightsCancelled: number;
   /** Of the flights found, those kept but not watched because the plan's limit was reached. */
   flightsNotWatched: number;
+  /** Bookings from unknown senders held for the traveller to confirm (not flights, not counted). */
+  flightsHeld: number;
   /**
    * One line for the screen, e.g. 'Scanned 120 of 430 emails, 3 flights found', with
-   * ' (2 not watched: your plan's limit is reached)' appended when some were over the limit.
+   * ' (2 not watched: your plan's limit is reached)' appended when some were over the limit and
+   * ', 1 held for you to confirm' when some came from unknown senders.
    */
   summary: string;
   startedAt: string;
@@ -137,10 +153,22 @@ export type ImportedEmailVia = 'gmail' | 'sample' | 'forwarded';
  * - `not_watched`: flights kept but not watched (plan limit reached);
  * - `unchanged`: the bookings it confirms are already recorded as it says;
  * - `departed`: it confirms flights that have already flown (nothing to watch; none is created);
- * - `not_a_booking`: nothing in it confirms a flight (hotels, newsletters, reminders...).
+ * - `not_a_booking`: nothing in it confirms a flight (hotels, newsletters, reminders...);
+ * - `held`: a booking from a sender that is not a known airline or agency (or whose
+ *   authentication failed): held for the traveller to confirm (`GET /api/email/held`);
+ * - `not_trusted`: a change or cancellation from another sender than the one that sent the
+ *   booking: nothing was changed.
  */
 export type ImportOutcome =
-  'created' | 'updated' | 'cancelled' | 'not_watched' | 'unchanged' | 'departed' | 'not_a_booking';
+  | 'created'
+  | 'updated'
+  | 'cancelled'
+  | 'not_watched'
+  | 'unchanged'
+  | 'departed'
+  | 'not_a_booking'
+  | 'held'
+  | 'not_trusted';
 
 /** One leg as taken from an email. */
 export interface TakenSegment {
@@ -195,7 +223,51 @@ export interface FlightEmailSource {
   from: string;
   subject: string;
   date: string | null;
+  /**
+   * The registrable domain that sent it (`united.com`), when its authentication held: only mail
+   * from this domain may change or cancel the flight. Absent on flights imported before it was kept.
+   */
+  senderDomain?: string | null;
 }
+
+/**
+ * A booking held for the traveller to confirm: read from their mailbox, from a sender that is not
+ * a known airline or agency. Not a flight: not watched, not counted against the plan.
+ */
+export interface HeldBooking {
+  id: number;
+  airline: string;
+  bookingCode: string;
+  flightNumber: string;
+  departureAirport: string;
+  arrivalAirport: string;
+  departureDate: string;
+  returnDate: string | null;
+  /** The email's sender and subject as read (never the body). */
+  from: string;
+  subject: string;
+  heldAt: string;
+}
+
+/** `GET /api/email/held`: newest first (at most HELD_BOOKINGS_MAX are kept). */
+export interface HeldBookingsResponse {
+  held: HeldBooking[];
+}
+
+/** `POST /api/email/held/:id/confirm` (200): the flight it became, watched unless the plan is full. */
+export interface ConfirmHeldBookingResponse {
+  message: string;
+  flightId: number;
+  watched: boolean;
+}
+
+/** `POST /api/email/held/:id/dismiss` (200). */
+export interface DismissHeldBookingResponse {
+  message: string;
+}
+
+/** How many bookings are held per traveller at most; an outsider's flood is not stored past it. */
+export const HELD_BOOKINGS_MAX = 50;
 
 /**
  * `POST /api/email/inbound` (the inbound mail provider; `Authorization: Bearer

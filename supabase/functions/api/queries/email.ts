@@ -28,33 +28,22 @@ export async function insertOAuthAttempt(
   await tx`delete from private.email_oauth_attempts where expires_at < now() - interval '1 day'`;
 }
 
-export interface TakenAttempt {
-  userId: string;
-  verifier: string;
-  /** Still within 10 minutes, its session still signed in, and the account still there. */
-  valid: boolean;
-  userExists: boolean;
-}
-
-/** Spends the attempt of this state (once): null when no attempt has it or it was spent. */
-export async function takeOAuthAttempt(tx: Tx, stateHash: string): Promise<TakenAttempt | null> {
-  const rows = await tx<
-    { user_id: string; code_verifier: string; fresh: boolean; signed_in: boolean; user_exists: boolean }[]
-  >`
-    update private.email_oauth_attempts a set used_at = now()
-     where a.state_hash = ${stateHash} and a.used_at is null
-    returning a.user_id, a.code_verifier, a.expires_at > now() as fresh,
-      exists (select 1 from auth.sessions s where s.id::text = a.session_id and s.user_id = a.user_id) as signed_in,
-      exists (select 1 from public.profiles p where p.id = a.user_id) as user_exists
+/**
+ * Spends the attempt of this state (once) when this user's session started it and it is within
+ * its 10 minutes: answers its PKCE verifier, or null (unknown, spent, expired, or another
+ * session's: someone else's attempt is left as it was).
+ */
+export async function takeOAuthAttempt(
+  tx: Tx,
+  a: { stateHash: string; userId: string; sessionId: string },
+): Promise<string | null> {
+  const rows = await tx<{ code_verifier: string }[]>`
+    update private.email_oauth_attempts set used_at = now()
+     where state_hash = ${a.stateHash} and used_at is null and expires_at > now()
+       and user_id = ${a.userId} and session_id = ${a.sessionId}
+    returning code_verifier
   `;
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    userId: row.user_id,
-    verifier: row.code_verifier,
-    valid: row.fresh && row.signed_in,
-    userExists: row.user_exists,
-  };
+  return rows[0]?.code_verifier ?? null;
 }
 
 /** The user's latest open attempt (for a pasted code), spent; null when none is open. */
@@ -234,6 +223,7 @@ interface ScanRow {
   flights_updated: number;
   flights_cancelled: number;
   flights_not_watched: number;
+  flights_held: number;
   started_at: Date;
   finished_at: Date | null;
   retry_at: Date | null;
@@ -245,9 +235,12 @@ export function scanSummary(s: {
   total: number;
   flightsFound: number;
   flightsNotWatched: number;
+  flightsHeld: number;
 }): string {
   const base = `Scanned ${s.scanned} of ${s.total} email${s.total === 1 ? '' : 's'}, ${s.flightsFound} flight${s.flightsFound === 1 ? '' : 's'} found`;
-  return s.flightsNotWatched > 0 ? `${base} (${s.flightsNotWatched} not watched: your plan's limit is reached)` : base;
+  const watched =
+    s.flightsNotWatched > 0 ? `${base} (${s.flightsNotWatched} not watched: your plan's limit is reached)` : base;
+  return s.flightsHeld > 0 ? `${watched}, ${s.flightsHeld} held for you to confirm` : watched;
 }
 
 function toScan(row: ScanRow): EmailScanProgress {
@@ -261,6 +254,7 @@ function toScan(row: ScanRow): EmailScanProgress {
     flightsUpdated: row.flights_updated,
     flightsCancelled: row.flights_cancelled,
     flightsNotWatched: row.flights_not_watched,
+    flightsHeld: row.flights_held,
     startedAt: new Date(row.started_at).toISOString(),
     finishedAt: row.finished_at ? new Date(row.finished_at).toISOString() : null,
     retryAt: row.retry_at ? new Date(row.retry_at).toISOString() : null,
@@ -381,7 +375,7 @@ export async function updateScan(
     mode?: EmailScanProgress['mode'];
     total?: number;
     scanned?: number;
-    add?: { found?: number; updated?: number; cancelled?: number; notWatched?: number };
+    add?: { found?: number; updated?: number; cancelled?: number; notWatched?: number; held?: number };
     retryAt?: Date | null;
     error?: string | null;
     finished?: boolean;
@@ -397,6 +391,7 @@ export async function updateScan(
       flights_updated = flights_updated + ${patch.add?.updated ?? 0},
       flights_cancelled = flights_cancelled + ${patch.add?.cancelled ?? 0},
       flights_not_watched = flights_not_watched + ${patch.add?.notWatched ?? 0},
+      flights_held = flights_held + ${patch.add?.held ?? 0},
       retry_at = ${patch.retryAt === undefined ? null : patch.retryAt},
       error = ${patch.error === undefined ? null : (patch.error?.slice(0, 500) ?? null)},
       finished_at = case when ${patch.finished ?? false} then now() else finished_at end
@@ -455,6 +450,7 @@ export interface KnownFlightRow {
   status: string;
   has_been_rebooked: boolean;
   source_date: string | null;
+  sender_domain: string | null;
 }
 
 /** The user's flights (all of them: a cancellation is matched by the codes its text names). */
@@ -463,7 +459,7 @@ export async function userFlights(tx: Tx, userId: string): Promise<KnownFlightRo
     select id, booking_code, flight_number, departure_airport, arrival_airport,
       to_char(departure_date, 'YYYY-MM-DD') as departure_date, return_flight_number,
       to_char(return_date, 'YYYY-MM-DD') as return_date, status, has_been_rebooked,
-      email_source ->> 'date' as source_date
+      email_source ->> 'date' as source_date, email_source ->> 'senderDomain' as sender_domain
       from public.flights where user_id = ${userId}
      order by id
   `;
@@ -524,6 +520,63 @@ export async function queueOverLimitNotice(
       ${tx.json(n)}::jsonb, null::bigint, ${dedupeKey}
     )
   `;
+}
+
+// ---- bookings held for the traveller to confirm (private.email_held_bookings) ---------------------
+
+/**
+ * Holds a booking from an unknown sender (once per code; at most `max` per traveller): false when
+ * it was not stored (held already, or the traveller has `max` held).
+ */
+export async function holdBooking(
+  tx: Tx,
+  h: { userId: string; bookingCode: string; fields: unknown; source: FlightEmailSource; max: number },
+): Promise<boolean> {
+  const rows = await tx<{ id: number }[]>`
+    insert into private.email_held_bookings (user_id, booking_code, fields, email_source)
+    select ${h.userId}, ${h.bookingCode}, ${tx.json(h.fields as never)}::jsonb, ${tx.json(h.source as never)}::jsonb
+     where (select count(*) from private.email_held_bookings where user_id = ${h.userId}) < ${h.max}
+    on conflict (user_id, booking_code) do nothing
+    returning id
+  `;
+  return rows.length > 0;
+}
+
+export interface HeldRow {
+  id: number;
+  fields: Record<string, unknown>;
+  emailSource: FlightEmailSource;
+  heldAt: Date;
+}
+
+export async function listHeld(tx: Tx, userId: string): Promise<HeldRow[]> {
+  return await tx<HeldRow[]>`
+    select id::int as "id", fields, email_source as "emailSource", held_at as "heldAt"
+      from private.email_held_bookings where user_id = ${userId}
+     order by held_at desc, id desc
+  `;
+}
+
+/** Removes the traveller's held booking `id` and answers it; null when they hold none with that id. */
+export async function takeHeld(tx: Tx, userId: string, id: number): Promise<HeldRow | null> {
+  const rows = await tx<HeldRow[]>`
+    delete from private.email_held_bookings where id = ${id} and user_id = ${userId}
+    returning id::int as "id", fields, email_source as "emailSource", held_at as "heldAt"
+  `;
+  return rows[0] ?? null;
+}
+
+/** The traveller's flight with this booking code, if any. */
+export async function flightIdByCode(tx: Tx, userId: string, bookingCode: string): Promise<number | null> {
+  const rows = await tx<{ id: number }[]>`
+    select id::int as id from public.flights where user_id = ${userId} and booking_code = ${bookingCode} limit 1
+  `;
+  return rows[0]?.id ?? null;
+}
+
+/** A booking code now a flight (a known sender confirmed it) is no longer held. */
+export async function releaseHeldCode(tx: Tx, userId: string, bookingCode: string): Promise<void> {
+  await tx`delete from private.email_held_bookings where user_id = ${userId} and booking_code = ${bookingCode}`;
 }
 
 // ---- the emails read, for the traveller (as the user) -------------------------------------------

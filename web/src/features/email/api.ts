@@ -1,14 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  ConfirmHeldBookingResponse,
+  DismissHeldBookingResponse,
   EmailConfigErrorResponse,
   EmailConnectDevResponse,
   EmailConnectionResponse,
   EmailConnectResponse,
   EmailDisconnectResponse,
   EmailScanResponse,
+  HeldBookingsResponse,
   ImportedEmailsResponse,
   ManualTokenExchangeResponse,
   OAuthConfigResponse,
+  OAuthExchangeResponse,
 } from '@shared/types/email.ts';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest, errorMessage } from '@/lib/api-client';
@@ -25,7 +29,14 @@ export const emailKeys = {
   config: () => [...emailKeys.all, 'oauth-config'] as const,
   connection: () => [...emailKeys.all, 'connection'] as const,
   messages: (page: number) => [...emailKeys.all, 'messages', page] as const,
+  held: () => [...emailKeys.all, 'held'] as const,
 };
+
+/**
+ * The flights feature's key prefix (its list and stats): a confirmed held booking becomes a
+ * flight. Named here rather than imported, since features do not import each other.
+ */
+const FLIGHTS_KEY = ['flights'] as const;
 
 /** The queries a connection change makes stale: the user (badge, panels) and everything email. */
 const CONNECTION_CHANGED = [authKeys.me(), emailKeys.all] as const;
@@ -60,6 +71,45 @@ export function useImportedEmails(page = 1) {
       apiRequest<ImportedEmailsResponse>('GET', '/email/messages', undefined, {
         query: { page, pageSize: IMPORTED_EMAILS_PAGE_SIZE, sort: 'readAt', order: 'desc' },
       }),
+  });
+}
+
+/** Bookings from unknown senders held for the traveller to confirm (GET /api/email/held). */
+export function useHeldBookings() {
+  return useQuery({
+    queryKey: emailKeys.held(),
+    queryFn: async () => (await apiRequest<HeldBookingsResponse>('GET', '/email/held')).held,
+  });
+}
+
+/** Confirm: the held booking becomes a flight (watched unless the plan is full). */
+export function useConfirmHeldBooking() {
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<ConfirmHeldBookingResponse>('POST', `/email/held/${id}/confirm`),
+    meta: {
+      invalidates: [emailKeys.all, FLIGHTS_KEY, authKeys.me()],
+      errorTitle: 'Could not confirm the booking',
+      errorFallback: 'Please try again.',
+    },
+    onSuccess: (answer) =>
+      notify({
+        title: answer.watched ? 'Booking confirmed' : 'Booking added, not watched',
+        description: answer.message,
+        status: answer.watched ? 'success' : 'warning',
+      }),
+  });
+}
+
+/** Dismiss: the held booking is deleted; no flight is made. */
+export function useDismissHeldBooking() {
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<DismissHeldBookingResponse>('POST', `/email/held/${id}/dismiss`),
+    meta: {
+      invalidates: [emailKeys.all],
+      errorTitle: 'Could not dismiss the booking',
+      errorFallback: 'Please try again.',
+    },
+    onSuccess: (answer) => notify({ title: 'Booking dismissed', description: answer.message, status: 'info' }),
   });
 }
 
@@ -149,6 +199,19 @@ export function useManualTokenExchange() {
         description: 'FareBack will now look for flight confirmations in your inbox.',
         status: 'success',
       }),
+  });
+}
+
+/**
+ * Finishes a Gmail connection with the code and state Google returned to this browser: the api
+ * connects only the attempt this session started (docs/architecture.md, "How email import works").
+ * The page shows the outcome itself, so no error toast comes from the cache here.
+ */
+export function useOAuthExchange() {
+  return useMutation({
+    mutationFn: (input: { code: string; state: string }) =>
+      apiRequest<OAuthExchangeResponse>('POST', '/email/oauth-exchange', input),
+    meta: { invalidates: CONNECTION_CHANGED },
   });
 }
 

@@ -183,6 +183,33 @@ describe('/connect-email', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('returning with a code and state finishes the connection under this session, then cleans the URL', async () => {
+    const api = emailApi(buildUser(), {
+      'POST /api/email/oauth-exchange': {
+        body: { message: 'Email connected successfully', connection: buildEmailConnection({ state: 'connected' }) },
+      },
+    });
+    const { router } = renderApp('/connect-email?code=4%2Fabc&state=s-123');
+    expect(await screen.findByText('Email connected successfully')).toBeInTheDocument();
+    const [call] = api.calls('POST /api/email/oauth-exchange');
+    expect(await call?.clone().json()).toEqual({ code: '4/abc', state: 's-123' });
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(api.calls('POST /api/email/oauth-exchange')).toHaveLength(1);
+  });
+
+  it("says 'Invalid OAuth response' when the api refuses a code this session did not ask for", async () => {
+    emailApi(buildUser(), {
+      'POST /api/email/oauth-exchange': {
+        status: 400,
+        body: { message: 'This Gmail authorization was not started in this browser session.', error: 'oauth_invalid' },
+      },
+    });
+    const { router } = renderApp('/connect-email?code=4%2Fabc&state=someone-elses');
+    expect(await screen.findByText('Connection Error')).toBeInTheDocument();
+    expect(screen.getByText('Invalid OAuth response. Please try again.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
   it("shows 'Email Connected' and the connection once connected", async () => {
     const connection = buildEmailConnection({
       state: 'connected',

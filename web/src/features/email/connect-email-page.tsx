@@ -5,13 +5,14 @@ import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ContentLayout } from '@/components/layout/content-layout';
 import { notify } from '@/components/ui/toaster';
+import { ApiError } from '@/lib/api-client';
 import { authKeys, useCurrentUser } from '@/lib/auth';
-import { emailKeys } from './api';
+import { emailKeys, useOAuthExchange } from './api';
 import { ConnectEmailCard, OAuthConfigBox } from './components/connect-email';
 import { EmailConnectionPanel } from './components/connection-panel';
 
 /**
- * What `/oauth2callback` sends back in `?error=`. All four are titled 'Connection Error': the
+ * What `/oauth2callback` sends back in `?error=`, and `POST /api/email/oauth-exchange` answers in `error`. All four are titled 'Connection Error': the
  * spec's second handler calls three of them 'Authentication Error', but one screen should not
  * name one failure two ways (web/README.md).
  */
@@ -27,47 +28,63 @@ function isReturnError(value: string): value is OAuthReturnError {
   return (OAUTH_RETURN_ERRORS as readonly string[]).includes(value);
 }
 
+function oauthErrorCode(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  const code = (error.body as { error?: unknown } | undefined)?.error;
+  return typeof code === 'string' ? code : null;
+}
+
 /**
- * The return from Google (`?email_connected=true` or `?error=<code>`): one toast, the query
- * string removed (so a reload does not repeat it), the user and connection refreshed.
+ * The return from Google: `?code=&state=` (finished here, under this browser's session, with
+ * `POST /api/email/oauth-exchange`), or `?error=<code>`. One toast, the query string removed (so
+ * a reload does not repeat it), the user and connection refreshed.
  */
 function useOAuthReturn() {
   const [searchParams, setSearchParams] = useSearchParams();
   const queryClient = useQueryClient();
+  const exchange = useOAuthExchange();
   const handled = useRef(false);
   const connected = searchParams.get('email_connected');
   const error = searchParams.get('error');
+  const code = searchParams.get('code');
+  const state = searchParams.get('state');
 
   useEffect(() => {
-    if (handled.current || (connected === null && error === null)) return;
+    if (handled.current || (connected === null && error === null && code === null)) return;
     handled.current = true;
-    if (error !== null) {
+    const failed = (reason: string | null) =>
       notify({
         title: OAUTH_RETURN_TITLE,
-        description: isReturnError(error)
-          ? OAUTH_RETURN_MESSAGES[error]
-          : 'Connecting your email failed. Please try again.',
+        description:
+          reason !== null && isReturnError(reason)
+            ? OAUTH_RETURN_MESSAGES[reason]
+            : 'Connecting your email failed. Please try again.',
         status: 'error',
       });
-    } else if (connected === 'true') {
+    const succeeded = () =>
       notify({
         title: 'Email connected successfully',
         description: 'FareBack will now look for flight confirmations in your inbox.',
         status: 'success',
       });
-    }
+    if (error !== null) failed(error);
+    else if (code !== null) {
+      exchange.mutate(
+        { code, state: state ?? '' },
+        { onSuccess: succeeded, onError: (cause) => failed(oauthErrorCode(cause) ?? 'oauth_failed') },
+      );
+    } else if (connected === 'true') succeeded();
     void queryClient.invalidateQueries({ queryKey: authKeys.me() });
     void queryClient.invalidateQueries({ queryKey: emailKeys.all });
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.delete('email_connected');
-        next.delete('error');
+        for (const name of ['email_connected', 'error', 'code', 'state']) next.delete(name);
         return next;
       },
       { replace: true },
     );
-  }, [connected, error, queryClient, setSearchParams]);
+  }, [connected, error, code, state, exchange, queryClient, setSearchParams]);
 }
 
 /** /connect-email: where Google sends the browser back, and the page to connect from. */

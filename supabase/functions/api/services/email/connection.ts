@@ -1,7 +1,7 @@
 // The traveller's mailbox connection: Gmail through OAuth (authorization code with PKCE and a
-// one-time state bound to the session that asked), the local sample mailbox, disconnecting, the
-// connection's state and scan progress, and the private forwarding address. No transaction is
-// held across a call to Google.
+// one-time state bound to the session that asked and finished by that session's own call), the
+// local sample mailbox, disconnecting, the connection's state and scan progress, and the private
+// forwarding address. No transaction is held across a call to Google.
 import {
   CONNECT_EMAIL_PATH,
   type EmailConnectDevResponse,
@@ -12,6 +12,7 @@ import {
   GMAIL_READONLY_SCOPE,
   type ManualTokenExchangeResponse,
   type OAuthConfigResponse,
+  type OAuthExchangeResponse,
   type OAuthReturnError,
 } from '../../../_shared/types/email.ts';
 import type { Config } from '../../config.ts';
@@ -48,6 +49,9 @@ export const EMAIL_MESSAGES = {
   configurationError: 'Gmail OAuth configuration error',
   devUnavailable: 'The development mailbox is not available on this server.',
   noOpenAttempt: 'Start the Gmail connection again: the authorization has expired.',
+  attemptNotYours:
+    'This Gmail authorization was not started in this browser session, or it has expired. Start the connection again.',
+  accountGone: 'Your account was not found. Please sign in again.',
   codeRefused: 'Google did not accept this authorization code. Start the connection again.',
   googleUnavailable: 'Google could not be reached. Please try again in a moment.',
   connected: 'Email connected successfully',
@@ -130,38 +134,79 @@ async function storeGrant(deps: AppDeps, userId: string, tokens: GoogleTokens): 
 }
 
 /**
- * `GET /oauth2callback`: where Google returns the browser. Answers the address to send it to:
- * `/connect-email?email_connected=true`, or `?error=` one of the return codes.
+ * `GET /oauth2callback`: where Google returns the browser. It does not connect anything itself:
+ * it sends the browser on to the site's `/connect-email` page with the `code` and `state`, and
+ * that page finishes the connection under its own session (`finishConnect`). So a code only
+ * connects the account of the session that started the attempt, in the browser that started it:
+ * an attacker's connect link consented to in a victim's browser lands under the victim's session,
+ * which does not hold the attempt (issue 21, finding 4). A cookie set by `connect` could not do
+ * this on a deployment: there `connect` is a cross-site fetch to the functions origin, where a
+ * SameSite=Lax cookie is not stored, and the callback is on the site's origin anyway
+ * (docs/architecture.md, "How email import works").
  */
-export async function oauthCallback(
-  deps: AppDeps,
+export function oauthCallbackRedirect(
+  siteUrl: string,
   query: { code?: string; state?: string; error?: string },
-): Promise<string> {
-  const back = (result: { ok: true } | { error: OAuthReturnError }) =>
-    `${deps.config.siteUrl}${CONNECT_EMAIL_PATH}?${'ok' in result ? 'email_connected=true' : `error=${result.error}`}`;
-  const attempt = query.state
-    ? await deps.db.asService(async (tx) => takeOAuthAttempt(tx, await sha256Hex(query.state ?? '')))
-    : null;
-  if (query.error) return back({ error: 'oauth_failed' });
-  if (!query.code || !attempt) return back({ error: 'oauth_invalid' });
-  if (!attempt.userExists) return back({ error: 'user_not_found' });
-  if (!attempt.valid) return back({ error: 'oauth_invalid' });
-  if (missingSettings(deps.config).length > 0) return back({ error: 'oauth_failed' });
+): string {
+  const params = new URLSearchParams();
+  if (query.error) params.set('error', 'oauth_failed');
+  else if (!query.code || !query.state || query.code.length > 2048 || query.state.length > 256) {
+    params.set('error', 'oauth_invalid');
+  } else {
+    params.set('code', query.code);
+    params.set('state', query.state);
+  }
+  return `${siteUrl}${CONNECT_EMAIL_PATH}?${params}`;
+}
+
+/** A refused `POST /api/email/oauth-exchange`: answered `{message, error}`. */
+export class OAuthExchangeError extends Error {
+  constructor(
+    readonly status: 400 | 503,
+    readonly code: OAuthReturnError,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * `POST /api/email/oauth-exchange`: spends the attempt of this state only when the caller's own
+ * session started it, then exchanges the code with its verifier and stores the grant.
+ */
+export async function finishConnect(
+  deps: AppDeps,
+  claims: AuthClaims,
+  input: { code: string; state: string },
+): Promise<OAuthExchangeResponse> {
+  if (missingSettings(deps.config).length > 0) {
+    throw new OAuthExchangeError(503, 'oauth_failed', configError(deps.config).details);
+  }
+  const stateHash = await sha256Hex(input.state);
+  const verifier = await deps.db.asService((tx) =>
+    takeOAuthAttempt(tx, { stateHash, userId: claims.sub, sessionId: String(claims.session_id ?? '') }),
+  );
+  if (!verifier) throw new OAuthExchangeError(400, 'oauth_invalid', EMAIL_MESSAGES.attemptNotYours);
   let tokens: GoogleTokens;
   try {
-    tokens = await exchangeCode(deps.config.email, query.code, attempt.verifier);
+    tokens = await exchangeCode(deps.config.email, input.code, verifier);
   } catch (error) {
     deps.log({ level: 'warn', msg: 'oauth code exchange failed', error: (error as Error).message });
-    return back({ error: 'oauth_token_failed' });
+    if (error instanceof GoogleGrantError) {
+      throw new OAuthExchangeError(400, 'oauth_token_failed', EMAIL_MESSAGES.codeRefused);
+    }
+    throw new OAuthExchangeError(503, 'oauth_token_failed', EMAIL_MESSAGES.googleUnavailable);
   }
   try {
-    await storeGrant(deps, attempt.userId, tokens);
+    await storeGrant(deps, claims.sub, tokens);
   } catch (error) {
     // the account went while Google was asked
-    if ((error as { code?: string }).code === '23503') return back({ error: 'user_not_found' });
+    if ((error as { code?: string }).code === '23503') {
+      throw new OAuthExchangeError(400, 'user_not_found', EMAIL_MESSAGES.accountGone);
+    }
     throw error;
   }
-  return back({ ok: true });
+  return { message: EMAIL_MESSAGES.connected, connection: await connectionView(deps, claims) };
 }
 
 export async function manualTokenExchange(

@@ -3,6 +3,7 @@
 // against the local stand-in (dev/google). No token or message body is ever logged or thrown.
 import { GMAIL_READONLY_SCOPE } from '../../../_shared/types/email.ts';
 import type { EmailImportConfig } from '../../config.ts';
+import { KNOWN_BOOKING_SENDER_DOMAINS } from './sender-trust.ts';
 
 /** Google refused the grant: a code reused, expired or with the wrong verifier; a refresh token revoked. */
 export class GoogleGrantError extends Error {}
@@ -245,17 +246,17 @@ export async function gmailRawMessage(config: EmailImportConfig, accessToken: st
 }
 
 /**
- * The search a scan runs: airline confirmation senders and subject words, within two years, no
- * chats or spam. Gmail lists newest first.
+ * The search a scan runs: mail from a known airline or agency AND with a confirmation word in its
+ * subject, within two years, no chats or spam. Gmail lists newest first. Gmail's search syntax
+ * (support.google.com/mail/answer/7190, "Search operators you can use with Gmail"): terms side by
+ * side must all match; `OR` or `{ }` matches any of several terms; `( )` groups terms under one
+ * operator, as in `subject:(dinner movie)`. So `from:(a OR b) subject:(x OR y)` is senders AND
+ * subject words; the earlier `{ from:(...) subject:(...) }` matched either, and read anyone's mail
+ * with "flight" in its subject (issue 21, finding 6).
  */
 export const GMAIL_SCAN_QUERY = [
-  '{',
-  'from:(united.com OR aa.com OR delta.com OR southwest.com OR jetblue.com OR alaskaair.com OR aircanada.ca',
-  'OR britishairways.com OR ba.com OR lufthansa.com OR emirates.com OR qatarairways.com OR singaporeair.com',
-  'OR airfrance.fr OR airfrance.com OR klm.com OR jal.com OR spirit.com OR flyfrontier.com OR hawaiianairlines.com',
-  'OR allegiantair.com OR expedia.com OR booking.com OR kayak.com OR priceline.com)',
-  'subject:(flight OR itinerary OR "e-ticket" OR eticket OR "booking confirmation" OR "trip confirmation"',
-  'OR reservation OR "schedule change" OR cancelled OR canceled OR "your trip")',
-  '}',
+  `from:(${KNOWN_BOOKING_SENDER_DOMAINS.join(' OR ')})`,
+  'subject:(flight OR itinerary OR "e-ticket" OR eticket OR booking OR confirmation OR receipt OR reservation',
+  'OR "schedule change" OR changed OR cancelled OR canceled OR cancellation OR trip)',
   'newer_than:2y -in:chats -in:spam',
 ].join(' ');

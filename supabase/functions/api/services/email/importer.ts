@@ -5,27 +5,40 @@
 // kept booking in private.flight_bookings), from what the email says: FareBack did not retrieve
 // it at a fare source, so it is watched and priced by its itinerary, and changed with the airline
 // by the traveller ('assisted'). Past the plan's limit it is kept as found, not watched.
+// Who sent it decides what it may do (plan.ts, sender-trust.ts): a booking from a sender that is
+// not a known airline or agency is held for the traveller to confirm (held.ts), and a change or
+// cancellation applies only from the domain that sent the booking.
 import { extractFlightBookings, type FlightBooking } from '../../../_shared/extraction/index.ts';
 import { parseEmail } from '../../../_shared/extraction/mime.ts';
 import { initialStatus, isEligibleFareType } from '../../../_shared/flights/rules.ts';
-import type { FlightEmailSource, ImportedEmailVia, ImportOutcome, TakenBooking } from '../../../_shared/types/email.ts';
+import {
+  type FlightEmailSource,
+  HELD_BOOKINGS_MAX,
+  type ImportedEmailVia,
+  type ImportOutcome,
+  type TakenBooking,
+} from '../../../_shared/types/email.ts';
 import type { RetrievedBooking } from '../../../_shared/fare-source/types.ts';
-import type { Db } from '../../db.ts';
+import type { Db, Tx } from '../../db.ts';
 import {
   cancelFlightFromEmail,
   claimImport,
   finishImport,
+  holdBooking,
+  releaseHeldCode,
   updateFlightFromEmail,
   userFlights,
 } from '../../queries/email.ts';
 import { flightAllowance, insertFlight } from '../../queries/flights.ts';
 import { type EmailFlightFields, planEmail, takenBooking } from './plan.ts';
+import { isKnownBookingSender, type SenderVerdict, senderVerdict } from './sender-trust.ts';
 
 export interface ImportCounts {
   found: number;
   updated: number;
   cancelled: number;
   notWatched: number;
+  held: number;
 }
 
 export interface ImportResult {
@@ -41,12 +54,18 @@ export interface ReadEmail {
   /** Text and HTML, for a cancellation's booking codes (never stored). */
   text: string;
   bookings: FlightBooking[];
+  /** The From domain and whether its authentication holds. */
+  sender: SenderVerdict;
 }
 
 /** Reads one raw message: its headers and the bookings it confirms. */
 export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
   const [parsed, extracted] = await Promise.all([parseEmail(raw).catch(() => null), extractFlightBookings(raw)]);
+  // the header block only (bounded): latin1 keeps every byte of it
+  const head =
+    typeof raw === 'string' ? raw.slice(0, 256 * 1024) : new TextDecoder('latin1').decode(raw.subarray(0, 256 * 1024));
   return {
+    sender: senderVerdict(head, parsed?.fromAddress ?? ''),
     from: parsed ? (parsed.fromName ? `${parsed.fromName} <${parsed.fromAddress}>` : parsed.fromAddress) : '',
     subject: parsed?.subject ?? '',
     date: parsed?.date ?? null,
@@ -73,6 +92,52 @@ function bookingOf(fields: EmailFlightFields): RetrievedBooking {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** Whether a booking's trip is over (nothing to watch: no flight is made). */
+export const tripIsOver = (fields: EmailFlightFields): boolean => (fields.returnDate ?? fields.departureDate) < today();
+
+/**
+ * Makes a flight from an email's booking, watched unless the plan's limit is reached (then kept
+ * as found, not watched). Also where a confirmed held booking becomes a flight (held.ts).
+ */
+export async function createEmailFlight(
+  tx: Tx,
+  userId: string,
+  fields: EmailFlightFields,
+  source: FlightEmailSource,
+): Promise<{ flightId: number; overLimit: boolean }> {
+  const { flightLimit, watched } = await flightAllowance(tx, userId);
+  const overLimit = fields.departureDate >= today() && flightLimit !== -1 && watched >= flightLimit;
+  const booking = bookingOf(fields);
+  const eligible = isEligibleFareType(booking.fareType, false);
+  const flightId = await insertFlight(tx, {
+    userId,
+    source: 'email',
+    booking,
+    isEligibleForRebooking: eligible,
+    status: initialStatus(eligible),
+    notes: null,
+    isManualEntry: false,
+    emailSource: { ...source },
+    overLimit,
+  });
+  await releaseHeldCode(tx, userId, fields.bookingCode);
+  return { flightId, overLimit };
+}
+
+/** A cancellation that names only a code: what the traveller is shown as taken. */
+function codeOnly(bookingCode: string): Omit<TakenBooking, 'kind'> {
+  return {
+    airline: '',
+    bookingCode,
+    passengerLastName: '',
+    segments: [],
+    totalPrice: null,
+    currency: null,
+    fareType: null,
+    flightId: null,
+  };
+}
+
 /**
  * Imports one email for a user. Null when the message was read before (nothing changes).
  */
@@ -81,12 +146,15 @@ export async function importEmail(
   input: { userId: string; via: ImportedEmailVia; messageId: string; email: ReadEmail },
 ): Promise<ImportResult | null> {
   const { userId, via, messageId, email } = input;
+  const domain = email.sender.authenticated ? email.sender.domain : null;
+  const sender = { domain, known: isKnownBookingSender(domain), forwarded: via === 'forwarded' };
   const source: FlightEmailSource = {
     via,
     messageId,
     from: email.from,
     subject: email.subject,
     date: email.date ? email.date.toISOString() : null,
+    senderDomain: domain,
   };
   return await db.asService(async (tx) => {
     const importId = await claimImport(tx, {
@@ -111,41 +179,49 @@ export async function importEmail(
       status: f.status,
       hasBeenRebooked: f.has_been_rebooked,
       sourceDate: f.source_date,
+      senderDomain: f.sender_domain,
     }));
-    const actions = planEmail(email, known);
-    const counts: ImportCounts = { found: 0, updated: 0, cancelled: 0, notWatched: 0 };
+    const actions = planEmail({ ...email, sender }, known);
+    const counts: ImportCounts = { found: 0, updated: 0, cancelled: 0, notWatched: 0, held: 0 };
+    let untrusted = 0;
+    let holds = 0;
     const taken: TakenBooking[] = [];
     const flightIds: number[] = [];
     let departed = 0;
     let unchanged = 0;
 
     for (const action of actions) {
-      if (action.kind === 'create') {
-        const lastDay = action.fields.returnDate ?? action.fields.departureDate;
-        if (lastDay < today()) {
+      if (action.kind === 'create' || action.kind === 'hold') {
+        if (tripIsOver(action.fields)) {
           departed += 1;
           taken.push(takenBooking(action.booking, 'booking', null));
           continue;
         }
-        const { flightLimit, watched } = await flightAllowance(tx, userId);
-        const overLimit = action.fields.departureDate >= today() && flightLimit !== -1 && watched >= flightLimit;
-        const booking = bookingOf(action.fields);
-        const eligible = isEligibleFareType(booking.fareType, false);
-        const flightId = await insertFlight(tx, {
-          userId,
-          source: 'email',
-          booking,
-          isEligibleForRebooking: eligible,
-          status: initialStatus(eligible),
-          notes: null,
-          isManualEntry: false,
-          emailSource: { ...source },
-          overLimit,
-        });
+        if (action.kind === 'hold') {
+          holds += 1;
+          const held = await holdBooking(tx, {
+            userId,
+            bookingCode: action.fields.bookingCode,
+            fields: action.fields,
+            source,
+            max: HELD_BOOKINGS_MAX,
+          });
+          if (held) counts.held += 1;
+          taken.push(takenBooking(action.booking, 'booking', null));
+          continue;
+        }
+        const { flightId, overLimit } = await createEmailFlight(tx, userId, action.fields, source);
         counts.found += 1;
         if (overLimit) counts.notWatched += 1;
         flightIds.push(flightId);
         taken.push(takenBooking(action.booking, 'booking', flightId));
+      } else if (action.kind === 'untrusted') {
+        untrusted += 1;
+        taken.push(
+          action.booking
+            ? takenBooking(action.booking, action.change, null)
+            : { ...codeOnly(action.bookingCode), kind: action.change },
+        );
       } else if (action.kind === 'update') {
         await updateFlightFromEmail(tx, action.flightId, action.fields, source);
         counts.updated += 1;
@@ -155,20 +231,11 @@ export async function importEmail(
         await cancelFlightFromEmail(tx, action.flightId, source);
         counts.cancelled += 1;
         flightIds.push(action.flightId);
-        if (action.booking) taken.push(takenBooking(action.booking, 'cancellation', action.flightId));
-        else {
-          taken.push({
-            airline: '',
-            bookingCode: action.bookingCode,
-            passengerLastName: '',
-            segments: [],
-            totalPrice: null,
-            currency: null,
-            fareType: null,
-            kind: 'cancellation',
-            flightId: action.flightId,
-          });
-        }
+        taken.push(
+          action.booking
+            ? takenBooking(action.booking, 'cancellation', action.flightId)
+            : { ...codeOnly(action.bookingCode), kind: 'cancellation', flightId: action.flightId },
+        );
       } else {
         unchanged += 1;
         taken.push(takenBooking(action.booking, 'booking', action.flightId));
@@ -184,11 +251,15 @@ export async function importEmail(
             ? 'not_watched'
             : counts.updated > 0
               ? 'updated'
-              : unchanged > 0
-                ? 'unchanged'
-                : departed > 0
-                  ? 'departed'
-                  : 'not_a_booking';
+              : holds > 0
+                ? 'held'
+                : untrusted > 0
+                  ? 'not_trusted'
+                  : unchanged > 0
+                    ? 'unchanged'
+                    : departed > 0
+                      ? 'departed'
+                      : 'not_a_booking';
     await finishImport(tx, importId, outcome, taken);
     return { outcome, flightIds, counts };
   });

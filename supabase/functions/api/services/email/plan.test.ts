@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FlightBooking } from '../../../_shared/extraction/index.ts';
-import { flightFields, isCancellationSubject, type KnownFlight, planEmail } from './plan.ts';
+import { type EmailSender, flightFields, isCancellationSubject, type KnownFlight, planEmail } from './plan.ts';
 
 function booking(overrides: Partial<FlightBooking> = {}): FlightBooking {
   return {
@@ -58,6 +58,7 @@ function known(overrides: Partial<KnownFlight> = {}): KnownFlight {
     status: 'monitoring',
     hasBeenRebooked: false,
     sourceDate: '2026-11-12T14:41:55.000Z',
+    senderDomain: 'delta.com',
     ...overrides,
   };
 }
@@ -67,12 +68,17 @@ const email = (
   bookings: FlightBooking[],
   text = '',
   date: Date | null = new Date('2026-11-20T00:00:00Z'),
+  sender: EmailSender = DELTA,
 ) => ({
   subject,
   text,
   date,
   bookings,
+  sender,
 });
+
+const DELTA: EmailSender = { domain: 'delta.com', known: true, forwarded: false };
+const OUTSIDER: EmailSender = { domain: 'fly-deals.example', known: false, forwarded: false };
 
 Deno.test(
   'a round trip with a connection: outbound to the far end, the return after the longest stay, price per traveller',
@@ -148,3 +154,49 @@ Deno.test('cancellation subjects, not cancellation policies', () => {
   assert.equal(isCancellationSubject('Add free cancellation to your trip'), false);
   assert.equal(isCancellationSubject('Your booking confirmation'), false);
 });
+
+Deno.test(
+  "who may create, change and cancel: the known sender, the booking's own domain, the traveller forwarding",
+  () => {
+    const kinds = (
+      sender: EmailSender,
+      subject: string,
+      bookings: FlightBooking[],
+      flights: KnownFlight[],
+      text = '',
+    ) =>
+      planEmail(email(subject, bookings, text, new Date('2026-11-20T00:00:00Z'), sender), flights).map((a) => a.kind);
+    const changed = booking({
+      segments: booking().segments.map((s, i) => (i === 0 ? { ...s, flightNumber: 'DL 1301' } : s)),
+    });
+    // a new booking: created from a known sender, held from anyone else (or a failed authentication)
+    assert.deepEqual(kinds(DELTA, 'Your receipt', [booking()], []), ['create']);
+    assert.deepEqual(kinds(OUTSIDER, 'Your receipt', [booking()], []), ['hold']);
+    assert.deepEqual(kinds({ domain: null, known: false, forwarded: false }, 'Your receipt', [booking()], []), [
+      'hold',
+    ]);
+    // forwarded by the traveller: their own act
+    assert.deepEqual(kinds({ domain: 'gmail.com', known: false, forwarded: true }, 'Fwd: receipt', [booking()], []), [
+      'create',
+    ]);
+    // a change or cancellation: only from the domain that sent the booking
+    assert.deepEqual(kinds(OUTSIDER, 'Schedule change', [changed], [known()]), ['untrusted']);
+    assert.deepEqual(kinds(OUTSIDER, 'Your flight has been cancelled', [], [known()], 'GHT4WR'), ['untrusted']);
+    assert.deepEqual(
+      kinds(
+        { domain: 'united.com', known: true, forwarded: false },
+        'Your flight has been cancelled',
+        [],
+        [known()],
+        'GHT4WR',
+      ),
+      ['untrusted'],
+    );
+    assert.deepEqual(kinds(DELTA, 'Your flight has been cancelled', [], [known()], 'GHT4WR'), ['cancel']);
+    // a flight with no sender domain (added by hand): a known airline or agency may change it
+    assert.deepEqual(kinds(DELTA, 'Schedule change', [changed], [known({ senderDomain: null })]), ['update']);
+    assert.deepEqual(kinds(OUTSIDER, 'Schedule change', [changed], [known({ senderDomain: null })]), ['untrusted']);
+    // an outsider repeating the booking as it is changes nothing either way
+    assert.deepEqual(kinds(OUTSIDER, 'Your receipt', [booking()], [known()]), ['unchanged']);
+  },
+);

@@ -29,13 +29,53 @@ export type KnownFlight = Pick<
   hasBeenRebooked: boolean;
   /** The Date of the email that last created or changed it (flights.email_source), if any. */
   sourceDate: string | null;
+  /** The registrable domain that sent its booking (flights.email_source.senderDomain), if known. */
+  senderDomain: string | null;
 };
+
+/**
+ * Who an email is from, as far as it may be trusted (sender-trust.ts): `domain` the From
+ * address's registrable domain when its authentication holds (null when it fails or names another
+ * domain); `known` when that domain is a known airline or agency; `forwarded` when the traveller
+ * sent it to their own forwarding address (their own act: trusted as from the booking's sender).
+ */
+export interface EmailSender {
+  domain: string | null;
+  known: boolean;
+  forwarded: boolean;
+}
 
 export type FlightAction =
   | { kind: 'create'; fields: EmailFlightFields; booking: FlightBooking }
   | { kind: 'update'; flightId: number; fields: EmailFlightFields; booking: FlightBooking }
   | { kind: 'cancel'; flightId: number; bookingCode: string; booking: FlightBooking | null }
-  | { kind: 'unchanged'; flightId: number; booking: FlightBooking };
+  | { kind: 'unchanged'; flightId: number; booking: FlightBooking }
+  /** A new booking from a sender not known (or not authenticated): held for the traveller to confirm. */
+  | { kind: 'hold'; fields: EmailFlightFields; booking: FlightBooking }
+  /** A change or cancellation from another sender than the booking's: applied to nothing. */
+  | {
+      kind: 'untrusted';
+      flightId: number;
+      bookingCode: string;
+      booking: FlightBooking | null;
+      change: 'change' | 'cancellation';
+    };
+
+/**
+ * Whether this sender may change or cancel this flight: the domain that sent its booking (an
+ * authenticated one), or, for a flight with no such domain (added by hand, or imported before
+ * domains were kept), a known airline or agency. Forwarded mail is the traveller's own act.
+ */
+export function mayChange(sender: EmailSender, flight: KnownFlight): boolean {
+  if (sender.forwarded) return true;
+  if (sender.domain === null) return false;
+  return flight.senderDomain !== null ? flight.senderDomain === sender.domain : sender.known;
+}
+
+/** Whether a new booking from this sender becomes a flight at once (else it is held). */
+export function mayCreate(sender: EmailSender): boolean {
+  return sender.forwarded || (sender.domain !== null && sender.known);
+}
 
 const CANCELLATION_SUBJECT = /\b(?:cancel(?:l)?ed|cancell?ation|annul(?:é|ee|ée|ado|iert)|storniert|stornierung)\b/i;
 const NOT_A_CANCELLATION = /\bcancell?ation\s+(?:policy|protection|insurance)|\bfree\s+cancell?ation\b/i;
@@ -115,9 +155,10 @@ function codesNamedIn(text: string, known: KnownFlight[]): string[] {
  * codes, since a cancellation often lists no itinerary the extractor would read).
  */
 export function planEmail(
-  input: { subject: string; text: string; date?: Date | null; bookings: FlightBooking[] },
+  input: { subject: string; text: string; date?: Date | null; bookings: FlightBooking[]; sender: EmailSender },
   known: KnownFlight[],
 ): FlightAction[] {
+  const sender = input.sender;
   const actions: FlightAction[] = [];
   const byCode = new Map(known.map((f) => [f.bookingCode, f]));
   if (isCancellationSubject(input.subject)) {
@@ -128,12 +169,12 @@ export function planEmail(
     for (const code of codes) {
       const flight = byCode.get(code);
       if (!flight || flight.status === 'cancelled' || flight.hasBeenRebooked || flight.status === 'rebooking') continue;
-      actions.push({
-        kind: 'cancel',
-        flightId: flight.id,
-        bookingCode: code,
-        booking: input.bookings.find((b) => b.bookingCode.toUpperCase() === code) ?? null,
-      });
+      const booking = input.bookings.find((b) => b.bookingCode.toUpperCase() === code) ?? null;
+      actions.push(
+        mayChange(sender, flight)
+          ? { kind: 'cancel', flightId: flight.id, bookingCode: code, booking }
+          : { kind: 'untrusted', flightId: flight.id, bookingCode: code, booking, change: 'cancellation' },
+      );
     }
     return actions;
   }
@@ -144,7 +185,7 @@ export function planEmail(
     if (seen.has(fields.bookingCode)) continue;
     seen.add(fields.bookingCode);
     const flight = byCode.get(fields.bookingCode);
-    if (!flight) actions.push({ kind: 'create', fields, booking });
+    if (!flight) actions.push({ kind: mayCreate(sender) ? 'create' : 'hold', fields, booking });
     else if (
       flight.hasBeenRebooked ||
       flight.status === 'rebooking' ||
@@ -153,6 +194,14 @@ export function planEmail(
       (input.date && flight.sourceDate !== null && input.date.getTime() < Date.parse(flight.sourceDate))
     ) {
       actions.push({ kind: 'unchanged', flightId: flight.id, booking });
+    } else if (!mayChange(sender, flight)) {
+      actions.push({
+        kind: 'untrusted',
+        flightId: flight.id,
+        bookingCode: fields.bookingCode,
+        booking,
+        change: 'change',
+      });
     } else actions.push({ kind: 'update', flightId: flight.id, fields, booking });
   }
   return actions;

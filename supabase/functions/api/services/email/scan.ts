@@ -135,6 +135,7 @@ export const emailScanHandler: JobHandler<ScanPayload> = {
                   updated: result.counts.updated,
                   cancelled: result.counts.cancelled,
                   notWatched: result.counts.notWatched,
+                  held: result.counts.held,
                 }
               : {},
           }),

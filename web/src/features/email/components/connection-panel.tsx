@@ -5,6 +5,7 @@ import { formatDate } from '@/lib/format';
 import { useDisconnectEmail, useEmailConnection, useImportedEmails, useStartScan } from '../api';
 import { ConnectEmailCard, EmailConnectActions } from './connect-email';
 import { CopyButton } from './copy-button';
+import { HeldBookings } from './held-bookings';
 
 const PROVIDER_NAMES = { gmail: 'Gmail', sample: 'the sample mailbox' } as const;
 
@@ -118,6 +119,8 @@ const OUTCOMES: Record<ImportOutcome, { label: string; palette: string }> = {
   unchanged: { label: 'Already up to date', palette: 'gray' },
   departed: { label: 'Already flown', palette: 'gray' },
   not_a_booking: { label: 'Not a booking', palette: 'gray' },
+  held: { label: 'Held: confirm it', palette: 'orange' },
+  not_trusted: { label: 'Ignored: other sender', palette: 'gray' },
 };
 
 function EmailRow({ email }: { email: ImportedEmail }) {
@@ -217,6 +220,7 @@ export function EmailConnectionPanel({ showDisconnect = false }: { showDisconnec
           {current.state === 'not_connected' && <ConnectEmailCard />}
           {current.state === 'needs_reconnect' && <EmailConnectActions gmailLabel="Reconnect Gmail" />}
           {current.state === 'connected' && <ScanProgress scan={current.scan} canScan />}
+          <HeldBookings />
           <ForwardingAddress address={current.forwardingAddress} />
           {(current.state !== 'not_connected' || current.scan) && <ImportedEmails />}
           {showDisconnect && current.state !== 'not_connected' && (
