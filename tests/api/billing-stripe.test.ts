@@ -413,8 +413,12 @@ describe('chargebacks: charge.dispute.created and charge.dispute.closed (issue 2
     expect(await disputeAudit(user.id)).toHaveLength(2);
   });
 
-  it("a disputed Checkout subscription invoice (a charge the api never created) suspends its customer's Premium", async () => {
-    const { user, session } = await subscribed();
+  /**
+   * A traveller subscribed through Checkout whose subscription invoice's charge (one the api never
+   * created) is disputed: charge.dispute.created delivered, Premium suspended.
+   */
+  async function disputedCheckoutSubscription() {
+    const { user, session, subscriptionId } = await subscribed();
     await deliver('checkout.session.completed', session);
     expect(await tierOf(user.id)).toBe('premium');
     const plan = await premiumPlan();
@@ -422,11 +426,64 @@ describe('chargebacks: charge.dispute.created and charge.dispute.closed (issue 2
     const dispute = stub.dispute(invoiceIntent, { customer: String(session.customer), amount: plan.price });
     await deliver('charge.dispute.created', dispute);
     expect(await tierOf(user.id)).toBe('free');
-    expect(await paymentRow(invoiceIntent)).toMatchObject({ status: 'disputed', dispute_id: dispute.id });
+    return { user, subscriptionId, plan, invoiceIntent, disputeId: dispute.id as string };
+  }
+
+  it("a disputed Checkout subscription invoice (a charge the api never created) suspends its customer's Premium", async () => {
+    const { user, invoiceIntent, disputeId } = await disputedCheckoutSubscription();
+    expect(await paymentRow(invoiceIntent)).toMatchObject({ status: 'disputed', dispute_id: disputeId });
     // lost: Premium stays removed
-    await deliver('charge.dispute.closed', stub.closeDispute(dispute.id as string, 'lost'));
+    await deliver('charge.dispute.closed', stub.closeDispute(disputeId, 'lost'));
     expect(await tierOf(user.id)).toBe('free');
     expect(await paymentRow(invoiceIntent)).toMatchObject({ status: 'disputed', dispute_status: 'lost' });
+  });
+
+  it("while a Checkout subscription's payment is disputed its renewal events leave the traveller Free; lost cancels it at Stripe", async () => {
+    const { user, subscriptionId, plan, disputeId } = await disputedCheckoutSubscription();
+
+    // Stripe still holds the subscription active: it renews and reports it
+    const renewal = stub.renew(subscriptionId, plan.price);
+    const updated = await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});
+    expect(updated.body.processed).toBe(true);
+    expect(await tierOf(user.id)).toBe('free');
+    await deliver('invoice.paid', stub.invoices.get(renewal) ?? {});
+    expect(await tierOf(user.id)).toBe('free');
+
+    const cancels = () =>
+      stub.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subscriptionId}`);
+    expect(cancels()).toHaveLength(0);
+    const lost = await deliver('charge.dispute.closed', stub.closeDispute(disputeId, 'lost'));
+    expect(lost.body.processed).toBe(true);
+    expect(cancels()).toHaveLength(1);
+    expect(stub.subscriptions.get(subscriptionId)?.status).toBe('canceled');
+    // lost for good: a later report of the subscription gives nothing back, a replay cancels nothing more
+    await deliver('customer.subscription.deleted', stub.subscriptions.get(subscriptionId) ?? {});
+    await deliver('charge.dispute.closed', stub.disputes.get(disputeId) ?? {});
+    expect(await tierOf(user.id)).toBe('free');
+    expect(cancels()).toHaveLength(1);
+    expect(await subscription(user)).toMatchObject({ tier: 'free', status: 'expired', renews: false });
+  });
+
+  it('a Checkout subscription whose dispute is won is Premium again, and its renewals apply as before', async () => {
+    const { user, subscriptionId, plan, disputeId } = await disputedCheckoutSubscription();
+    await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});
+    expect(await tierOf(user.id)).toBe('free');
+
+    await deliver('charge.dispute.closed', stub.closeDispute(disputeId, 'won'));
+    expect(await tierOf(user.id)).toBe('premium');
+    const renewal = stub.renew(subscriptionId, plan.price);
+    await deliver('invoice.paid', stub.invoices.get(renewal) ?? {});
+    expect(await tierOf(user.id)).toBe('premium');
+    const [row] = await sql<
+      { end: Date }[]
+    >`select subscription_end_date as end from public.profiles where id = ${user.id}`;
+    expect(row?.end.getTime()).toBe(
+      Number(
+        (stub.subscriptions.get(subscriptionId)?.items as { data: { current_period_end: number }[] }).data[0]
+          ?.current_period_end,
+      ) * 1000,
+    );
+    expect(stub.subscriptions.get(subscriptionId)?.status).toBe('active');
   });
 });
 

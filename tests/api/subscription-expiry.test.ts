@@ -42,6 +42,18 @@ async function runJobs() {
   expect(res.status).toBe(200);
 }
 
+/** A year paid through the checkout (the local test mode). */
+async function payYear(user: RegisteredUser) {
+  const checkout = await api.post<CheckoutSessionResponse>('/stripe/create-checkout-session', undefined, auth(user));
+  expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+  const paid = await api.post<TestModeConfirmResponse>(
+    '/stripe/test-mode/confirm',
+    { paymentIntentId: checkout.body.paymentIntentId, outcome: 'succeeded' },
+    auth(user),
+  );
+  expect(paid.body.success, JSON.stringify(paid.body)).toBe(true);
+}
+
 async function watchFlights(userId: string, n: number) {
   for (let i = 0; i < n; i += 1) {
     await sql`
@@ -74,15 +86,7 @@ describe('the daily expiry pass', () => {
   it('moves an expired, non-renewing traveller to Free once; a Stripe-renewing one is left to Stripe', async () => {
     const user = await registerUser(api);
     await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
-    // a year paid through the checkout (the local test mode)
-    const checkout = await api.post<CheckoutSessionResponse>('/stripe/create-checkout-session', undefined, auth(user));
-    expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
-    const paid = await api.post<TestModeConfirmResponse>(
-      '/stripe/test-mode/confirm',
-      { paymentIntentId: checkout.body.paymentIntentId, outcome: 'succeeded' },
-      auth(user),
-    );
-    expect(paid.body.success).toBe(true);
+    await payYear(user);
     expect((await api.post('/auto-rebooking/toggle', { enabled: true }, auth(user))).status).toBe(200);
     await watchFlights(user.id, 7);
 
@@ -123,5 +127,32 @@ describe('the daily expiry pass', () => {
     expect(job).toEqual({ status: 'done', result: { expired: 0 } });
     expect(await state(user.id)).toEqual(after);
     expect(await expiredNotices(user.id)).toHaveLength(1);
+  });
+
+  it('a traveller who pays again after the expiry has every flight watched again (issue 21, finding 2)', async () => {
+    const user = await registerUser(api);
+    await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
+    await payYear(user);
+    await watchFlights(user.id, 7);
+    await sql`update public.profiles set subscription_start_date = now() - interval '400 days',
+                subscription_end_date = now() - interval '35 days' where id = ${user.id}`;
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    expect(await state(user.id)).toMatchObject({
+      tier: 'free',
+      flights: 7,
+      watched: ['UA100', 'UA101', 'UA102', 'UA103', 'UA104'],
+    });
+
+    // Premium again: the 2 flights kept over the free limit are watched again
+    await payYear(user);
+    expect(await state(user.id)).toMatchObject({
+      tier: 'premium',
+      flights: 7,
+      watched: ['UA100', 'UA101', 'UA102', 'UA103', 'UA104', 'UA105', 'UA106'],
+    });
+    const [watched] = await sql<{ n: number }[]>`
+      select count(*)::int as n from public.flights f where f.user_id = ${user.id} and private.flight_is_watched(f)`;
+    expect(watched?.n).toBe(7);
   });
 });

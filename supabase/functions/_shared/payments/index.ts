@@ -42,6 +42,7 @@ function unavailablePayments(): Payments {
     retrieveCheckoutSession: refuse,
     retrieveSubscription: refuse,
     cancelSubscriptionAtPeriodEnd: refuse,
+    cancelSubscription: refuse,
     retrieveInvoice: refuse,
     retrieveCharge: refuse,
     retrieveDispute: refuse,

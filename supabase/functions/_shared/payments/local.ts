@@ -92,6 +92,7 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
     retrieveCheckoutSession: () => unsupported('Stripe Checkout'),
     retrieveSubscription: () => unsupported('A Stripe subscription'),
     cancelSubscriptionAtPeriodEnd: () => unsupported('A Stripe subscription'),
+    cancelSubscription: () => unsupported('A Stripe subscription'),
     retrieveInvoice: () => unsupported('A Stripe invoice'),
     retrieveCharge: () => unsupported('A Stripe charge'),
     retrieveDispute: () => unsupported('A Stripe dispute'),

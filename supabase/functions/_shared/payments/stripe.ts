@@ -199,6 +199,8 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
     retrieveSubscription: (id) => call(async () => subscriptionInfo(await stripe.subscriptions.retrieve(id))),
     cancelSubscriptionAtPeriodEnd: (id) =>
       call(async () => subscriptionInfo(await stripe.subscriptions.update(id, { cancel_at_period_end: true }))),
+    // DELETE /v1/subscriptions/:id (docs.stripe.com/api/subscriptions/cancel)
+    cancelSubscription: (id) => call(async () => subscriptionInfo(await stripe.subscriptions.cancel(id))),
     retrieveCharge: (chargeId) =>
       call(async () => {
         const charge = await stripe.charges.retrieve(chargeId);

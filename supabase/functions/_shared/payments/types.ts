@@ -118,6 +118,11 @@ export interface Payments {
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionInfo>;
   retrieveSubscription(id: string): Promise<SubscriptionInfo>;
   cancelSubscriptionAtPeriodEnd(id: string): Promise<SubscriptionInfo>;
+  /**
+   * Cancels a subscription now: Stripe charges nothing more for it
+   * (docs.stripe.com/api/subscriptions/cancel). For a chargeback the cardholder won.
+   */
+  cancelSubscription(id: string): Promise<SubscriptionInfo>;
   retrieveInvoice(invoiceId: string): Promise<InvoiceInfo>;
   /** A charge: the intent it belongs to, its customer and whether it was refunded in full. */
   retrieveCharge(

@@ -197,8 +197,9 @@ export async function paymentRefunded(tx: Tx, id: string): Promise<boolean> {
 /**
  * A disputed charge the api never created a payment for (a Stripe Checkout subscription's
  * invoice): recorded as the traveller's succeeded subscription payment of their current premium
- * plan, so the dispute functions can take it back and restore it. False when the traveller is
- * not on a premium plan (nothing to take back).
+ * plan and Stripe subscription, so the dispute functions can take it back and restore it, and
+ * while it is disputed that subscription's events cannot give Premium back (migration
+ * 20261128110000). False when the traveller is not on a premium plan (nothing to take back).
  */
 export async function adoptDisputedSubscriptionPayment(
   tx: Tx,
@@ -207,9 +208,10 @@ export async function adoptDisputedSubscriptionPayment(
   amount: number,
 ): Promise<boolean> {
   const rows = await tx`
-    insert into private.payments (id, user_id, purpose, plan_id, amount, applied, status)
-    select ${paymentId}, p.id, 'subscription', p.plan_id, ${amount}, 0, 'succeeded'
+    insert into private.payments (id, user_id, purpose, plan_id, amount, applied, status, subscription_id)
+    select ${paymentId}, p.id, 'subscription', p.plan_id, ${amount}, 0, 'succeeded', ba.subscription_id
       from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+      left join private.billing_accounts ba on ba.user_id = p.id
      where p.id = ${userId} and sp.tier = 'premium' and ${amount} > 0
     on conflict (id) do nothing
     returning id
@@ -220,6 +222,26 @@ export async function adoptDisputedSubscriptionPayment(
 export async function paymentDisputed(tx: Tx, id: string, disputeId: string, status: string): Promise<boolean> {
   const [row] = await tx<{ ok: boolean }[]>`select private.payment_disputed(${id}, ${disputeId}, ${status}) as ok`;
   return row?.ok ?? false;
+}
+
+/**
+ * The Stripe subscription a lost dispute's payment paid for, to cancel: the one recorded on the
+ * payment (a Checkout invoice adopted when its dispute opened); a payment the api created (the card
+ * form, commission) pays for none. A payment never recorded (its dispute's created event was
+ * lost) is adopted with the customer's current subscription, as it will be here.
+ */
+export async function disputedSubscription(
+  tx: Tx,
+  paymentId: string,
+  customerId: string | null,
+): Promise<string | null> {
+  const [row] = await tx<{ id: string | null }[]>`
+    select case when exists (select 1 from private.payments where id = ${paymentId})
+                then (select subscription_id from private.payments where id = ${paymentId})
+                else (select subscription_id from private.billing_accounts where customer_id = ${customerId})
+           end as id
+  `;
+  return row?.id ?? null;
 }
 
 export async function paymentDisputeClosed(tx: Tx, id: string, disputeId: string, status: string): Promise<boolean> {
@@ -246,7 +268,8 @@ export async function userByCustomer(tx: Tx, customerId: string): Promise<string
 
 /**
  * A Stripe subscription's state, as read back from Stripe, applied to the traveller: active
- * (or trialing) puts them on `planId` for the period Stripe states; past_due keeps the plan and
+ * (or trialing) puts them on `planId` for the period Stripe states, unless a payment of that
+ * subscription is disputed (open or lost: private.apply_subscription_plan); past_due keeps the plan and
  * says so; canceled/unpaid/incomplete_expired ends premium (the free plan) unless the traveller
  * already moved on to another subscription.
  */
@@ -279,13 +302,11 @@ export async function applySubscription(tx: Tx, userId: string, sub: Subscriptio
       payment_method_id = coalesce(excluded.payment_method_id, private.billing_accounts.payment_method_id)
   `;
   if (live && !sub.cancelAtPeriodEnd && planId !== null) {
+    // refused while a payment of this subscription is disputed (open or lost); the flights kept
+    // over a limit are watched again by the plan change (migration 20261128110000)
     await tx`
-      update public.profiles set
-        plan_id = ${planId},
-        subscription_start_date = coalesce(${sub.currentPeriodStart}, subscription_start_date, now()),
-        subscription_end_date = coalesce(${sub.currentPeriodEnd}, subscription_end_date),
-        last_billing_date = now()
-      where id = ${userId}
+      select private.apply_subscription_plan(${userId}, ${sub.id}, ${planId},
+                                             ${sub.currentPeriodStart}, ${sub.currentPeriodEnd})
     `;
   } else if (status === 'expired') {
     await tx`

@@ -43,6 +43,7 @@ import {
   type BillingProfile,
   billingProfile,
   closeCommissionPeriod,
+  disputedSubscription,
   insertPayment,
   moveToFreePlan,
   notifyStatement,
@@ -496,6 +497,9 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
       const charge = dispute.chargeId ? await p.retrieveCharge(dispute.chargeId) : null;
       const paymentId = dispute.paymentIntentId ?? charge?.paymentIntentId ?? dispute.chargeId;
       if (!paymentId) return null;
+      if (type === 'charge.dispute.closed' && dispute.status === 'lost') {
+        await endDisputedSubscription(deps, paymentId, charge?.customerId ?? null);
+      }
       return async (tx) => {
         if (!(await paymentById(tx, paymentId))) {
           // not a payment the api created: a Stripe Checkout subscription's invoice, by its customer
@@ -509,6 +513,20 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
     default:
       return null;
   }
+}
+
+/**
+ * A lost dispute on a Checkout subscription's payment: the cardholder has the money back, so the
+ * Stripe subscription is canceled now and never renews or charges again
+ * (docs.stripe.com/api/subscriptions/cancel). Done before the event is stored: if Stripe cannot
+ * be reached the event is refused and delivered again; one already canceled is left alone.
+ */
+async function endDisputedSubscription(deps: AppDeps, paymentId: string, customerId: string | null): Promise<void> {
+  const subscriptionId = await deps.db.asService((tx) => disputedSubscription(tx, paymentId, customerId));
+  if (!subscriptionId) return;
+  const sub = await deps.payments.retrieveSubscription(subscriptionId);
+  if (sub.status === 'canceled' || sub.status === 'incomplete_expired') return;
+  await deps.payments.cancelSubscription(subscriptionId);
 }
 
 export async function handleWebhook(

@@ -46,6 +46,8 @@ export interface StripeStub {
   closeDispute(disputeId: string, status: 'won' | 'lost' | 'warning_closed'): Obj;
   /** A renewal that failed: an open invoice, the subscription past_due. */
   failRenewal(subscriptionId: string): string;
+  /** A renewal that was paid: the period moves on a year, a paid invoice (its id). */
+  renew(subscriptionId: string, amount: number): string;
   /** An event about an object, as Stripe would send it (the object as it is now, or as given). */
   event(type: string, object: Obj): Obj;
   /** POSTs the event to the webhook URL, signed with the webhook secret (or a wrong one). */
@@ -209,6 +211,10 @@ export async function startStripeStub(): Promise<StripeStub> {
       if (method === 'POST' && body.cancel_at_period_end !== undefined) {
         sub.cancel_at_period_end = body.cancel_at_period_end === 'true';
       }
+      if (method === 'DELETE') {
+        // canceled now: it is never billed again (docs.stripe.com/api/subscriptions/cancel)
+        Object.assign(sub, { status: 'canceled', canceled_at: now(), ended_at: now() });
+      }
       return [200, sub];
     }
     if ((m = path.match(/^\/v1\/charges\/([^/]+)$/)) && method === 'GET') {
@@ -351,6 +357,15 @@ export async function startStripeStub(): Promise<StripeStub> {
       const sub = must(subscriptions, subId);
       sub.status = 'past_due';
       return invoice(sub, 'open', 2499).id as string;
+    },
+    renew(subId, amount) {
+      const sub = must(subscriptions, subId);
+      const items = sub.items as { data: Obj[] };
+      for (const item of items.data) {
+        item.current_period_start = Number(item.current_period_end);
+        item.current_period_end = Number(item.current_period_end) + YEAR;
+      }
+      return invoice(sub, 'paid', amount).id as string;
     },
     event: (type, object) => ({
       id: id('evt'),
