@@ -67,6 +67,8 @@ export async function startMailCatcher(options: {
   const restored = storedMailIds(options.mailDirectory);
   const MailDev = require('maildev') as MailDevConstructor;
   const host = options.host ?? '127.0.0.1';
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const ownHandlers = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
   const maildev = new MailDev({
     smtp: options.smtpPort,
     web: options.webPort,
@@ -74,6 +76,15 @@ export async function startMailCatcher(options: {
     silent: true,
     ...(options.mailDirectory ? { mailDirectory: options.mailDirectory } : {}),
   });
+  // maildev's constructor adds SIGINT and SIGTERM handlers that close it and call process.exit(0)
+  // (node_modules/maildev/index.js, shutdown): on Ctrl-C they ended `npm start` in the middle of
+  // the stack's own stop, before the api was stopped and PGlite closed. Whoever started the
+  // catcher decides when the process ends, so they go.
+  for (const signal of signals) {
+    for (const handler of process.listeners(signal)) {
+      if (!ownHandlers.get(signal)?.has(handler)) process.removeListener(signal, handler);
+    }
+  }
   await new Promise<void>((resolve, reject) => maildev.listen((err) => (err ? reject(err) : resolve())));
   const onMessage = options.onMessage;
   if (onMessage) {

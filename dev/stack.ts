@@ -300,15 +300,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     deno.stdout?.pipe(logStream);
     deno.stderr?.pipe(logStream);
     // a later start reaps it should this process end without stopping it (processes.ts)
-    const forgetApi = deno.pid ? recordChild(stateDir, 'api', { pid: deno.pid, marker: apiEntry, port: apiPort }) : null;
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          if (deno.exitCode !== null || deno.signalCode !== null) return resolve();
-          deno.once('exit', () => resolve());
-          deno.kill('SIGTERM');
-          setTimeout(() => deno.kill('SIGKILL'), 3000).unref();
-        }).then(() => forgetApi?.()),
+    const forgetApi = deno.pid
+      ? recordChild(stateDir, 'api', { pid: deno.pid, marker: apiEntry, port: apiPort })
+      : null;
+    stops.push(() =>
+      new Promise<void>((resolve) => {
+        if (deno.exitCode !== null || deno.signalCode !== null) return resolve();
+        deno.once('exit', () => resolve());
+        deno.kill('SIGTERM');
+        setTimeout(() => deno.kill('SIGKILL'), 3000).unref();
+      }).then(() => forgetApi?.()),
     );
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     inboundUrl = `${apiUrl}/api/email/inbound`;
