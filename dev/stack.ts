@@ -108,7 +108,7 @@ async function resolvePort(port: number): Promise<number> {
   return port === 0 ? freePort() : port;
 }
 
-function portIsFree(port: number): Promise<boolean> {
+export function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
