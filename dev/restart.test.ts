@@ -22,6 +22,7 @@ function descendants(pid: number): Map<number, string> {
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
   const found = new Map<number, string>();
+  trees.push(found);
   const queue = [pid];
   while (queue.length > 0) {
     const parent = queue.shift()!;
@@ -50,6 +51,8 @@ interface StartedEntry {
 }
 
 const spawned: ChildProcess[] = [];
+/** The process trees the tests looked at, for the clean-up after a failed one. */
+const trees: Array<Map<number, string>> = [];
 
 /** `npm start`'s entry (dev/start.ts) in a process of its own, on a state folder and free ports. */
 async function startEntry(command: string, args: string[], stateDir: string): Promise<StartedEntry> {
@@ -100,6 +103,7 @@ afterAll(async () => {
   for (const child of spawned) {
     if (child.pid && child.exitCode === null && child.signalCode === null) await endProcess(child.pid);
   }
+  for (const tree of trees) for (const pid of stillRunning(tree)) await endProcess(pid);
   for (const dir of stateDirs) {
     for (const recorded of Object.values(readChildren(dir))) {
       if (commandLine(recorded.pid)?.includes(recorded.marker)) await endProcess(recorded.pid);
