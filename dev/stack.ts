@@ -4,7 +4,7 @@
 // `npm start`, the HTTP API tests and the browser tests all start it through startStack().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,7 +17,10 @@ import { startPgliteServer } from './db/pglite-server.ts';
 import { ensurePremiumDemo } from './demo-billing.ts';
 import { startGateway } from './gateway.ts';
 import { startMailCatcher } from './mail.ts';
+import { lockStateDir, reapChildren, recordChild, StackStartError } from './processes.ts';
 import { schedulerTasks, startTicker } from './ticker.ts';
+
+export { StackStartError };
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -105,50 +108,12 @@ async function resolvePort(port: number): Promise<number> {
   return port === 0 ? freePort() : port;
 }
 
-function portIsFree(port: number): Promise<boolean> {
+export function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-/** Thrown when the stack cannot start for a reason the person starting it can fix. */
-export class StackStartError extends Error {}
-
-/**
- * One stack per state directory: two PGlite instances on the same data directory would corrupt
- * it. The lock is a pid file; a stale one (its process gone) is taken over.
- */
-const lockedInThisProcess = new Set<string>();
-
-function lockStateDir(stateDir: string): () => void {
-  const lockFile = path.join(stateDir, 'stack.pid');
-  if (lockedInThisProcess.has(lockFile)) {
-    throw new StackStartError(`FareBack is already running from ${stateDir} in this process.`);
-  }
-  try {
-    const pid = Number(readFileSync(lockFile, 'utf8'));
-    if (pid && pid !== process.pid) {
-      try {
-        process.kill(pid, 0);
-        throw new StackStartError(
-          `FareBack is already running from ${stateDir} (process ${pid}). Stop it with Ctrl-C first.`,
-        );
-      } catch (error) {
-        if (error instanceof StackStartError) throw error;
-        // no such process: a stale lock from a stack that did not stop cleanly
-      }
-    }
-  } catch (error) {
-    if (error instanceof StackStartError) throw error;
-  }
-  writeFileSync(lockFile, String(process.pid));
-  lockedInThisProcess.add(lockFile);
-  return () => {
-    lockedInThisProcess.delete(lockFile);
-    rmSync(lockFile, { force: true });
-  };
 }
 
 async function assertPortsFree(ports: Ports): Promise<void> {
@@ -214,6 +179,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (persistent) {
       const unlock = lockStateDir(stateDir);
       stops.push(async () => unlock());
+      // what a previous run that did not stop cleanly left running (it would hold its port)
+      const reaped = await reapChildren(stateDir);
+      if (reaped.length > 0) console.warn(`Stopped what an earlier run left running: ${reaped.join(', ')}.`);
     }
     await assertPortsFree({ ...ports, ...(options.databaseUrl ? { database: 0 } : {}) });
 
@@ -287,6 +255,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const apiPort = await resolvePort(ports.api);
     const apiLog = path.join(logDir, 'api.log');
     const logStream = createWriteStream(apiLog, { flags: 'a' });
+    const apiEntry = path.join(repoRoot, 'supabase/functions/api/index.ts');
     const deno = spawn(
       denoBinary(),
       [
@@ -296,11 +265,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         '--allow-read',
         '--config',
         path.join(repoRoot, 'supabase/functions/deno.json'),
-        path.join(repoRoot, 'supabase/functions/api/index.ts'),
+        // exits when its stdin pipe closes, i.e. when this process ends, however it ends
+        '--preload',
+        path.join(repoRoot, 'dev/exit-with-parent.ts'),
+        apiEntry,
       ],
       {
         cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // stdin: the pipe dev/exit-with-parent.ts watches; nothing is ever written to it
+        stdio: ['pipe', 'pipe', 'pipe'],
         env: {
           ...process.env,
           PORT: String(apiPort),
@@ -327,14 +300,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     );
     deno.stdout?.pipe(logStream);
     deno.stderr?.pipe(logStream);
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          if (deno.exitCode !== null) return resolve();
-          deno.once('exit', () => resolve());
-          deno.kill('SIGTERM');
-          setTimeout(() => deno.kill('SIGKILL'), 3000).unref();
-        }),
+    // a later start reaps it should this process end without stopping it (processes.ts)
+    const forgetApi = deno.pid
+      ? recordChild(stateDir, 'api', { pid: deno.pid, marker: apiEntry, port: apiPort })
+      : null;
+    stops.push(() =>
+      new Promise<void>((resolve) => {
+        if (deno.exitCode !== null || deno.signalCode !== null) return resolve();
+        deno.once('exit', () => resolve());
+        deno.kill('SIGTERM');
+        setTimeout(() => deno.kill('SIGKILL'), 3000).unref();
+      }).then(() => forgetApi?.()),
     );
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     inboundUrl = `${apiUrl}/api/email/inbound`;

@@ -1,9 +1,23 @@
 // `npm start`: builds the web app when its sources changed, starts the whole local stack with its
 // state in .local/ (so data survives a restart), and prints the one URL to open.
+//
+// Options (`npm start -- --state-dir /tmp/x --any-ports`): --state-dir <dir> keeps the state
+// elsewhere than .local/ (a second copy beside the first, the restart tests); --any-ports puts every
+// part on a free port instead of Supabase's defaults; --skip-web-build serves whatever web/dist holds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { demoAccounts, repoRoot, StackStartError, startStack } from './stack.ts';
+import { parseArgs } from 'node:util';
+import { anyFreePorts, demoAccounts, repoRoot, StackStartError, startStack } from './stack.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    'state-dir': { type: 'string' },
+    'any-ports': { type: 'boolean', default: false },
+    'skip-web-build': { type: 'boolean', default: false },
+  },
+});
+const stateDir = path.resolve(flags['state-dir'] ?? path.join(repoRoot, '.local'));
 
 const started = Date.now();
 
@@ -41,11 +55,12 @@ function buildWebIfStale(): void {
   }
 }
 
-buildWebIfStale();
+if (!flags['skip-web-build']) buildWebIfStale();
 console.log('Starting the local stack...');
 const stack = await startStack({
   ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-  stateDir: path.join(repoRoot, '.local'),
+  stateDir,
+  ...(flags['any-ports'] ? { ports: anyFreePorts } : {}),
   seed: true,
   demoAccounts: true,
 }).catch((error: Error) => {
@@ -63,8 +78,11 @@ console.log('');
 for (const account of demoAccounts) {
   console.log(`  demo ${account.isAdmin ? 'admin    ' : 'traveller'}  ${account.username} / ${account.password}`);
 }
-console.log(`  emails sent by the stack land in the mail catcher; logs in .local/logs (ready in ${seconds} s)`);
-console.log('  Ctrl-C stops everything; data stays in .local/.');
+const relativeStateDir = path.relative(process.cwd(), stateDir);
+const shownStateDir = relativeStateDir && !relativeStateDir.startsWith('..') ? relativeStateDir : stateDir;
+console.log(`  mail catcher: ${stack.mailUrl} (every email the stack sends lands there)`);
+console.log(`  logs in ${path.join(shownStateDir, 'logs')} (ready in ${seconds} s)`);
+console.log(`  Ctrl-C stops everything; data stays in ${shownStateDir}${path.sep}.`);
 
 let stopping = false;
 const shutdown = async () => {
@@ -76,3 +94,13 @@ const shutdown = async () => {
 };
 process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
+// Started through a launcher that runs this script in a child process of its own (`tsx
+// dev/start.ts`: tsx's CLI does), the stack must not outlive that launcher either: SIGKILL of the
+// launcher reaches nothing here, and the orphan would keep every port and the state directory's
+// lock. An orphan is handed to another parent, so a changed ppid means the launcher is gone.
+// (`npm start` runs this file in node itself, `node --import tsx`; the api, the one child process,
+// ends with this process on its own: dev/exit-with-parent.ts.)
+const launcher = process.ppid;
+setInterval(() => {
+  if (process.ppid !== launcher) void shutdown();
+}, 1000).unref();
