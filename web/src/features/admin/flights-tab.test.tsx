@@ -26,6 +26,7 @@ function flight(overrides: Partial<AdminFlight> = {}): AdminFlight {
     airlineCredit: null,
     commissionRate: 25,
     commission: 0,
+    creditReview: null,
     lastChecked: null,
     createdAt: '2026-11-01T10:00:00.000Z',
     ...overrides,
