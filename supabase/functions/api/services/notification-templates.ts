@@ -35,6 +35,8 @@ export const NOTIFICATION_SUBJECTS: Readonly<Record<string, string>> = {
   commission_statement: 'Your FareBack commission statement',
   email_reconnect: 'Reconnect your inbox to FareBack',
   import_over_limit: 'Flights found in your inbox are waiting for you',
+  payment_refunded: 'A FareBack payment was refunded to your card',
+  admin_alert: 'FareBack admin alert',
 };
 export const DEFAULT_SUBJECT = 'News about one of your flights on FareBack';
 export const DIGEST_SUBJECTS = {
