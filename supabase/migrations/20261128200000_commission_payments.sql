@@ -41,10 +41,12 @@ create unique index payments_debt_key_idx on private.payments (debt_key) where d
 --   * payment_id = debt_key: a new (or never answered) claim, call the provider with the key;
 --   * payment_id = an intent id: this debt's payment already exists, resume it;
 --   * stale_id: another pending commission payment (for an earlier debt) must be given up first;
+--     stale_in_flight: it is a claim made in the last 5 minutes whose provider call has not
+--     answered yet (giving it up now would let it charge beside this one: wait for it instead);
 --   * no row: nothing is owed.
 -- For a statement (p_statement_id) the amount is the statement's, never more than owed now.
 create or replace function private.claim_commission_payment(p_user_id uuid, p_statement_id bigint default null)
-returns table (debt_key text, amount integer, payment_id text, stale_id text)
+returns table (debt_key text, amount integer, payment_id text, stale_id text, stale_in_flight boolean)
 language plpgsql
 security definer
 set search_path = ''
@@ -79,9 +81,10 @@ begin
    where pay.user_id = p_user_id and pay.purpose = 'commission' and pay.status = 'pending';
   if found then
     if v_open.debt_key is not distinct from v_key then
-      return query select v_key, v_open.amount, v_open.id, null::text;
+      return query select v_key, v_open.amount, v_open.id, null::text, false;
     else
-      return query select v_key, v_amount, null::text, v_open.id;
+      return query select v_key, v_amount, null::text, v_open.id,
+                          v_open.id = v_open.debt_key and v_open.created_at > now() - interval '5 minutes';
     end if;
     return;
   end if;
@@ -93,7 +96,7 @@ begin
 
   insert into private.payments (id, user_id, purpose, amount, statement_id, debt_key)
   values (v_key, p_user_id, 'commission', v_amount, p_statement_id, v_key);
-  return query select v_key, v_amount, v_key, null::text;
+  return query select v_key, v_amount, v_key, null::text, false;
 end;
 $$;
 

@@ -77,7 +77,13 @@ describe('privileges', () => {
 });
 
 describe('claiming a commission debt (issue 21, finding 5)', () => {
-  type Claim = { debt_key: string; amount: number; payment_id: string | null; stale_id: string | null };
+  type Claim = {
+    debt_key: string;
+    amount: number;
+    payment_id: string | null;
+    stale_id: string | null;
+    stale_in_flight: boolean;
+  };
   const claim = async (userId: string) =>
     (await db.sql<Claim[]>`select * from private.claim_commission_payment(${userId})`)[0] ?? null;
 
@@ -91,6 +97,7 @@ describe('claiming a commission debt (issue 21, finding 5)', () => {
       amount: 1000,
       payment_id: `commission:${owing.id}:0:1000`,
       stale_id: null,
+      stale_in_flight: false,
     });
     // again before the provider answered: the same claim, no second row
     expect(await claim(owing.id)).toEqual(first);
@@ -101,10 +108,22 @@ describe('claiming a commission debt (issue 21, finding 5)', () => {
 
     // a new rebooking: the open payment is for an earlier debt, to give up first
     await db.sql`update public.profiles set commission_owed = 1500 where id = ${owing.id}`;
-    expect(await claim(owing.id)).toMatchObject({ debt_key: `commission:${owing.id}:0:1500`, stale_id: 'pi_claim_1' });
+    expect(await claim(owing.id)).toMatchObject({
+      debt_key: `commission:${owing.id}:0:1500`,
+      stale_id: 'pi_claim_1',
+      stale_in_flight: false,
+    });
     // declined: a retry of the debt is a new charge (a new key), not a replay of the decline
     await db.sql`select private.payment_failed('pi_claim_1', 'declined')`;
     expect(await claim(owing.id)).toMatchObject({ debt_key: `commission:${owing.id}:1:1500`, stale_id: null });
+
+    // a claim whose provider call has not answered (a statement's charge under way) is waited for
+    await db.sql`update public.profiles set commission_owed = 1700 where id = ${owing.id}`;
+    expect(await claim(owing.id)).toMatchObject({
+      debt_key: `commission:${owing.id}:1:1700`,
+      stale_id: `commission:${owing.id}:1:1500`,
+      stale_in_flight: true,
+    });
   });
 });
 

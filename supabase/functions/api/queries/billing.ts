@@ -176,6 +176,8 @@ export interface CommissionClaim {
   paymentId: string | null;
   /** Another pending commission payment (an earlier debt) to give up before this one. */
   staleId: string | null;
+  /** That payment is a claim still waiting for the provider's answer (made in the last 5 minutes). */
+  staleInFlight: boolean;
 }
 
 /**
@@ -189,7 +191,8 @@ export async function claimCommissionPayment(
   statementId: number | null = null,
 ): Promise<CommissionClaim | null> {
   const [row] = await tx<CommissionClaim[]>`
-    select debt_key as "debtKey", amount, payment_id as "paymentId", stale_id as "staleId"
+    select debt_key as "debtKey", amount, payment_id as "paymentId", stale_id as "staleId",
+           stale_in_flight as "staleInFlight"
       from private.claim_commission_payment(${userId}, ${statementId}::bigint)
   `;
   return row ?? null;

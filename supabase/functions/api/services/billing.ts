@@ -80,6 +80,8 @@ export const PAYMENT_ALREADY_COMPLETE = 'This payment is already complete.';
 export const COMMISSION_PAYMENT_RECORDED = 'Commission payment recorded';
 export const USER_NOT_FOUND = 'User not found';
 export const COMMISSION_PAYMENT_CHANGING = 'Your commission payment is being updated. Please try again.';
+export const COMMISSION_PAYMENT_UNDER_WAY =
+  'A payment of your commission is already under way. Please try again in a moment.';
 export const COMMISSION_PAYMENT_CANCELLED = 'That commission payment was cancelled. Please try again.';
 
 /** Provider refusals as answers: a decline is the traveller's (402), an outage ours (502). */
@@ -288,6 +290,8 @@ async function claimCommissionDebt(deps: AppDeps, userId: string): Promise<Commi
   for (let round = 0; round < 3; round += 1) {
     const claim = await deps.db.asService((tx) => claimCommissionPayment(tx, userId));
     if (!claim?.staleId) return claim;
+    // a charge of an earlier debt (a statement's) may be at the provider right now: not beside it
+    if (claim.staleInFlight) throw new HttpError(409, COMMISSION_PAYMENT_UNDER_WAY);
     await giveUpCommissionPayment(deps, claim.staleId);
   }
   // the debt kept changing under us (rebookings recorded while paying)
