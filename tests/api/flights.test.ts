@@ -464,6 +464,9 @@ describe('the declared credit of a guided rebooking (issue 21, finding 7)', () =
     return { ...checked.body.flight, currentPrice: flight.originalPrice - 9000, changePenalty: 0 };
   }
 
+  // as the api writes money in messages (thousands separated: a fare may be above $1,000)
+  const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
   const confirm = (user: RegisteredUser, flight: Flight, body: Record<string, unknown>) =>
     api.post<RebookResponse & { message: string; errors?: { field: string; message: string }[] }>(
       `/flights/${flight.id}/confirm-rebooking`,
@@ -506,7 +509,7 @@ describe('the declared credit of a guided rebooking (issue 21, finding 7)', () =
     expect(price.body.errors).toEqual([
       {
         field: 'newPrice',
-        message: `New price must be at most $${((flight.originalPrice - 4500) / 100).toFixed(2)}: FareBack found this fare at $${(((flight.currentPrice ?? 0) as number) / 100).toFixed(2)}. Check the price again if it has changed.`,
+        message: `New price must be at most ${usd(flight.originalPrice - 4500)}: FareBack found this fare at ${usd(flight.currentPrice ?? 0)}. Check the price again if it has changed.`,
       },
     ]);
     const [row] =
@@ -524,7 +527,7 @@ describe('the declared credit of a guided rebooking (issue 21, finding 7)', () =
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const row = await adminRow(await admin(), flight);
     expect(row?.creditReview).toBe(
-      `Declared credit $60.00 is below 90% of the $90.00 net drop FareBack found (paid $${(flight.originalPrice / 100).toFixed(2)}, found $${((flight.currentPrice ?? 0) / 100).toFixed(2)}).`,
+      `Declared credit $60.00 is below 90% of the $90.00 net drop FareBack found (paid ${usd(flight.originalPrice)}, found ${usd(flight.currentPrice ?? 0)}).`,
     );
 
     // the expected credit is not flagged
@@ -550,6 +553,11 @@ describe('the declared credit of a guided rebooking (issue 21, finding 7)', () =
     const [row] = await sql`select commission_rate, commission_amount from public.flights where id = ${flight.id}`;
     expect(row).toEqual({ commission_rate: 25, commission_amount: 2250 });
     expect(await adminRow(await admin(), flight)).toMatchObject({ commissionRate: 25, commission: 2250 });
+    const own = await api.get<FlightsResponse>('/flights', token(user));
+    expect(own.body.flights.find((f) => f.id === flight.id)).toMatchObject({
+      commissionRate: 25,
+      commissionAmount: 2250,
+    });
   });
 });
 

@@ -62,6 +62,7 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'creditExpiryDate', f.credit_expiry_date,
       'creditReferenceNumber', f.credit_reference_number,
       'commissionAmount', f.commission_amount,
+      'commissionRate', f.commission_rate,
       'status', f.status,
       'rebookingMethod', f.rebooking_method,
       'sourceReference', f.source_reference,
