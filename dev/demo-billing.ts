@@ -54,18 +54,19 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
       at: string;
     }) => {
       const credit = r.paid - r.now;
-      const commission = Math.round(credit * 0.25);
+      const rate = 25; // the Premium plan's, kept with the rebooking as recordRebooking does
+      const commission = Math.round((credit * rate) / 100);
       const [flight] = await tx<{ id: number }[]>`
         insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
                                     departure_airport, arrival_airport, departure_date, original_price,
                                     current_price, lowest_price, highest_price, fare_type, cabin_class,
                                     is_eligible_for_rebooking, rebooking_method, has_been_rebooked, status,
                                     rebooking_date, rebooking_price, airline_credit, credit_expiry_date,
-                                    credit_reference_number, commission_amount, last_checked)
+                                    credit_reference_number, commission_amount, commission_rate, last_checked)
         values (${userId}, ${r.airline}, ${r.flightNumber}, ${r.code}, 'Rivera', ${r.from}, ${r.to},
                 current_date + 50, ${r.paid}, ${r.now}, ${r.now}, ${r.paid}, 'Flexible Economy', 'Economy',
                 true, 'source', true, 'rebooked', ${r.at}::timestamptz, ${r.now}, ${credit},
-                (${r.at}::timestamptz + interval '1 year')::date, ${`CR-${r.code}`}, ${commission},
+                (${r.at}::timestamptz + interval '1 year')::date, ${`CR-${r.code}`}, ${commission}, ${rate},
                 ${r.at}::timestamptz)
         returning id::int`;
       await tx`

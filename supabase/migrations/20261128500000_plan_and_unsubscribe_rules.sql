@@ -82,22 +82,20 @@ $$;
 update public.profiles p
    set unsubscribed_kinds = array(
          select distinct k from unnest(p.unsubscribed_kinds) k
-          where k in ('credit_expiring', 'import_over_limit', 'subscription_expired') order by k)
+          where k in ('credit_expiring', 'import_over_limit') order by k)
  where not (
    coalesce(array_ndims(p.unsubscribed_kinds), 1) = 1
-   and p.unsubscribed_kinds <@ array['credit_expiring', 'import_over_limit', 'subscription_expired']
+   and p.unsubscribed_kinds <@ array['credit_expiring', 'import_over_limit']
    and cardinality(array_positions(p.unsubscribed_kinds, 'credit_expiring')) <= 1
    and cardinality(array_positions(p.unsubscribed_kinds, 'import_over_limit')) <= 1
-   and cardinality(array_positions(p.unsubscribed_kinds, 'subscription_expired')) <= 1
  );
 
 alter table public.profiles
   add constraint profiles_unsubscribed_kinds_known check (
     coalesce(array_ndims(unsubscribed_kinds), 1) = 1
-    and unsubscribed_kinds <@ array['credit_expiring', 'import_over_limit', 'subscription_expired']
+    and unsubscribed_kinds <@ array['credit_expiring', 'import_over_limit']
     and cardinality(array_positions(unsubscribed_kinds, 'credit_expiring')) <= 1
     and cardinality(array_positions(unsubscribed_kinds, 'import_over_limit')) <= 1
-    and cardinality(array_positions(unsubscribed_kinds, 'subscription_expired')) <= 1
   );
 
 comment on column public.subscription_plans.tier is

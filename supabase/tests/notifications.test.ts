@@ -181,6 +181,10 @@ describe('unsubscribe and time zone', () => {
     expect(await off('credit_expiring')).toBe(true);
     expect(await off('payment_failed')).toBe(false);
     expect(await off('action_needed')).toBe(false);
+    // account messages of issue 21: a Premium year that ended, money refunded, an admin alert
+    expect(await off('subscription_expired')).toBe(false);
+    expect(await off('payment_refunded')).toBe(false);
+    expect(await off('admin_alert')).toBe(false);
     const [profile] = await sql`
       select notify_price_drops, notify_rebookings, unsubscribed_kinds from public.profiles where id = ${t.id}`;
     expect(profile).toEqual({

@@ -10,12 +10,15 @@ import { commissionOn } from '../functions/_shared/flights/rules.ts';
 import type { Tx as ApiTx } from '../functions/api/db.ts';
 import {
   abandonPayment,
+  attachCommissionIntent,
+  claimCommissionPayment,
   closeCommissionPeriod,
-  insertPayment,
   paymentFailed,
   paymentRefunded,
   paymentSucceeded,
-  unfinishedCommissionPayments,
+  queueUnappliedRefund,
+  recordUnappliedRefund,
+  unappliedRefundDue,
 } from '../functions/api/queries/billing.ts';
 import { recordRebooking } from '../functions/api/queries/flights.ts';
 import { createFlight, createRebooking, createUser, openTestDatabase, setPlan, type TestDb } from './factories.ts';
@@ -40,14 +43,17 @@ type Op =
   | { op: 'rebook'; credit: number }
   | { op: 'plan'; tier: 'free' | 'premium' }
   | { op: 'pay' }
-  | { op: 'succeed' | 'fail' | 'refund'; pick: number }
+  | { op: 'succeed' | 'fail' | 'refund' | 'refundUnapplied'; pick: number }
   | { op: 'statement'; month: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('rebook' as const), credit: fc.integer({ min: 0, max: 250_000 }) }),
   fc.record({ op: fc.constant('plan' as const), tier: fc.constantFrom('free' as const, 'premium' as const) }),
   fc.record({ op: fc.constant('pay' as const) }),
-  fc.record({ op: fc.constantFrom('succeed' as const, 'fail' as const, 'refund' as const), pick: fc.nat(20) }),
+  fc.record({
+    op: fc.constantFrom('succeed' as const, 'fail' as const, 'refund' as const, 'refundUnapplied' as const),
+    pick: fc.nat(20),
+  }),
   fc.record({ op: fc.constant('statement' as const), month: fc.integer({ min: 1, max: 12 }) }),
 );
 
@@ -93,20 +99,18 @@ it('credits x rate = commission owed + commission paid, whatever happens', async
               { owed: number }[]
             >`select commission_owed as owed from public.profiles where id = ${user.id}`;
             if (!row || row.owed <= 0) break;
-            // as POST /api/stripe/pay-commission does: earlier unfinished payments are given up
-            await tx(async (t) => {
-              for (const id of await unfinishedCommissionPayments(t, user.id)) await abandonPayment(t, id);
-              const id = `pi_prop_${randomUUID()}`;
-              await insertPayment(t, {
-                id,
-                userId: user.id,
-                purpose: 'commission',
-                planId: null,
-                amount: row.owed,
-                description: 'Commission payment',
-              });
-              payments.push(id);
+            // as POST /api/stripe/pay-commission does: the debt claimed first (an earlier debt's
+            // pending payment given up), then the provider's intent named on the claimed row
+            const claim = await tx(async (t) => {
+              const first = await claimCommissionPayment(t, user.id);
+              if (!first?.staleId) return first;
+              await abandonPayment(t, first.staleId);
+              return await claimCommissionPayment(t, user.id);
             });
+            if (!claim || claim.paymentId !== claim.debtKey) break; // the same debt: the same payment
+            const id = `pi_prop_${randomUUID()}`;
+            await tx((t) => attachCommissionIntent(t, claim.debtKey, id, 'Commission payment'));
+            payments.push(id);
             break;
           }
           case 'succeed':
@@ -114,9 +118,20 @@ it('credits x rate = commission owed + commission paid, whatever happens', async
           case 'refund': {
             const id = payments[step.pick % Math.max(payments.length, 1)];
             if (!id) break;
-            if (step.op === 'succeed') await tx((t) => paymentSucceeded(t, id, 'pm_card_visa'));
-            else if (step.op === 'fail') await tx((t) => paymentFailed(t, id, 'Your card was declined.'));
-            else await tx((t) => paymentRefunded(t, id));
+            if (step.op === 'succeed') {
+              await tx(async (t) => {
+                await paymentSucceeded(t, id, 'pm_card_visa');
+                await queueUnappliedRefund(t, id);
+              });
+            } else if (step.op === 'fail') await tx((t) => paymentFailed(t, id, 'Your card was declined.'));
+            else if (step.op === 'refund') await tx((t) => paymentRefunded(t, id));
+            else {
+              // the commission_refund job: what the payment could not apply goes back, once
+              await tx(async (t) => {
+                const due = await unappliedRefundDue(t, id);
+                if (due) await recordUnappliedRefund(t, id, `re_prop_${id}`, due.amount);
+              });
+            }
             break;
           }
           case 'statement': {
@@ -138,6 +153,11 @@ it('credits x rate = commission owed + commission paid, whatever happens', async
         expect((state?.owed ?? -1) + (state?.paid ?? -1)).toBe(expected);
         expect(state?.owed).toBeGreaterThanOrEqual(0);
         expect(state?.paid).toBe(state?.applied);
+        // never more goes back than the payment could not apply
+        const [overRefunded] = await db.sql<{ n: number }[]>`
+          select count(*)::int as n from private.payments
+           where user_id = ${user.id} and applied + unapplied_refunded > amount`;
+        expect(overRefunded?.n).toBe(0);
       }
     }),
     { numRuns: 40 },

@@ -55,6 +55,10 @@ describe('privileges', () => {
       "select private.payment_failed('pi_priv_1', 'x')",
       "select private.payment_refunded('pi_priv_1')",
       `select private.close_commission_period('${traveller.id}', '2026-01-01', '2026-01-31')`,
+      `select * from private.claim_commission_payment('${traveller.id}')`,
+      "select private.attach_commission_intent('k', 'pi_priv_1', 'x')",
+      "select private.queue_unapplied_refund('pi_priv_1')",
+      "select private.payment_unapplied_refunded('pi_priv_1', 're_1', 1)",
     ]) {
       const outcome = await attempt(db.sql, user(traveller.id), (tx) => tx.unsafe(call));
       expect(outcome, call).toMatchObject({ error: DENIED });
@@ -69,6 +73,57 @@ describe('privileges', () => {
       );
       expect(outcome, change).toMatchObject({ error: DENIED });
     }
+  });
+});
+
+describe('claiming a commission debt (issue 21, finding 5)', () => {
+  type Claim = {
+    debt_key: string;
+    amount: number;
+    payment_id: string | null;
+    stale_id: string | null;
+    stale_in_flight: boolean;
+  };
+  const claim = async (userId: string) =>
+    (await db.sql<Claim[]>`select * from private.claim_commission_payment(${userId})`)[0] ?? null;
+
+  it('one pending row per debt: the same debt answers the same key and row, a new debt a new key', async () => {
+    const owing = await createUser(db.sql);
+    expect(await claim(owing.id)).toBeNull(); // nothing owed
+    await db.sql`update public.profiles set commission_owed = 1000 where id = ${owing.id}`;
+    const first = await claim(owing.id);
+    expect(first).toEqual({
+      debt_key: `commission:${owing.id}:0:1000`,
+      amount: 1000,
+      payment_id: `commission:${owing.id}:0:1000`,
+      stale_id: null,
+      stale_in_flight: false,
+    });
+    // again before the provider answered: the same claim, no second row
+    expect(await claim(owing.id)).toEqual(first);
+    await db.sql`select private.attach_commission_intent(${first?.debt_key ?? ''}, 'pi_claim_1', 'Commission payment')`;
+    expect(await claim(owing.id)).toMatchObject({ debt_key: first?.debt_key, payment_id: 'pi_claim_1' });
+    const rows = await db.sql`select id, status from private.payments where user_id = ${owing.id}`;
+    expect(rows).toEqual([{ id: 'pi_claim_1', status: 'pending' }]);
+
+    // a new rebooking: the open payment is for an earlier debt, to give up first
+    await db.sql`update public.profiles set commission_owed = 1500 where id = ${owing.id}`;
+    expect(await claim(owing.id)).toMatchObject({
+      debt_key: `commission:${owing.id}:0:1500`,
+      stale_id: 'pi_claim_1',
+      stale_in_flight: false,
+    });
+    // declined: a retry of the debt is a new charge (a new key), not a replay of the decline
+    await db.sql`select private.payment_failed('pi_claim_1', 'declined')`;
+    expect(await claim(owing.id)).toMatchObject({ debt_key: `commission:${owing.id}:1:1500`, stale_id: null });
+
+    // a claim whose provider call has not answered (a statement's charge under way) is waited for
+    await db.sql`update public.profiles set commission_owed = 1700 where id = ${owing.id}`;
+    expect(await claim(owing.id)).toMatchObject({
+      debt_key: `commission:${owing.id}:1:1700`,
+      stale_id: `commission:${owing.id}:1:1500`,
+      stale_in_flight: true,
+    });
   });
 });
 

@@ -177,6 +177,22 @@ describe('POST /api/stripe/pay-commission {userId, amount} (admin)', () => {
     expect(await state(traveller.id)).toMatchObject({ owed: commission, paid: 0, manual: 0 });
   });
 
+  it('refuses an admin recording their own commission as paid (403): another admin must (issue 21, finding 11)', async () => {
+    const owing = await registerUser(api);
+    await sql`update public.profiles set is_admin = true, commission_owed = 1200 where id = ${owing.id}`;
+    const own = await record({ userId: owing.id, amount: 1200 }, owing);
+    expect(own.status).toBe(403);
+    expect(own.body).toEqual({ message: 'Another admin must record a payment of your own commission.' });
+    expect(await state(owing.id)).toMatchObject({ owed: 1200, paid: 0, manual: 0 });
+    expect(await auditRows(owing.id)).toEqual([]);
+
+    // another admin may
+    const other = await record({ userId: owing.id, amount: 1200 });
+    expect(other.status, JSON.stringify(other.body)).toBe(200);
+    expect(other.body).toMatchObject({ commissionOwed: 0, commissionPaid: 1200 });
+    expect(await auditRows(owing.id)).toHaveLength(1);
+  });
+
   it('is refused to a non-admin (403) before anything is read or changed; 401 signed out', async () => {
     const { traveller, commission } = await travellerOwing();
     for (const body of [

@@ -407,6 +407,7 @@ describe('GET /api/admin/flights', () => {
       commissionRate: 25,
       // 2500.25
       commission: 2500,
+      creditReview: null,
       lastChecked: FLIGHTS[0]?.lastChecked?.toISOString(),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });

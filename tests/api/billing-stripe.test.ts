@@ -510,3 +510,97 @@ describe('large events (issue 21, finding 12)', () => {
     expect(row?.n).toBe(0);
   });
 });
+
+// Issue 21, finding 5: these run after the statement test above, whose month's job they must not
+// run first (each calls /internal/jobs).
+describe('one charge per commission debt, and money that finds nothing owed goes back', () => {
+  async function runJobs() {
+    const res = await fetch(`${stack.apiUrl}/internal/jobs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.cronSecret}` },
+    });
+    expect(res.status).toBe(200);
+  }
+
+  const commissionIntentsOf = (userId: string) =>
+    [...stub.paymentIntents.values()].filter((pi) => {
+      const metadata = pi.metadata as { userId?: string; purpose?: string };
+      return metadata.userId === userId && metadata.purpose === 'commission';
+    });
+
+  it('five concurrent pay-commission calls charge the saved card once', async () => {
+    const { user, session } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    await sql`update public.profiles set commission_owed = 1500 where id = ${user.id}`;
+
+    const calls = await Promise.all(
+      Array.from({ length: 5 }, () => api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user))),
+    );
+    // each call answers the one charge, or (once it is applied) that nothing is owed
+    for (const res of calls) expect([200, 400], JSON.stringify(res.body)).toContain(res.status);
+    expect(calls.some((res) => res.status === 200)).toBe(true);
+    const charges = commissionIntentsOf(user.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ amount: 1500, status: 'succeeded', payment_method: 'pm_card_visa' });
+    const keys = stub.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.body.customer === session.customer)
+      .map((r) => r.idempotencyKey);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(new RegExp(`^commission:${user.id}:0:1500$`));
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1500 });
+    const payments = await sql`select id, status, amount, applied from private.payments
+                                where user_id = ${user.id} and purpose = 'commission'`;
+    expect(payments).toEqual([{ id: charges[0]?.id, status: 'succeeded', amount: 1500, applied: 1500 }]);
+  });
+
+  it('a card payment completing after an admin recorded the debt as paid is refunded, recorded and told', async () => {
+    const admin = await traveller();
+    await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
+    const user = await traveller(); // no saved card: the card form
+    await sql`update public.profiles set commission_owed = 1800, total_credits_earned = 7200 where id = ${user.id}`;
+
+    const started = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user));
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body).toMatchObject({ status: 'requires_payment_method', amount: 1800 });
+    const intentId = started.body.paymentIntentId;
+    // the card completes at Stripe while the admin records the same debt as paid by transfer
+    stub.payIntent(intentId);
+    const recorded = await api.post('/stripe/pay-commission', { userId: user.id, amount: 1800 }, auth(admin));
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    await deliver('payment_intent.succeeded', stub.paymentIntents.get(intentId) ?? {});
+    // charged, applied as 0: the debt was already paid
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1800 });
+
+    await runJobs();
+    await runJobs(); // a second run refunds nothing more
+    const refunds = [...stub.refunds.values()].filter((r) => r.payment_intent === intentId);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount: 1800, status: 'succeeded' });
+    const [payment] = await sql`select status, amount, applied, unapplied_refunded, unapplied_refund_id
+                                  from private.payments where id = ${intentId}`;
+    expect(payment).toEqual({
+      status: 'succeeded',
+      amount: 1800,
+      applied: 0,
+      unapplied_refunded: 1800,
+      unapplied_refund_id: refunds[0]?.id,
+    });
+    const rows = await billingRows(user.id);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { type: 'refund', amount: 1800, status: 'completed', payment_reference: refunds[0]?.id },
+      ]),
+    );
+    // the ledger never counted the refunded money
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1800 });
+    const [told] = await sql<{ message: string; additional_data: Record<string, unknown> }[]>`
+      select message, additional_data from public.notification_history
+       where user_id = ${user.id} and type = 'payment_refunded'`;
+    expect(told?.additional_data).toMatchObject({ amount: 1800, applied: 0 });
+    expect(told?.message).toContain('$18.00 has been refunded to your card');
+    const [alert] = await sql<{ additional_data: Record<string, unknown> }[]>`
+      select additional_data from public.notification_history
+       where user_id = ${admin.id} and type = 'admin_alert'`;
+    expect(alert?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1800 });
+  });
+});

@@ -300,6 +300,30 @@ describe('commission: GET /api/billing/commission, POST /api/stripe/pay-commissi
     expect((await history(user)).total).toBe(0);
   });
 
+  it('five concurrent pay-commission calls for one debt are one payment (issue 21, finding 5)', async () => {
+    const user = await confirmedUser();
+    await putOnPremium(sql, user.id);
+    await owe(user.id, 1700, 6800);
+    const calls = await Promise.all(
+      Array.from({ length: 5 }, () => api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user))),
+    );
+    for (const res of calls) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // the same debt, the same payment: one intent, one row (before: five, four of them given up)
+    expect(new Set(calls.map((res) => res.body.paymentIntentId)).size).toBe(1);
+    const payments = await sql`select id, status, amount from private.payments where user_id = ${user.id}`;
+    expect(payments).toEqual([{ id: calls[0]?.body.paymentIntentId, status: 'pending', amount: 1700 }]);
+    const [intents] = await sql<{ n: number }[]>`
+      select count(*)::int as n from private.local_payment_intents where metadata ->> 'userId' = ${user.id}`;
+    expect(intents?.n).toBe(1);
+    const paid = await api.post<TestModeConfirmResponse>(
+      '/stripe/test-mode/confirm',
+      { paymentIntentId: calls[0]?.body.paymentIntentId, outcome: 'succeeded' },
+      auth(user),
+    );
+    expect(paid.body.success).toBe(true);
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1700 });
+  });
+
   it('a failed payment leaves it owed and tells the traveller; paying again settles it', async () => {
     const user = await confirmedUser();
     await putOnPremium(sql, user.id);

@@ -12,6 +12,7 @@ import type {
   FlightsResponse,
   RebookResponse,
 } from '../../supabase/functions/_shared/types/flights.ts';
+import type { AdminFlight } from '../../supabase/functions/_shared/types/admin.ts';
 import { apiClient, databaseClient } from './client.ts';
 import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
 
@@ -450,6 +451,113 @@ describe('the assisted path (tickets the source cannot change)', () => {
     );
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/FareBack can change this booking for you/);
+  });
+});
+
+describe('the declared credit of a guided rebooking (issue 21, finding 7)', () => {
+  /** An assisted (airline-direct) flight whose fare FareBack found $90 below the price paid, no change fee. */
+  async function ninetyDollarDrop(user: RegisteredUser): Promise<Flight> {
+    const flight = await addedFlight(user, code('DIRECTDROP'));
+    const checked = await api.post<CheckPriceResponse>(`/flights/${flight.id}/check-price`, {}, token(user));
+    expect(checked.body.flight.status).toBe('price_drop');
+    await sql`update public.flights set current_price = original_price - 9000, change_penalty = 0 where id = ${flight.id}`;
+    return { ...checked.body.flight, currentPrice: flight.originalPrice - 9000, changePenalty: 0 };
+  }
+
+  // as the api writes money in messages (thousands separated: a fare may be above $1,000)
+  const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
+  const confirm = (user: RegisteredUser, flight: Flight, body: Record<string, unknown>) =>
+    api.post<RebookResponse & { message: string; errors?: { field: string; message: string }[] }>(
+      `/flights/${flight.id}/confirm-rebooking`,
+      { creditExpiryDate: '2027-11-30', ...body },
+      token(user),
+    );
+
+  async function admin(): Promise<RegisteredUser> {
+    const user = await registerUser(api);
+    await sql`update public.profiles set is_admin = true where id = ${user.id}`;
+    return user;
+  }
+
+  async function adminRow(as: RegisteredUser, flight: Flight) {
+    const res = await api.get<{ items: AdminFlight[] }>(`/admin/flights?q=${flight.bookingCode}`, token(as));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.items.find((f) => f.id === flight.id);
+  }
+
+  it('refuses a credit of 1 cent on a $90 drop with a 400 naming the field and the plausible range', async () => {
+    const user = await registerUser(api);
+    const flight = await ninetyDollarDrop(user);
+    const res = await confirm(user, flight, { newPrice: flight.currentPrice, airlineCredit: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      {
+        field: 'airlineCredit',
+        message:
+          'Airline credit must be between $45.00 and $90.00: at most the fare difference you entered, and at least ' +
+          'half the $90.00 drop FareBack found (after any change fee). If the airline gave you less, contact support.',
+      },
+    ]);
+    // above the fare difference entered: refused too
+    const above = await confirm(user, flight, { newPrice: flight.currentPrice, airlineCredit: 9001 });
+    expect(above.status).toBe(400);
+    expect(above.body.errors?.[0]?.field).toBe('airlineCredit');
+    // a new price that leaves no room for a plausible credit names the new price
+    const price = await confirm(user, flight, { newPrice: flight.originalPrice - 100, airlineCredit: 100 });
+    expect(price.status).toBe(400);
+    expect(price.body.errors).toEqual([
+      {
+        field: 'newPrice',
+        message: `New price must be at most ${usd(flight.originalPrice - 4500)}: FareBack found this fare at ${usd(flight.currentPrice ?? 0)}. Check the price again if it has changed.`,
+      },
+    ]);
+    const [row] =
+      await sql`select has_been_rebooked, status, credit_review from public.flights where id = ${flight.id}`;
+    expect(row).toEqual({ has_been_rebooked: false, status: 'price_drop', credit_review: null });
+    const [records] = await sql<{ n: number }[]>`
+      select count(*)::int as n from private.rebookings where flight_id = ${flight.id}`;
+    expect(records?.n).toBe(0);
+  });
+
+  it('accepts a low but plausible credit flagged for review, which the admin flights list shows', async () => {
+    const user = await registerUser(api);
+    const flight = await ninetyDollarDrop(user);
+    const res = await confirm(user, flight, { newPrice: flight.currentPrice, airlineCredit: 6000 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const row = await adminRow(await admin(), flight);
+    expect(row?.creditReview).toBe(
+      `Declared credit $60.00 is below 90% of the $90.00 net drop FareBack found (paid ${usd(flight.originalPrice)}, found ${usd(flight.currentPrice ?? 0)}).`,
+    );
+
+    // the expected credit is not flagged
+    const other = await ninetyDollarDrop(user);
+    expect((await confirm(user, other, { newPrice: other.currentPrice, airlineCredit: 9000 })).status).toBe(200);
+    const [clean] = await sql`select credit_review from public.flights where id = ${other.id}`;
+    expect(clean).toEqual({ credit_review: null });
+  });
+
+  it('keeps the commission rate with the rebooking: a later plan-rate change changes neither rate nor commission', async () => {
+    const user = await registerUser(api);
+    const [plan] = await sql<{ id: string }[]>`
+      insert into public.subscription_plans (name, tier, price, flight_limit, auto_rebooking_enabled, commission_rate, is_active)
+      values (${`Rate test ${randomBytes(4).toString('hex')}`}, 'premium', 2499, -1, true, 25, false)
+      returning id`;
+    await sql`update public.profiles set plan_id = ${plan?.id ?? 0} where id = ${user.id}`;
+    const flight = await ninetyDollarDrop(user);
+    const res = await confirm(user, flight, { newPrice: flight.currentPrice, airlineCredit: 9000 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.commission).toBe(2250);
+
+    await sql`update public.subscription_plans set commission_rate = 10 where id = ${plan?.id ?? 0}`;
+    const [row] = await sql`select commission_rate, commission_amount from public.flights where id = ${flight.id}`;
+    expect(row).toEqual({ commission_rate: 25, commission_amount: 2250 });
+    expect(await adminRow(await admin(), flight)).toMatchObject({ commissionRate: 25, commission: 2250 });
+    const own = await api.get<FlightsResponse>('/flights', token(user));
+    expect(own.body.flights.find((f) => f.id === flight.id)).toMatchObject({
+      commissionRate: 25,
+      commissionAmount: 2250,
+    });
   });
 });
 

@@ -140,6 +140,7 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
     creditExpiryDate: null,
     creditReferenceNumber: null,
     commissionAmount: null,
+    commissionRate: null,
     status: 'monitoring',
     rebookingMethod: 'source',
     sourceReference: null,

@@ -3,6 +3,7 @@ import {
   canRebook,
   commissionOn,
   creditExpiryDate,
+  creditPlausibility,
   flightSavings,
   initialStatus,
   isEligibleFareType,
@@ -97,5 +98,35 @@ describe('creditExpiryDate', () => {
   it('is one year after the rebooking', () => {
     expect(creditExpiryDate(new Date('2026-11-22T15:00:00Z'))).toBe('2027-11-22');
     expect(creditExpiryDate(new Date('2028-02-29T00:00:00Z'))).toBe('2029-03-01');
+  });
+});
+
+describe("creditPlausibility (a guided rebooking's declared credit)", () => {
+  it('ranges from half the net drop found to the fare difference declared; flags below 90% of it', () => {
+    // paid $500, found $410, no fee: $90 expected
+    expect(creditPlausibility({ pricePaid: 50_000, foundPrice: 41_000, changePenalty: 0, newPrice: 41_000 })).toEqual({
+      expected: 9000,
+      min: 4500,
+      max: 9000,
+      reviewBelow: 8100,
+    });
+    // a change fee comes off what the airline gives back
+    expect(
+      creditPlausibility({ pricePaid: 50_000, foundPrice: 41_000, changePenalty: 3000, newPrice: 41_000 }),
+    ).toEqual({ expected: 6000, min: 3000, max: 9000, reviewBelow: 5400 });
+  });
+
+  it('asks at least a cent when the fee eats the drop or no fare was found', () => {
+    expect(
+      creditPlausibility({ pricePaid: 50_000, foundPrice: 49_000, changePenalty: 5000, newPrice: 49_000 }),
+    ).toEqual({ expected: 0, min: 1, max: 1000, reviewBelow: 0 });
+    expect(creditPlausibility({ pricePaid: 50_000, foundPrice: null, changePenalty: null, newPrice: 40_000 }).min).toBe(
+      1,
+    );
+  });
+
+  it('leaves no room when the declared new price is far above the fare found', () => {
+    const range = creditPlausibility({ pricePaid: 50_000, foundPrice: 41_000, changePenalty: 0, newPrice: 49_900 });
+    expect(range.max).toBeLessThan(range.min);
   });
 });

@@ -87,3 +87,44 @@ export function creditExpiryDate(issued: Date): string {
   const expiry = new Date(Date.UTC(issued.getUTCFullYear() + 1, issued.getUTCMonth(), issued.getUTCDate()));
   return expiry.toISOString().slice(0, 10);
 }
+
+/**
+ * A credit below this share of the net drop FareBack found is refused on a guided rebooking: the
+ * airline gives back the fare difference less its change fee, so far less than that is a typo or
+ * an under-declaration (which would also shrink the commission).
+ */
+export const CREDIT_MIN_SHARE = 0.5;
+/** Below this share (and at or above CREDIT_MIN_SHARE) the credit is accepted and flagged for review. */
+export const CREDIT_REVIEW_SHARE = 0.9;
+
+export interface CreditPlausibility {
+  /** The net drop FareBack found: price paid - the lower fare found - the change fee (cents, >= 0). */
+  expected: number;
+  /** The lowest credit accepted (cents, at least 1). */
+  min: number;
+  /** The highest: the fare difference declared, price paid - new price (cents). */
+  max: number;
+  /** Accepted credits below this are flagged for an admin's review. */
+  reviewBelow: number;
+}
+
+/**
+ * What the airline credit of a guided (airline-direct) rebooking can plausibly be: at most the fare
+ * difference the traveller declares (no airline credits more than it), at least half the net drop
+ * FareBack found (the found lower fare vs the price paid, less the change fee the quote gave).
+ */
+export function creditPlausibility(f: {
+  pricePaid: number;
+  foundPrice: number | null;
+  changePenalty: number | null;
+  newPrice: number;
+}): CreditPlausibility {
+  const expected =
+    f.foundPrice === null ? 0 : Math.max(0, f.pricePaid - f.foundPrice - Math.max(0, f.changePenalty ?? 0));
+  return {
+    expected,
+    min: Math.max(1, Math.ceil(expected * CREDIT_MIN_SHARE)),
+    max: f.pricePaid - f.newPrice,
+    reviewBelow: Math.ceil(expected * CREDIT_REVIEW_SHARE),
+  };
+}

@@ -46,6 +46,7 @@ function unavailablePayments(): Payments {
     retrieveInvoice: refuse,
     retrieveCharge: refuse,
     retrieveDispute: refuse,
+    refundPayment: refuse,
     verifyWebhook: refuse,
   };
 }

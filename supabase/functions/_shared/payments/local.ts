@@ -23,6 +23,7 @@ export interface LocalIntent {
 }
 
 export interface LocalIntentStore {
+  /** Keeps a new intent; an id already kept is left as it is. */
   insert(intent: LocalIntent): Promise<void>;
   get(id: string): Promise<LocalIntent | null>;
   update(id: string, patch: Pick<LocalIntent, 'status' | 'paymentMethodId' | 'failureMessage'>): Promise<void>;
@@ -45,8 +46,15 @@ function unsupported(what: string): never {
   throw new PaymentProviderError(`${what} is not available in local test mode.`);
 }
 
+/** An id of its own, or one made from an idempotency key: the same key, the same intent. */
+async function intentId(idempotencyKey: string | undefined): Promise<string> {
+  if (!idempotencyKey) return `pi_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(idempotencyKey));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `pi_test_${hex.slice(0, 32)}`;
+}
+
 export function createLocalPayments(store: LocalIntentStore): LocalPayments {
-  const newId = () => `pi_test_${crypto.randomUUID().replaceAll('-', '')}`;
   const load = async (id: string) => {
     const intent = await store.get(id);
     if (!intent) throw new PaymentProviderError(`No such payment intent: ${id}`);
@@ -55,9 +63,9 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
   return {
     mode: 'test',
     createCustomer: ({ userId }) => Promise.resolve(`cus_test_${userId.replaceAll('-', '')}`),
-    async createPaymentIntent({ customerId, amount, metadata }) {
+    async createPaymentIntent({ customerId, amount, metadata, idempotencyKey }) {
       const intent: LocalIntent = {
-        id: newId(),
+        id: await intentId(idempotencyKey),
         customerId,
         amount,
         status: 'requires_payment_method',
@@ -65,12 +73,13 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
         paymentMethodId: null,
         failureMessage: null,
       };
+      // a repeated key answers the intent it made first, as Stripe does
       await store.insert(intent);
-      return info(intent);
+      return info(await load(intent.id));
     },
-    async chargeSavedCard({ customerId, paymentMethodId, amount, metadata }) {
+    async chargeSavedCard({ idempotencyKey, customerId, paymentMethodId, amount, metadata }) {
       const intent: LocalIntent = {
-        id: newId(),
+        id: await intentId(idempotencyKey),
         customerId,
         amount,
         status: 'succeeded',
@@ -79,7 +88,7 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
         failureMessage: null,
       };
       await store.insert(intent);
-      return info(intent);
+      return info(await load(intent.id));
     },
     retrievePaymentIntent: async (id) => info(await load(id)),
     async cancelPaymentIntent(id) {
@@ -87,6 +96,12 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
       if (intent.status !== 'succeeded') {
         await store.update(id, { status: 'canceled', paymentMethodId: intent.paymentMethodId, failureMessage: null });
       }
+    },
+    async refundPayment({ paymentIntentId, idempotencyKey }) {
+      const intent = await load(paymentIntentId);
+      if (intent.status !== 'succeeded') throw new PaymentProviderError(`Payment ${paymentIntentId} has not succeeded`);
+      // nothing was charged, so nothing moves: the refund is only named
+      return { id: (await intentId(idempotencyKey)).replace('pi_test_', 're_test_') };
     },
     createCheckoutSession: () => unsupported('Stripe Checkout'),
     retrieveCheckoutSession: () => unsupported('Stripe Checkout'),

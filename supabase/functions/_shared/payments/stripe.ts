@@ -3,7 +3,9 @@
 // Webhooks are verified on the raw body with the SubtleCrypto provider (Deno has no node crypto
 // HMAC in the SDK's default provider). Since API version 2025-03-31 a subscription's period is on
 // its items and an invoice names its subscription under parent.subscription_details; both
-// places are read.
+// places are read. Two requests with one idempotency key at the same moment (concurrent calls for
+// one debt): Stripe answers the later one 409 and the SDK retries it (stripe-node RequestSender,
+// "Retry on conflict errors"), when it gets the first one's answer.
 import Stripe from 'stripe';
 import type { PaymentIntentStatus } from '../types/billing.ts';
 import {
@@ -110,18 +112,21 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
         );
         return customer.id;
       }),
-    createPaymentIntent: ({ customerId, amount, description, metadata, saveCard }) =>
+    createPaymentIntent: ({ customerId, amount, description, metadata, saveCard, idempotencyKey }) =>
       call(async () =>
         intentInfo(
-          await stripe.paymentIntents.create({
-            amount,
-            currency: 'usd',
-            customer: customerId,
-            description,
-            metadata,
-            automatic_payment_methods: { enabled: true },
-            ...(saveCard ? { setup_future_usage: 'off_session' as const } : {}),
-          }),
+          await stripe.paymentIntents.create(
+            {
+              amount,
+              currency: 'usd',
+              customer: customerId,
+              description,
+              metadata,
+              automatic_payment_methods: { enabled: true },
+              ...(saveCard ? { setup_future_usage: 'off_session' as const } : {}),
+            },
+            idempotencyKey ? { idempotencyKey } : undefined,
+          ),
         ),
       ),
     async chargeSavedCard({ idempotencyKey, customerId, paymentMethodId, amount, description, metadata }) {
@@ -155,6 +160,15 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
     cancelPaymentIntent: (id) =>
       call(async () => {
         await stripe.paymentIntents.cancel(id);
+      }),
+    // Stripe API reference, "Create a refund": payment_intent and amount (cents, partial allowed)
+    refundPayment: ({ paymentIntentId, amount, idempotencyKey, metadata }) =>
+      call(async () => {
+        const refund = await stripe.refunds.create(
+          { payment_intent: paymentIntentId, amount, metadata },
+          { idempotencyKey },
+        );
+        return { id: refund.id };
       }),
     createCheckoutSession: ({ customerId, amount, planName, planDescription, metadata, successUrl, cancelUrl }) =>
       call(async () => {

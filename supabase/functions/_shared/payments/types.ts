@@ -83,6 +83,17 @@ export interface CreatePaymentIntent {
   metadata: Metadata;
   /** Keep the card for later off-session charges (commission statements). */
   saveCard: boolean;
+  /** The same key answers the same intent however often the call is repeated (a debt's key). */
+  idempotencyKey?: string;
+}
+
+export interface RefundPayment {
+  paymentIntentId: string;
+  /** Cents; at most what the intent took. */
+  amount: number;
+  /** The same key refunds once (Stripe keeps a key for at least 24 hours). */
+  idempotencyKey: string;
+  metadata: Metadata;
 }
 
 export interface ChargeSavedCard {
@@ -114,6 +125,8 @@ export interface Payments {
   chargeSavedCard(input: ChargeSavedCard): Promise<PaymentIntentInfo>;
   retrievePaymentIntent(id: string): Promise<PaymentIntentInfo>;
   cancelPaymentIntent(id: string): Promise<void>;
+  /** Gives back part or all of a succeeded intent's money to the card; answers the refund's id. */
+  refundPayment(input: RefundPayment): Promise<{ id: string }>;
   createCheckoutSession(input: CreateCheckoutSession): Promise<{ id: string; url: string }>;
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionInfo>;
   retrieveSubscription(id: string): Promise<SubscriptionInfo>;

@@ -90,10 +90,12 @@ export interface AdminFlight {
   currentPrice: number | null;
   rebookingPrice: number | null;
   airlineCredit: number | null;
-  /** The traveller's plan's commission rate, percent. */
+  /** Percent: the rate recorded with the rebooking, else the traveller's plan's rate now. */
   commissionRate: number;
-  /** round(airlineCredit × commissionRate / 100), cents; 0 with no credit. */
+  /** The commission recorded with the rebooking, else round(airlineCredit × commissionRate / 100); cents. */
   commission: number;
+  /** Why the credit declared on a guided rebooking needs an admin's review, or null. */
+  creditReview: string | null;
   lastChecked: string | null;
   createdAt: string;
 }

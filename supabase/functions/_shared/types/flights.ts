@@ -58,6 +58,8 @@ export interface Flight {
   creditReferenceNumber: string | null;
   /** Commission charged on this flight's rebooking (premium: plan rate of the credit), cents. */
   commissionAmount: number | null;
+  /** The rate (percent) that commission was charged at, kept with the rebooking; null before one. */
+  commissionRate: number | null;
   status: FlightStatus;
   /** 'source': FareBack changes the booking itself; 'assisted': the traveller changes it with the airline. */
   rebookingMethod: RebookingMethod;

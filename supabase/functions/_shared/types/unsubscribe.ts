@@ -23,7 +23,6 @@ export const UNSUBSCRIBE_KIND_DESCRIPTIONS: Readonly<Record<string, string>> = {
   flight_cancelled: 'flight cancellation emails',
   credit_expiring: 'airline credit expiry reminders',
   import_over_limit: 'notices about flights found in your inbox past your plan',
-  subscription_expired: 'notices that your Premium year has ended',
   digest: 'daily and weekly summary emails (price drops and rebookings)',
 };
 

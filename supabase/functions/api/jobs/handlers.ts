@@ -2,7 +2,7 @@
 // claims them. An area adds its handler here (and its kind's row to private.job_kinds in its
 // migration). The price sweep's `price_check` batches are not here: the sweep runs them itself.
 import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
-import { commissionStatementsJob } from '../services/billing.ts';
+import { commissionRefundJob, commissionStatementsJob } from '../services/billing.ts';
 import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
 import type { JobHandler } from '../services/job-runner.ts';
 import { NOTIFICATION_HANDLERS } from '../services/notifications.ts';
@@ -12,6 +12,7 @@ export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,
   subscriptionExpiryJob as JobHandler<never>,
+  commissionRefundJob as JobHandler<never>,
   emailScanScheduleHandler as JobHandler<never>,
   emailScanHandler as JobHandler<never>,
   autoRebookOwnHandler as JobHandler<never>,

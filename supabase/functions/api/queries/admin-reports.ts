@@ -50,8 +50,10 @@ export function routeSearch(q: string): { from: string; to: string } | { airport
 
 /**
  * `GET /api/admin/flights`: every traveller's flights. Search: booking code, airline or flight
- * number containing the text, or the route (see routeSearch). The commission column is the
- * owner's plan's rate of the airline credit, rounded to the cent.
+ * number containing the text, or the route (see routeSearch). A rebooked flight's commission and
+ * rate are the ones recorded with it (migration 20261128200100), whatever the plan's rate is now;
+ * otherwise the owner's plan's rate of the airline credit, rounded to the cent. `creditReview`
+ * says why a guided rebooking's declared credit needs a look.
  */
 export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>): Promise<ListPage<AdminFlight>> {
   let search = tx`true`;
@@ -72,8 +74,10 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
            f.status as "status", f.has_been_rebooked as "hasBeenRebooked",
            f.original_price as "originalPrice", f.current_price as "currentPrice",
            f.rebooking_price as "rebookingPrice", f.airline_credit as "airlineCredit",
-           coalesce(sp.commission_rate, 0) as "commissionRate",
-           round(coalesce(f.airline_credit, 0) * coalesce(sp.commission_rate, 0) / 100.0)::int as "commission",
+           coalesce(f.commission_rate, sp.commission_rate, 0) as "commissionRate",
+           coalesce(f.commission_amount,
+                    round(coalesce(f.airline_credit, 0) * coalesce(sp.commission_rate, 0) / 100.0)::int) as "commission",
+           f.credit_review as "creditReview",
            f.last_checked as "lastChecked", f.created_at as "createdAt"
       from public.flights f
       left join public.profiles p on p.id = f.user_id

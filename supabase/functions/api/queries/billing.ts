@@ -168,6 +168,73 @@ export async function unfinishedCommissionPayments(tx: Tx, userId: string): Prom
   return rows.map((r) => r.id);
 }
 
+export interface CommissionClaim {
+  /** The debt this payment pays; also the provider's idempotency key. */
+  debtKey: string;
+  amount: number;
+  /** The payment row: its debt key until the provider answered, then the intent's id. */
+  paymentId: string | null;
+  /** Another pending commission payment (an earlier debt) to give up before this one. */
+  staleId: string | null;
+  /** That payment is a claim still waiting for the provider's answer (made in the last 5 minutes). */
+  staleInFlight: boolean;
+}
+
+/**
+ * private.claim_commission_payment (migration 20261128200000): the pending row of the debt is
+ * written before the provider is called, under the one-pending-per-traveller index; null when
+ * nothing is owed (or this statement was charged before).
+ */
+export async function claimCommissionPayment(
+  tx: Tx,
+  userId: string,
+  statementId: number | null = null,
+): Promise<CommissionClaim | null> {
+  const [row] = await tx<CommissionClaim[]>`
+    select debt_key as "debtKey", amount, payment_id as "paymentId", stale_id as "staleId",
+           stale_in_flight as "staleInFlight"
+      from private.claim_commission_payment(${userId}, ${statementId}::bigint)
+  `;
+  return row ?? null;
+}
+
+/** The provider answered a claim: its row takes the intent's id (false when it already had). */
+export async function attachCommissionIntent(
+  tx: Tx,
+  debtKey: string,
+  intentId: string,
+  description: string,
+): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`
+    select private.attach_commission_intent(${debtKey}, ${intentId}, ${description}) as ok
+  `;
+  return row?.ok ?? false;
+}
+
+/** Queues the refund of what a succeeded commission payment could not apply; the cents, or 0. */
+export async function queueUnappliedRefund(tx: Tx, id: string): Promise<number> {
+  const [row] = await tx<{ cents: number }[]>`select private.queue_unapplied_refund(${id}) as cents`;
+  return row?.cents ?? 0;
+}
+
+/** What is still to refund of a succeeded commission payment's unapplied part, if anything. */
+export async function unappliedRefundDue(tx: Tx, id: string): Promise<{ userId: string; amount: number } | null> {
+  const [row] = await tx<{ userId: string; amount: number }[]>`
+    select user_id as "userId", amount - applied as amount from private.payments
+     where id = ${id} and purpose = 'commission' and status = 'succeeded'
+       and unapplied_refund_id is null and amount > applied
+  `;
+  return row ?? null;
+}
+
+/** The refund is made: recorded once, a refund billing row, the traveller and admins told. */
+export async function recordUnappliedRefund(tx: Tx, id: string, refundId: string, amount: number): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`
+    select private.payment_unapplied_refunded(${id}, ${refundId}, ${amount}) as ok
+  `;
+  return row?.ok ?? false;
+}
+
 /** A payment given up (cancelled at the provider): failed, no notification. */
 export async function abandonPayment(tx: Tx, id: string): Promise<void> {
   await tx`
@@ -407,6 +474,7 @@ export function localIntentStore(db: Db): LocalIntentStore {
         (sql) => sql`
           insert into private.local_payment_intents (id, customer_id, amount, status, metadata, payment_method_id, failure_message)
           values (${i.id}, ${i.customerId}, ${i.amount}, ${i.status}, ${sql.json(i.metadata)}, ${i.paymentMethodId}, ${i.failureMessage})
+          on conflict (id) do nothing
         `,
       );
     },

@@ -62,6 +62,7 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'creditExpiryDate', f.credit_expiry_date,
       'creditReferenceNumber', f.credit_reference_number,
       'commissionAmount', f.commission_amount,
+      'commissionRate', f.commission_rate,
       'status', f.status,
       'rebookingMethod', f.rebooking_method,
       'sourceReference', f.source_reference,
@@ -330,6 +331,8 @@ export interface RebookingRecord {
   creditExpiryDate: string;
   seatNumber: string | null;
   rebookedAt: Date;
+  /** A guided rebooking's declared credit that an admin should review, and why (else null). */
+  creditReview?: string | null;
 }
 
 /**
@@ -347,7 +350,9 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
   `;
   if (!open) return null;
   // The owner's row first: a traveller's credit and commission move one rebooking at a time. The
-  // rate is the one of the plan the traveller is on (by id: a renamed or retired plan keeps it).
+  // rate is the one of the plan the traveller is on (by id: a renamed or retired plan keeps it),
+  // and it is kept on the flight with the commission: a later change of the plan's rate changes
+  // neither (migration 20261128200100).
   const [plan] = await tx<{ commission_rate: number | null }[]>`
     select coalesce(sp.commission_rate, 0) as commission_rate
     from public.profiles p
@@ -374,7 +379,9 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
       credit_reference_number = ${r.creditReference},
       credit_expiry_date = ${r.creditExpiryDate},
       seat_number = coalesce(${r.seatNumber}, seat_number),
-      commission_amount = ${commission}
+      commission_amount = ${commission},
+      commission_rate = ${rate},
+      credit_review = ${r.creditReview ?? null}
     where id = ${r.flightId} and user_id = ${r.userId} and not has_been_rebooked
     returning airline, flight_number, departure_airport, arrival_airport
   `;

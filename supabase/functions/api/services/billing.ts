@@ -40,9 +40,12 @@ import {
   activePlan,
   adoptDisputedSubscriptionPayment,
   applySubscription,
+  attachCommissionIntent,
   type BillingProfile,
   billingProfile,
+  claimCommissionPayment,
   closeCommissionPeriod,
+  type CommissionClaim,
   disputedSubscription,
   insertPayment,
   moveToFreePlan,
@@ -54,13 +57,16 @@ import {
   paymentRefunded,
   paymentSucceeded,
   premiumPlan,
+  queueUnappliedRefund,
   recordInvoiceFailed,
   recordManualCommissionPayment,
   recordInvoicePaid,
   recordStripeEvent,
+  recordUnappliedRefund,
   saveCustomerId,
   toCurrentSubscription,
   travellersToState,
+  unappliedRefundDue,
   unfinishedCommissionPayments,
   userByCustomer,
 } from '../queries/billing.ts';
@@ -79,6 +85,10 @@ export const PAYMENT_NOT_FOUND = 'Payment not found';
 export const PAYMENT_ALREADY_COMPLETE = 'This payment is already complete.';
 export const COMMISSION_PAYMENT_RECORDED = 'Commission payment recorded';
 export const USER_NOT_FOUND = 'User not found';
+export const COMMISSION_PAYMENT_CHANGING = 'Your commission payment is being updated. Please try again.';
+export const COMMISSION_PAYMENT_UNDER_WAY =
+  'A payment of your commission is already under way. Please try again in a moment.';
+export const COMMISSION_PAYMENT_CANCELLED = 'That commission payment was cancelled. Please try again.';
 
 /** Provider refusals as answers: a decline is the traveller's (402), an outage ours (502). */
 async function provider<T>(fn: () => Promise<T>): Promise<T> {
@@ -266,49 +276,100 @@ export async function createCheckoutSession(
 }
 
 // ---- commission ----
+//
+// One charge per debt (issue 21, finding 5): the pending payment row is claimed first, in the
+// database, under the one-pending-per-traveller index (private.claim_commission_payment), and the
+// provider is called with the debt's key as its idempotency key, so concurrent or repeated calls
+// for one debt are one charge, and a new debt (a new rebooking, an attempt finished or declined
+// since) a new one. What a succeeded payment cannot apply is refunded (commissionRefundJob).
 
 /**
- * Gives up the traveller's unfinished card payments of commission: each was for what was owed when
- * it began, so after another payment it would charge too much.
+ * Gives up an unfinished commission payment: it was for what was owed when it began. One the
+ * provider completed meanwhile is applied instead (and what it cannot apply refunded), never dropped.
  */
+async function giveUpCommissionPayment(deps: AppDeps, id: string): Promise<void> {
+  await deps.payments.cancelPaymentIntent(id).catch(() => {});
+  const intent = await deps.payments.retrievePaymentIntent(id).catch(() => null);
+  if (intent?.status === 'succeeded') {
+    await settle(deps, intent);
+    return;
+  }
+  await deps.db.asService((tx) => abandonPayment(tx, id));
+}
+
 async function giveUpCommissionPayments(deps: AppDeps, userId: string): Promise<void> {
   const unfinished = await deps.db.asService((tx) => unfinishedCommissionPayments(tx, userId));
-  for (const id of unfinished) {
-    await provider(() => deps.payments.cancelPaymentIntent(id)).catch(() => {});
-    await deps.db.asService((tx) => abandonPayment(tx, id));
+  for (const id of unfinished) await giveUpCommissionPayment(deps, id);
+}
+
+/** The traveller's commission debt, claimed: an earlier debt's payment still open is given up first. */
+async function claimCommissionDebt(deps: AppDeps, userId: string): Promise<CommissionClaim | null> {
+  for (let round = 0; round < 3; round += 1) {
+    const claim = await deps.db.asService((tx) => claimCommissionPayment(tx, userId));
+    if (!claim?.staleId) return claim;
+    // a charge of an earlier debt (a statement's) may be at the provider right now: not beside it
+    if (claim.staleInFlight) throw new HttpError(409, COMMISSION_PAYMENT_UNDER_WAY);
+    await giveUpCommissionPayment(deps, claim.staleId);
   }
+  // the debt kept changing under us (rebookings recorded while paying)
+  throw new HttpError(409, COMMISSION_PAYMENT_CHANGING);
+}
+
+/**
+ * The provider's intent of a claimed debt: the one already made, or a new one made with the debt's
+ * key (the same key answers the same intent), then named on the claimed row.
+ */
+async function commissionIntent(
+  deps: AppDeps,
+  claim: CommissionClaim,
+  make: (idempotencyKey: string) => Promise<PaymentIntentInfo>,
+  description: string,
+): Promise<PaymentIntentInfo> {
+  const existing = claim.paymentId && claim.paymentId !== claim.debtKey ? claim.paymentId : null;
+  const intent = existing
+    ? await provider(() => deps.payments.retrievePaymentIntent(existing))
+    : await provider(() => make(claim.debtKey));
+  await deps.db.asService((tx) => attachCommissionIntent(tx, claim.debtKey, intent.id, description));
+  return intent;
 }
 
 export async function payCommission(deps: AppDeps, userId: string): Promise<PaymentIntentResponse> {
   requirePayments(deps);
   const profile = await loadProfile(deps, userId);
   if (profile.commissionOwed <= 0) throw new HttpError(400, NO_COMMISSION_DUE);
-  // one commission payment at a time
-  await giveUpCommissionPayments(deps, userId);
   const customerId = await customerOf(deps, profile);
-  const amount = profile.commissionOwed;
-  const metadata: Metadata = { userId, purpose: 'commission' };
+  const claim = await claimCommissionDebt(deps, userId);
+  if (!claim) throw new HttpError(400, NO_COMMISSION_DUE);
+  const { amount, debtKey } = claim;
+  const metadata: Metadata = { userId, purpose: 'commission', debtKey };
   const description = 'Commission payment';
   const savedCard = deps.payments.mode === 'stripe' ? profile.paymentMethodId : null;
-  const intent = savedCard
-    ? await provider(() =>
-        deps.payments.chargeSavedCard({
-          idempotencyKey: `commission:${userId}:${crypto.randomUUID()}`,
-          customerId,
-          paymentMethodId: savedCard,
-          amount,
-          description,
-          metadata,
-        }),
-      )
-    : await provider(() =>
-        deps.payments.createPaymentIntent({ customerId, amount, description, metadata, saveCard: true }),
-      );
-  await deps.db.asService((tx) =>
-    insertPayment(tx, { id: intent.id, userId, purpose: 'commission', planId: null, amount, description }),
+  const intent = await commissionIntent(
+    deps,
+    claim,
+    (idempotencyKey) =>
+      savedCard
+        ? deps.payments.chargeSavedCard({
+            idempotencyKey,
+            customerId,
+            paymentMethodId: savedCard,
+            amount,
+            description,
+            metadata,
+          })
+        : deps.payments.createPaymentIntent({
+            customerId,
+            amount,
+            description,
+            metadata,
+            saveCard: true,
+            idempotencyKey,
+          }),
+    description,
   );
-  if (savedCard) {
+  if (intent.status === 'succeeded' || intent.status === 'canceled' || (savedCard && intent.failureMessage)) {
     await settle(deps, intent);
+    if (intent.status === 'canceled') throw new HttpError(409, COMMISSION_PAYMENT_CANCELLED);
     if (intent.status !== 'succeeded') {
       throw new HttpError(402, intent.failureMessage ?? 'Unable to process payment. Please try again.');
     }
@@ -352,35 +413,80 @@ export async function recordCommissionPayment(
  */
 export async function settle(deps: AppDeps, intent: PaymentIntentInfo): Promise<void> {
   await deps.db.asService(async (tx) => {
-    let payment = await paymentById(tx, intent.id);
-    if (!payment) {
-      const { userId, purpose, planId } = intent.metadata;
-      if (!userId || (purpose !== 'subscription' && purpose !== 'commission')) return;
-      await insertPayment(tx, {
-        id: intent.id,
-        userId,
-        purpose,
-        planId: planId ? Number(planId) : null,
-        amount: intent.amount,
-        description: purpose === 'subscription' ? 'Premium subscription (one year)' : 'Commission payment',
-        statementId: intent.metadata.statementId ? Number(intent.metadata.statementId) : null,
-      });
-      payment = await paymentById(tx, intent.id);
-      if (!payment) return;
-    }
-    await applyIntent(tx, intent);
+    if (await adoptIntent(tx, intent)) await applyIntent(tx, intent);
   });
+}
+
+/**
+ * Makes sure the api has the intent's payment row: a claimed debt whose provider answer was lost
+ * gets the intent's id; an intent the api never recorded is added from its metadata. False for an
+ * intent that is not FareBack's.
+ */
+async function adoptIntent(tx: Tx, intent: PaymentIntentInfo): Promise<boolean> {
+  if (await paymentById(tx, intent.id)) return true;
+  const { userId, purpose, planId, debtKey, statementId } = intent.metadata;
+  if (!userId || (purpose !== 'subscription' && purpose !== 'commission')) return false;
+  const description = purpose === 'subscription' ? 'Premium subscription (one year)' : 'Commission payment';
+  if (debtKey && (await attachCommissionIntent(tx, debtKey, intent.id, description))) return true;
+  await insertPayment(tx, {
+    id: intent.id,
+    userId,
+    purpose,
+    planId: planId ? Number(planId) : null,
+    amount: intent.amount,
+    description,
+    statementId: statementId ? Number(statementId) : null,
+  });
+  return (await paymentById(tx, intent.id)) !== null;
 }
 
 async function applyIntent(tx: Tx, intent: PaymentIntentInfo): Promise<void> {
   if (intent.status === 'succeeded') {
     await paymentSucceeded(tx, intent.id, intent.paymentMethodId);
+    // what it could not apply (the debt was paid meanwhile) goes back: commissionRefundJob
+    await queueUnappliedRefund(tx, intent.id);
   } else if (intent.status === 'canceled') {
     await abandonPayment(tx, intent.id);
   } else if (intent.failureMessage) {
     await paymentFailed(tx, intent.id, intent.failureMessage);
   }
 }
+
+/**
+ * Refunds what a succeeded commission payment could not apply (commission_refund jobs, queued in
+ * the transaction that applied it). The refund's key names the payment, so a retried job refunds
+ * once; it is recorded (a refund billing row, the traveller told, the admins alerted) with the
+ * job's completion.
+ */
+export const commissionRefundJob: JobHandler<{ paymentId?: string }> = {
+  kind: 'commission_refund',
+  leaseSeconds: 120,
+  async run(job, ctx) {
+    const paymentId = job.payload.paymentId;
+    if (!paymentId) throw new PermanentJobError('A commission refund job needs a paymentId');
+    const deps = ctx.deps;
+    const due = await deps.db.asService((tx) => unappliedRefundDue(tx, paymentId));
+    if (!due) return;
+    const refund = await deps.payments.refundPayment({
+      paymentIntentId: paymentId,
+      amount: due.amount,
+      idempotencyKey: `unapplied:${paymentId}`,
+      metadata: { userId: due.userId, purpose: 'commission_unapplied' },
+    });
+    await ctx.finish(async (tx) => {
+      await recordUnappliedRefund(tx, paymentId, refund.id, due.amount);
+      return { refundId: refund.id, amount: due.amount };
+    });
+    deps.log({
+      level: 'warn',
+      msg: 'commission payment refunded: nothing was owed for it',
+      paymentId,
+      refundId: refund.id,
+      amount: due.amount,
+      userId: due.userId,
+    });
+  },
+};
 
 export async function confirmTestPayment(
   deps: AppDeps,
@@ -466,18 +572,7 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
       const { userId, purpose } = intent.metadata;
       if (!userId || (purpose !== 'subscription' && purpose !== 'commission')) return null;
       return async (tx) => {
-        if (!(await paymentById(tx, intent.id))) {
-          await insertPayment(tx, {
-            id: intent.id,
-            userId,
-            purpose,
-            planId: intent.metadata.planId ? Number(intent.metadata.planId) : null,
-            amount: intent.amount,
-            description: purpose === 'subscription' ? 'Premium subscription (one year)' : 'Commission payment',
-            statementId: intent.metadata.statementId ? Number(intent.metadata.statementId) : null,
-          });
-        }
-        await applyIntent(tx, intent);
+        if (await adoptIntent(tx, intent)) await applyIntent(tx, intent);
       };
     }
     case 'charge.refunded': {
@@ -593,32 +688,33 @@ export async function stateTraveller(
         charged,
       }),
     );
-  const open = await deps.db.asService((tx) => unfinishedCommissionPayments(tx, userId));
   // no payments configured: nothing can be charged, the statement stays owed
   const payable = deps.payments.mode !== 'unavailable';
-  if (!payable || !profile.paymentMethodId || !profile.customerId || open.length > 0) {
+  if (!payable || !profile.paymentMethodId || !profile.customerId) {
     await notify(false);
     return 'owed';
   }
   const { customerId, paymentMethodId } = profile;
-  const intent = await deps.payments.chargeSavedCard({
-    idempotencyKey: `statement:${statement.id}`,
-    customerId,
-    paymentMethodId,
-    amount: statement.amount,
-    description: `Commission statement ${period.periodStart} to ${period.periodEnd}`,
-    metadata: { userId, purpose: 'commission', statementId: String(statement.id) },
-  });
-  await deps.db.asService((tx) =>
-    insertPayment(tx, {
-      id: intent.id,
-      userId,
-      purpose: 'commission',
-      planId: null,
-      amount: statement.amount,
-      description: 'Commission statement',
-      statementId: statement.id,
-    }),
+  // the same rule as pay-commission: the statement's pending row first (its key: the statement),
+  // never beside a payment the traveller has open
+  const claim = await deps.db.asService((tx) => claimCommissionPayment(tx, userId, statement.id));
+  if (!claim || claim.staleId) {
+    await notify(false);
+    return 'owed';
+  }
+  const intent = await commissionIntent(
+    deps,
+    claim,
+    (idempotencyKey) =>
+      deps.payments.chargeSavedCard({
+        idempotencyKey,
+        customerId,
+        paymentMethodId,
+        amount: claim.amount,
+        description: `Commission statement ${period.periodStart} to ${period.periodEnd}`,
+        metadata: { userId, purpose: 'commission', statementId: String(statement.id), debtKey: claim.debtKey },
+      }),
+    'Commission statement',
   );
   await settle(deps, intent);
   const charged = intent.status === 'succeeded';

@@ -18,6 +18,7 @@ import {
 import {
   canRebook,
   creditExpiryDate,
+  creditPlausibility,
   initialStatus,
   isEligibleFareType,
   roundPercent,
@@ -27,7 +28,7 @@ import type { ConfirmRebookingInput, ManualFlight } from '../../_shared/schemas/
 import type { AddFlightResponse, CheckPriceResponse, Flight, RebookResponse } from '../../_shared/types/flights.ts';
 import type { AppDeps } from '../context.ts';
 import type { AuthClaims } from '../db.ts';
-import { HttpError } from '../errors.ts';
+import { FieldValidationError, HttpError } from '../errors.ts';
 import { type FareCallKind, spendFareCall } from '../queries/fare-budget.ts';
 import {
   cancelFlights,
@@ -234,17 +235,66 @@ function refuseRebooking(flight: Flight): void {
   if (!canRebook(flight)) throw new HttpError(409, FLIGHT_MESSAGES.noPriceDrop);
 }
 
+function dollars(cents: number): string {
+  return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+}
+
 function rebookResponse(flight: Flight, commission: number): RebookResponse {
   const savings = flight.airlineCredit ?? 0;
   const percentSaved = roundPercent(savingsPercent(savings, flight.originalPrice));
-  const dollars = (savings / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
   return {
     flight,
     savings,
     percentSaved,
     commission,
-    message: `You saved ${dollars} (${percentSaved.toFixed(1)}%) as airline credit.`,
+    message: `You saved ${dollars(savings)} (${percentSaved.toFixed(1)}%) as airline credit.`,
   };
+}
+
+/**
+ * The declared credit of a guided rebooking against what the fare drop FareBack found makes
+ * plausible (creditPlausibility): outside the range a 400 naming the field and the range; inside
+ * it but below what was expected, the reason an admin should look at it (flights.credit_review).
+ */
+function reviewDeclaredCredit(
+  flight: Flight,
+  pricePaid: number,
+  input: { newPrice: number; airlineCredit: number },
+): string | null {
+  const range = creditPlausibility({
+    pricePaid,
+    foundPrice: flight.currentPrice,
+    changePenalty: flight.changePenalty,
+    newPrice: input.newPrice,
+  });
+  if (range.max < range.min) {
+    throw new FieldValidationError([
+      {
+        field: 'newPrice',
+        message:
+          `New price must be at most ${dollars(pricePaid - range.min)}: FareBack found this fare at ` +
+          `${dollars(flight.currentPrice ?? 0)}. Check the price again if it has changed.`,
+      },
+    ]);
+  }
+  if (input.airlineCredit < range.min || input.airlineCredit > range.max) {
+    throw new FieldValidationError([
+      {
+        field: 'airlineCredit',
+        message:
+          `Airline credit must be between ${dollars(range.min)} and ${dollars(range.max)}: at most the fare ` +
+          `difference you entered, and at least half the ${dollars(range.expected)} drop FareBack found ` +
+          `(after any change fee). If the airline gave you less, contact support.`,
+      },
+    ]);
+  }
+  if (input.airlineCredit < range.reviewBelow) {
+    return (
+      `Declared credit ${dollars(input.airlineCredit)} is below 90% of the ${dollars(range.expected)} ` +
+      `net drop FareBack found (paid ${dollars(pricePaid)}, found ${dollars(flight.currentPrice ?? 0)}).`
+    );
+  }
+  return null;
 }
 
 function sameItinerary(a: RetrievedBooking, flight: Flight): boolean {
@@ -476,6 +526,7 @@ export async function confirmAssistedRebooking(
   const pricePaid = kept?.pricePaid ?? flight.originalPrice;
   if (input.newPrice >= pricePaid) throw new HttpError(400, FLIGHT_MESSAGES.newPriceNotLower);
   if (input.airlineCredit > pricePaid) throw new HttpError(400, FLIGHT_MESSAGES.creditTooLarge);
+  const creditReview = reviewDeclaredCredit(flight, pricePaid, input);
 
   const recorded = await deps.db.asService(async (tx) => {
     const rebookingId = await claimRebooking(tx, { userId, flightId, method: 'assisted', request: null });
@@ -490,6 +541,7 @@ export async function confirmAssistedRebooking(
       creditExpiryDate: input.creditExpiryDate ?? creditExpiryDate(new Date()),
       seatNumber: null,
       rebookedAt: new Date(),
+      creditReview,
     });
   });
   if (!recorded) {

@@ -127,7 +127,7 @@ Deno.test(
   async () => {
     const expired = await rendered(
       note('subscription_expired', { endDate: '2026-10-24T09:00:00.000Z', flightLimit: 5, unwatched: 2 }),
-      { ...ctx, kind: 'subscription_expired' },
+      { ...ctx, kind: null, unsubscribeUrl: null },
     );
     assert.equal(expired.subject, 'Your FareBack Premium year has ended');
     assert.match(expired.text, /ended on October 24, 2026/);
@@ -135,7 +135,8 @@ Deno.test(
     assert.match(expired.text, /watches up to 5 flights/);
     assert.match(expired.text, /2 of your flights are kept but no longer watched\. Nothing was deleted\./);
     assert.match(expired.html, /href="http:\/\/site\.test\/premium-checkout"/);
-    const none = await rendered(note('subscription_expired', {}), { ...ctx, kind: 'subscription_expired' });
+    assert.ok(!expired.text.includes('Unsubscribe'), 'an account message: no unsubscribe link');
+    const none = await rendered(note('subscription_expired', {}), { ...ctx, kind: null, unsubscribeUrl: null });
     assert.match(none.text, /Nothing was deleted\./);
   },
 );

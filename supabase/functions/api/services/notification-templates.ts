@@ -36,6 +36,8 @@ export const NOTIFICATION_SUBJECTS: Readonly<Record<string, string>> = {
   email_reconnect: 'Reconnect your inbox to FareBack',
   import_over_limit: 'Flights found in your inbox are waiting for you',
   subscription_expired: 'Your FareBack Premium year has ended',
+  payment_refunded: 'A FareBack payment was refunded to your card',
+  admin_alert: 'FareBack admin alert',
 };
 export const DEFAULT_SUBJECT = 'News about one of your flights on FareBack';
 export const DIGEST_SUBJECTS = {
@@ -50,7 +52,6 @@ const KIND_REASONS: Readonly<Record<string, string>> = {
   flight_cancelled: 'cancellation emails are on',
   credit_expiring: 'credit expiry reminders are on',
   import_over_limit: 'inbox import notices are on',
-  subscription_expired: 'plan change notices are on',
   digest: 'you chose a daily or weekly summary',
 };
 

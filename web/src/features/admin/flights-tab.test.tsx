@@ -26,6 +26,7 @@ function flight(overrides: Partial<AdminFlight> = {}): AdminFlight {
     airlineCredit: null,
     commissionRate: 25,
     commission: 0,
+    creditReview: null,
     lastChecked: null,
     createdAt: '2026-11-01T10:00:00.000Z',
     ...overrides,
@@ -42,6 +43,15 @@ const rows: AdminFlight[] = [
     rebookingPrice: 38001,
     airlineCredit: 6999,
     commission: 1750,
+  }),
+  flight({
+    id: 4,
+    status: 'rebooked',
+    hasBeenRebooked: true,
+    bookingCode: 'GUIDE4',
+    airlineCredit: 6000,
+    commission: 1500,
+    creditReview: 'Declared credit $60.00 is below 90% of the $90.00 net drop FareBack found.',
   }),
   flight({ id: 2, status: 'price_drop', bookingCode: 'DROP02', currentPrice: 40000 }),
   flight({
@@ -91,6 +101,13 @@ describe('admin Flights tab', () => {
     const commission = rebooked.getByText('$17.50', { exact: false });
     expect(commission).toHaveAttribute('title', '25% of the airline credit');
     expect(commission).toHaveTextContent('$17.50 (25% of the airline credit)');
+
+    expect(rebooked.queryByText('Credit to review', { exact: false })).not.toBeInTheDocument();
+    // a guided rebooking's declared credit to look at says so, with the reason
+    const review = rowOf('GUIDE4').getByText('Credit to review', { exact: false });
+    expect(review).toHaveTextContent(
+      'Credit to review: Declared credit $60.00 is below 90% of the $90.00 net drop FareBack found.',
+    );
 
     expect(rowOf('DROP02').getByText('Price Drop')).toBeInTheDocument();
     const limited = rowOf('BASIC3');

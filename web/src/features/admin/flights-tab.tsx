@@ -45,15 +45,28 @@ function Traveller({ flight }: { flight: AdminFlight }) {
   );
 }
 
-/** The commission on the flight's credit, at its traveller's plan's rate (the rate on hover and to screen readers). */
+/**
+ * The commission on the flight's credit, at the rate recorded with the rebooking (the rate on hover
+ * and to screen readers); a guided rebooking's declared credit that needs a look says so below.
+ */
 function Commission({ flight }: { flight: AdminFlight }) {
   const rate = `${flight.commissionRate}% of the airline credit`;
-  return (
+  const amount = (
     // relative: the hidden text is positioned absolutely, and must stay inside the table's scroll box
     <Text as="span" title={rate} position="relative">
       {formatMoney(flight.commission)}
       <VisuallyHidden> ({rate})</VisuallyHidden>
     </Text>
+  );
+  if (!flight.creditReview) return amount;
+  return (
+    <Stack gap="0" align="flex-end">
+      {amount}
+      <Text as="span" fontSize="xs" color="fg.warning" title={flight.creditReview} position="relative">
+        Credit to review
+        <VisuallyHidden>: {flight.creditReview}</VisuallyHidden>
+      </Text>
+    </Stack>
   );
 }
 

@@ -26,6 +26,8 @@ export interface StripeStub {
   invoices: Map<string, Obj>;
   charges: Map<string, Obj>;
   disputes: Map<string, Obj>;
+  /** Refunds made through the API (POST /v1/refunds), by id. */
+  refunds: Map<string, Obj>;
   /** Every request: method, path and the decoded form body. */
   requests: { method: string; path: string; body: Obj; idempotencyKey: string | null }[];
   /** Off-session charges of this payment method are declined. */
@@ -86,6 +88,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const invoices = new Map<string, Obj>();
   const charges = new Map<string, Obj>();
   const disputes = new Map<string, Obj>();
+  const refunds = new Map<string, Obj>();
   const requests: StripeStub['requests'] = [];
   const declined = new Set<string>();
   const idempotent = new Map<string, [number, Obj]>();
@@ -180,6 +183,40 @@ export async function startStripeStub(): Promise<StripeStub> {
         pi.status = 'canceled';
       }
       return [200, pi];
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const pi = paymentIntents.get(String(body.payment_intent));
+      if (!pi) return notFound('payment_intent', String(body.payment_intent));
+      if (pi.status !== 'succeeded') {
+        return error(400, 'invalid_request_error', 'This PaymentIntent does not have a successful charge to refund.', {
+          code: 'charge_not_refundable',
+        });
+      }
+      const already = [...refunds.values()]
+        .filter((r) => r.payment_intent === pi.id)
+        .reduce((sum, r) => sum + Number(r.amount), 0);
+      const amount = body.amount === undefined ? Number(pi.amount) - already : Number(body.amount);
+      if (amount <= 0 || already + amount > Number(pi.amount)) {
+        return error(
+          400,
+          'invalid_request_error',
+          `Refund amount ($${amount / 100}) is greater than unrefunded amount.`,
+          {
+            code: 'amount_too_large',
+          },
+        );
+      }
+      const r: Obj = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        currency: pi.currency ?? 'usd',
+        payment_intent: pi.id,
+        metadata: body.metadata ?? {},
+        status: 'succeeded',
+      };
+      refunds.set(r.id as string, r);
+      return [200, r];
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const s: Obj = {
@@ -286,6 +323,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     invoices,
     charges,
     disputes,
+    refunds,
     requests,
     declineCard: (pm) => void declined.add(pm),
     completeCheckout(sessionId, paymentMethodId = 'pm_card_visa') {

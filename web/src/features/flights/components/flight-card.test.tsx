@@ -208,7 +208,9 @@ describe('FlightCard', () => {
         airlineCredit: 6000,
         creditReferenceNumber: null,
         creditExpiryDate: '2028-02-01',
-        commissionAmount: 1500,
+        // recorded at a plan rate of 20%: the dialog says so, whatever the plans say now
+        commissionAmount: 1200,
+        commissionRate: 20,
       }),
     );
     expect(card()).toHaveAttribute('data-border-tone', 'green');
@@ -232,7 +234,7 @@ describe('FlightCard', () => {
       expect(within(dialog).getByRole('heading', { name: section })).toBeInTheDocument();
     }
     expect(within(dialog).getByText('Not available')).toBeInTheDocument();
-    expect(within(dialog).getByText(/A commission of \$15\.00 \(25% of the airline credit\)/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/A commission of \$12\.00 \(20% of the airline credit\)/)).toBeInTheDocument();
     const checkCredit = within(dialog).getByRole('link', { name: /Check Credit on the airline/ });
     expect(checkCredit).toHaveAttribute('href', 'https://www.united.com/');
     expect(checkCredit).toHaveAttribute('target', '_blank');

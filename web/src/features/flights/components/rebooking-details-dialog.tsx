@@ -23,6 +23,8 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
       ? links.websiteUrl
       : `https://www.google.com/search?q=${encodeURIComponent(`${flight.airline} travel credit`)}`;
   const commission = flight.commissionAmount ?? 0;
+  // the rate recorded with the rebooking (a plan's rate may have changed since)
+  const rate = flight.commissionRate ?? COMMISSION_RATE_PERCENT;
 
   return (
     <FlightDialog closeLabel="Close rebooking details" onClose={onClose}>
@@ -88,8 +90,8 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
           <Section title="Commission Information">
             {commission > 0 ? (
               <Text>
-                A commission of {formatMoney(commission)} ({COMMISSION_RATE_PERCENT}% of the airline credit) will appear
-                on your next billing statement. It is charged only because this rebooking succeeded.
+                A commission of {formatMoney(commission)} ({rate}% of the airline credit) will appear on your next
+                billing statement. It is charged only because this rebooking succeeded.
               </Text>
             ) : (
               <Text>No commission is charged on this rebooking.</Text>
