@@ -568,3 +568,33 @@ export function splitLongLines(lines: TextLine[]): TextLine[] {
   }
   return out;
 }
+
+/**
+ * The longest line the extractor reads. The generic stages pair every token of a line with the
+ * others (airports with times, labels with values), so a line's cost grows with the square of its
+ * tokens; a printed itinerary line is far shorter than this, even one splitLongLines could not
+ * break at labels.
+ */
+export const MAX_LINE_CHARS = 1_000;
+
+/** Cuts lines longer than MAX_LINE_CHARS into pieces (at a space where there is one). */
+export function breakOverlongLines(lines: TextLine[]): TextLine[] {
+  if (!lines.some((line) => line.text.length > MAX_LINE_CHARS)) return lines;
+  const out: TextLine[] = [];
+  for (const line of lines) {
+    if (line.text.length <= MAX_LINE_CHARS) {
+      out.push(line);
+      continue;
+    }
+    let rest = line.text;
+    while (rest.length > 0) {
+      let cut = rest.length <= MAX_LINE_CHARS ? rest.length : rest.lastIndexOf(' ', MAX_LINE_CHARS);
+      if (cut <= 0) cut = Math.min(rest.length, MAX_LINE_CHARS);
+      const piece = rest.slice(0, cut);
+      const text = normalizeSpaces(piece);
+      if (text) out.push({ text, cells: textCells(piece), headers: null });
+      rest = rest.slice(cut);
+    }
+  }
+  return out;
+}

@@ -137,10 +137,12 @@ export type ImportedEmailVia = 'gmail' | 'sample' | 'forwarded';
  * - `not_watched`: flights kept but not watched (plan limit reached);
  * - `unchanged`: the bookings it confirms are already recorded as it says;
  * - `departed`: it confirms flights that have already flown (nothing to watch; none is created);
- * - `not_a_booking`: nothing in it confirms a flight (hotels, newsletters, reminders...).
+ * - `not_a_booking`: nothing in it confirms a flight (hotels, newsletters, reminders...);
+ * - `not_read`: reading it gave up (too large, or over the extractor's time budget):
+ *   `outcomeReason` says why; nothing changed.
  */
 export type ImportOutcome =
-  'created' | 'updated' | 'cancelled' | 'not_watched' | 'unchanged' | 'departed' | 'not_a_booking';
+  'created' | 'updated' | 'cancelled' | 'not_watched' | 'unchanged' | 'departed' | 'not_a_booking' | 'not_read';
 
 /** One leg as taken from an email. */
 export interface TakenSegment {
@@ -179,6 +181,8 @@ export interface ImportedEmail {
   date: string | null;
   readAt: string;
   outcome: ImportOutcome;
+  /** Why it was not read to the end (outcome `not_read`); null otherwise. */
+  outcomeReason: string | null;
   bookings: TakenBooking[];
 }
 
@@ -198,11 +202,12 @@ export interface FlightEmailSource {
 }
 
 /**
- * `POST /api/email/inbound` (the inbound mail provider; `Authorization: Bearer
- * <INBOUND_EMAIL_SECRET>`), body the raw RFC 822 message: 200 with what was imported.
+ * `POST /api/email/inbound?recipient=<envelope recipient>` (the inbound mail provider;
+ * `Authorization: Bearer <INBOUND_EMAIL_SECRET>`), body the raw RFC 822 message: 202 once the
+ * message is kept and its reading queued (`queued` false: the same message is already waiting).
+ * What it imported shows in `GET /api/email/messages` once the job has read it.
  */
 export interface InboundEmailResponse {
   message: string;
-  outcome: ImportOutcome;
-  flightIds: number[];
+  queued: boolean;
 }

@@ -5,7 +5,7 @@
 // kept booking in private.flight_bookings), from what the email says: FareBack did not retrieve
 // it at a fare source, so it is watched and priced by its itinerary, and changed with the airline
 // by the traveller ('assisted'). Past the plan's limit it is kept as found, not watched.
-import { extractFlightBookings, type FlightBooking } from '../../../_shared/extraction/index.ts';
+import { extractFlightBookings, type FlightBooking, MAX_RAW_EMAIL_BYTES } from '../../../_shared/extraction/index.ts';
 import { parseEmail } from '../../../_shared/extraction/mime.ts';
 import { initialStatus, isEligibleFareType } from '../../../_shared/flights/rules.ts';
 import type { FlightEmailSource, ImportedEmailVia, ImportOutcome, TakenBooking } from '../../../_shared/types/email.ts';
@@ -41,17 +41,25 @@ export interface ReadEmail {
   /** Text and HTML, for a cancellation's booking codes (never stored). */
   text: string;
   bookings: FlightBooking[];
+  /** Why reading gave up (too large, over the time budget: extraction/budget.ts); nothing is imported. */
+  gaveUp?: string;
 }
 
 /** Reads one raw message: its headers and the bookings it confirms. */
 export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
-  const [parsed, extracted] = await Promise.all([parseEmail(raw).catch(() => null), extractFlightBookings(raw)]);
+  // over the extractor's byte cap the message is not decoded here either
+  const decodable = (typeof raw === 'string' ? raw.length : raw.byteLength) <= MAX_RAW_EMAIL_BYTES;
+  const [parsed, extracted] = await Promise.all([
+    decodable ? parseEmail(raw).catch(() => null) : null,
+    extractFlightBookings(raw),
+  ]);
   return {
     from: parsed ? (parsed.fromName ? `${parsed.fromName} <${parsed.fromAddress}>` : parsed.fromAddress) : '',
     subject: parsed?.subject ?? '',
     date: parsed?.date ?? null,
     text: parsed ? `${parsed.text}\n${parsed.html}` : '',
     bookings: extracted.bookings,
+    ...(extracted.gaveUp ? { gaveUp: extracted.gaveUp } : {}),
   };
 }
 
@@ -98,6 +106,10 @@ export async function importEmail(
       date: email.date,
     });
     if (importId === null) return null;
+    if (email.gaveUp) {
+      await finishImport(tx, importId, 'not_read', [], email.gaveUp);
+      return { outcome: 'not_read', flightIds: [], counts: { found: 0, updated: 0, cancelled: 0, notWatched: 0 } };
+    }
 
     const known = (await userFlights(tx, userId)).map((f) => ({
       id: Number(f.id),

@@ -118,6 +118,7 @@ const OUTCOMES: Record<ImportOutcome, { label: string; palette: string }> = {
   unchanged: { label: 'Already up to date', palette: 'gray' },
   departed: { label: 'Already flown', palette: 'gray' },
   not_a_booking: { label: 'Not a booking', palette: 'gray' },
+  not_read: { label: 'Not read', palette: 'red' },
 };
 
 function EmailRow({ email }: { email: ImportedEmail }) {
@@ -137,6 +138,11 @@ function EmailRow({ email }: { email: ImportedEmail }) {
           {email.from} · {formatDate(email.date)}
           {email.via === 'forwarded' ? ' · forwarded' : ''}
         </Text>
+        {email.outcomeReason && (
+          <Text fontSize="sm" color="fg.muted">
+            {email.outcomeReason}
+          </Text>
+        )}
         {email.bookings.map((booking) => (
           <Text key={`${booking.bookingCode}-${booking.passengerLastName}`} fontSize="sm">
             {booking.airline} {booking.bookingCode} · {booking.passengerLastName}
