@@ -490,6 +490,18 @@ describe('the forwarding address (POST /api/email/inbound)', () => {
     if (recorded?.outcome === 'not_read')
       expect(recorded.outcomeReason).toMatch(/^Reading the email took longer than 500 ms/);
     await expect.poll(() => waiting(user), { timeout: 30_000, interval: 250 }).toBe(0);
+
+    // over the size cap: not read, and the reason recorded
+    const large = raw
+      .replace('<hostile-800k@example.com>', '<over-the-cap@example.com>')
+      .replace(/\r\n\r\n[\s\S]*$/, `\r\n\r\n<p>${'x'.repeat(1_000_001)}</p>`);
+    expect((await inbound(large, INBOUND_SECRET, to)).status).toBe(202);
+    await expect.poll(async () => (await imports(user)).length, { timeout: 30_000, interval: 250 }).toBe(2);
+    expect((await imports(user)).find((email) => email.messageId === '<over-the-cap@example.com>')).toMatchObject({
+      outcome: 'not_read',
+      outcomeReason: "The email's HTML is longer than 1,000,000 characters",
+      bookings: [],
+    });
   });
 
   it('takes the envelope recipient, and mail sent to the catcher arrives the same way', async () => {

@@ -66,7 +66,7 @@ describe('the budget per email', () => {
     let now = 0;
     const budget = new ExtractionBudget(100, () => now);
     now = 60;
-    budget.check('first');
+    await budget.pause('first');
     let release = () => {};
     const waiting = budget.wait(() => new Promise<void>((resolve) => (release = resolve)));
     now = 1_000; // others' work, or the airport data loading
@@ -74,9 +74,15 @@ describe('the budget per email', () => {
     await waiting;
     expect(budget.elapsed()).toBe(60);
     now = 1_030;
-    budget.check('second');
+    await budget.pause('second');
     now = 1_041;
-    expect(() => budget.check('third')).toThrow(ExtractionGaveUp);
-    expect(() => budget.check('third')).toThrow('Reading the email took longer than 100 ms (stopped at: third)');
+    await expect(budget.pause('third')).rejects.toThrow(ExtractionGaveUp);
+    await expect(budget.pause('third')).rejects.toThrow(
+      'Reading the email took longer than 100 ms (stopped at: third)',
+    );
+    // per line: the clock is read every few calls, so a spent budget stops within a few lines
+    expect(() => {
+      for (let line = 0; line < 100; line++) budget.check('a line');
+    }).toThrow('(stopped at: a line)');
   });
 });
