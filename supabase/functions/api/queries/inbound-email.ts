@@ -8,7 +8,7 @@ export const INBOUND_EMAIL_KIND = 'email_inbound';
 export const INBOUND_MAX_WAITING = 50;
 
 export type StoreInboundResult =
-  { stored: true; inboundId: number } | { stored: false; reason: 'duplicate' | 'too_many_waiting' };
+  { stored: true; inboundId: number } | { stored: false; reason: 'duplicate' | 'too_many_waiting' | 'no_traveller' };
 
 /**
  * Keeps the raw message and queues the job that reads it, in one transaction; drops messages a
@@ -27,8 +27,9 @@ export async function storeInboundEmail(
       from public.profiles p where p.id = ${message.userId}
        for update of p
   `;
-  if (counted?.duplicate) return { stored: false, reason: 'duplicate' };
-  if ((counted?.waiting ?? 0) >= INBOUND_MAX_WAITING) return { stored: false, reason: 'too_many_waiting' };
+  if (!counted) return { stored: false, reason: 'no_traveller' }; // the account went meanwhile
+  if (counted.duplicate) return { stored: false, reason: 'duplicate' };
+  if (counted.waiting >= INBOUND_MAX_WAITING) return { stored: false, reason: 'too_many_waiting' };
   const [row] = await tx<{ id: string }[]>`
     insert into private.inbound_emails (user_id, message_id, raw)
     values (${message.userId}, ${message.messageId}, ${message.raw})

@@ -86,6 +86,7 @@ export async function receiveInbound(
 
   const messageId = messageIdOf(headers) ?? `sha256:${await sha256Hex(text)}`;
   const stored = await deps.db.asService((tx) => storeInboundEmail(tx, { userId, messageId, raw }));
+  if (!stored.stored && stored.reason === 'no_traveller') throw new HttpError(404, INBOUND_MESSAGES.unknownAddress);
   if (!stored.stored && stored.reason === 'too_many_waiting') throw new HttpError(429, INBOUND_MESSAGES.tooManyWaiting);
   kickInbound(deps);
   return stored.stored
