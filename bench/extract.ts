@@ -1,13 +1,13 @@
 // `npm run -s bench:extract -- DIR`: extraction speed over every .eml in DIR. The airport data
 // loads once before timing (a warm edge function); each email then runs ROUNDS times and its
-// median counts. Prints the time taken by hostile inputs (a huge email, deep nesting, a long
-// name-like run: the inputs that once made a pattern backtrack), the median, the slowest email,
-// and on its last line emails per second.
+// median counts. Prints the time taken by hostile inputs (testing/hostile.ts: the shapes that once
+// made a step quadratic, at their size and half of it, and whole emails at the size cap with the
+// time budget on), the median, the slowest email, and on its last line emails per second.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { extractFlightBookings, warmUpAirports } from '../supabase/functions/_shared/extraction/index.ts';
-import { buildEmail } from '../supabase/functions/_shared/extraction/testing/email-factory.ts';
+import { HOSTILE_EMAILS_AT_CAP, HOSTILE_INPUTS } from '../supabase/functions/_shared/extraction/testing/hostile.ts';
 
 const ROUNDS = 25;
 const directory = process.argv[2];
@@ -45,22 +45,38 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const elapsed = performance.now() - started;
-const hostile = {
-  'huge (20,000 itinerary rows)': buildEmail({
-    text: `Confirmation #: GZK4WQ\n${'SUN 14 MAR 2027 | DELTA 423 | NEW YORK (JFK) 8:05am | LOS ANGELES (LAX) 11:10am | 14C\n'.repeat(20_000)}`,
-  }),
-  'deep nesting (50,000 divs)': buildEmail({
-    html: '<div>'.repeat(50_000) + 'Booking code: ABC123' + '</div>'.repeat(50_000),
-  }),
-  'long name-like run': buildEmail({
-    text: `Buchungscode: KXR7WB\nReisende: Herr Bernd Roth, Frau ${'abcdefghij'.repeat(8)}1`,
-  }),
+// Hostile inputs (testing/hostile.ts): each step's worst shape, median of HOSTILE_ROUNDS runs at
+// its size and at half of it; linear steps show a ratio near 2, quadratic ones near 4.
+const HOSTILE_ROUNDS = Number(process.env.HOSTILE_ROUNDS ?? 5);
+const timeOf = async (run: () => unknown): Promise<number> => {
+  const t0 = performance.now();
+  await run();
+  return performance.now() - t0;
 };
 const hostileTimes: string[] = [];
-for (const [label, raw] of Object.entries(hostile)) {
-  const t0 = performance.now();
-  await extractFlightBookings(raw);
-  hostileTimes.push(`${label} ${(performance.now() - t0).toFixed(0)} ms`);
+for (const input of HOSTILE_INPUTS) {
+  const full: number[] = [];
+  const half: number[] = [];
+  for (let round = 0; round < HOSTILE_ROUNDS; round++) {
+    half.push(await timeOf(() => input.run(input.size / 2)));
+    full.push(await timeOf(() => input.run(input.size)));
+  }
+  const [atCap, atHalf] = [median(full), median(half)];
+  hostileTimes.push(
+    `  ${input.name}: ${atCap.toFixed(0)} ms at ${input.size.toLocaleString('en-US')} chars, ${atHalf.toFixed(0)} ms at half (ratio ${(atCap / Math.max(atHalf, 0.01)).toFixed(1)})`,
+  );
+}
+for (const email of HOSTILE_EMAILS_AT_CAP) {
+  const times: number[] = [];
+  let reason = '';
+  for (let round = 0; round < HOSTILE_ROUNDS; round++) {
+    const t0 = performance.now();
+    reason = (await extractFlightBookings(email.raw)).gaveUp ?? 'read to the end';
+    times.push(performance.now() - t0);
+  }
+  hostileTimes.push(
+    `  whole email at the size cap, budget on (${email.name}): ${median(times).toFixed(0)} ms; ${reason}`,
+  );
 }
 
 const medians = [...perEmail.entries()].map(([name, times]) => ({ name, millis: median(times) }));
@@ -68,7 +84,8 @@ const slowest = medians.reduce((a, b) => (b.millis > a.millis ? b : a));
 const overallMedian = median(medians.map((entry) => entry.millis));
 const lines = [
   `emails: ${emails.length} x ${ROUNDS} rounds; airport data load (once): ${coldMillis.toFixed(0)} ms`,
-  `hostile inputs: ${hostileTimes.join('; ')}`,
+  `hostile inputs (median of ${HOSTILE_ROUNDS}):`,
+  ...hostileTimes,
   `median per email: ${overallMedian.toFixed(2)} ms`,
   `slowest email: ${slowest.name} (median ${slowest.millis.toFixed(2)} ms)`,
   `emails per second: ${((emails.length * ROUNDS) / (elapsed / 1000)).toFixed(0)}`,

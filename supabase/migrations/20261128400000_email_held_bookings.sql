@@ -38,13 +38,14 @@ comment on column private.email_held_bookings.held_at is 'When the email was rea
 
 -- ---- the emails read: two more outcomes -------------------------------------------------------
 -- held: its bookings are held for the traveller to confirm; not_trusted: a change or cancellation
--- from a sender other than the one that sent the booking, applied to nothing.
+-- from a sender other than the one that sent the booking, applied to nothing. (not_read, from the
+-- inbound migration before this one, stays.)
 
 alter table public.email_imports drop constraint email_imports_outcome_check;
 alter table public.email_imports add constraint email_imports_outcome_check
   check (outcome in ('created', 'updated', 'cancelled', 'not_watched', 'unchanged', 'departed', 'not_a_booking',
-                     'held', 'not_trusted'));
-comment on column public.email_imports.outcome is 'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown), not_a_booking, held (from an unknown sender: the traveller confirms) or not_trusted (a change or cancellation from another sender than the booking''s: ignored).';
+                     'not_read', 'held', 'not_trusted'));
+comment on column public.email_imports.outcome is 'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown), not_a_booking, not_read (reading gave up: outcome_reason says why), held (from an unknown sender: the traveller confirms) or not_trusted (a change or cancellation from another sender than the booking''s: ignored).';
 
 -- ---- scans count what they held ---------------------------------------------------------------
 

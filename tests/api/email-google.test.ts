@@ -562,33 +562,119 @@ describe('the forwarding address (POST /api/email/inbound)', () => {
       body: raw,
     });
 
-  it('imports a forwarded confirmation for the address owner, once; refuses a bad secret or an unknown address', async () => {
+  /** The traveller's emails read, as the traveller sees them. */
+  const imports = async (user: RegisteredUser) =>
+    (await own.api.get<ImportedEmailsResponse>('/email/messages', auth(user))).body.items;
+  /** Raw messages still waiting for their job (server only). */
+  const waiting = async (user: RegisteredUser) =>
+    Number((await own.sql`select count(*)::int as n from private.inbound_emails where user_id = ${user.id}`)[0]?.n);
+
+  it('keeps a forwarded confirmation, answers 202 and imports it in the job worker, once; refuses a bad secret or an unknown address', async () => {
     const user = await registerUser(own.api);
     const to = await address(user);
     expect(await address(user)).toBe(to);
     const raw = sample('04-jetblue-confirmation.eml', to);
 
-    expect((await inbound(raw, null)).status).toBe(401);
-    expect((await inbound(raw, 'wrong-secret')).status).toBe(401);
-    expect(await flights(user)).toHaveLength(0);
+    expect((await inbound(raw, null, to)).status).toBe(401);
+    expect((await inbound(raw, 'wrong-secret', to)).status).toBe(401);
+    expect(await waiting(user)).toBe(0);
 
-    const res = await inbound(raw, INBOUND_SECRET);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as InboundEmailResponse;
-    expect(body).toMatchObject({ outcome: 'created', flightIds: [expect.any(Number)] });
+    const res = await inbound(raw, INBOUND_SECRET, to);
+    expect(res.status).toBe(202);
+    expect((await res.json()) as InboundEmailResponse).toEqual({
+      message: 'Email received: it will be read shortly',
+      queued: true,
+    });
+    await expect.poll(async () => (await flights(user)).length, { timeout: 30_000, interval: 250 }).toBe(1);
     const [flight] = await flights(user);
     expect(flight).toMatchObject({ bookingCode: 'QWMBXA', flightNumber: 'B6623', emailSource: { via: 'forwarded' } });
+    await expect.poll(() => waiting(user), { timeout: 30_000, interval: 250 }).toBe(0);
+    expect(await imports(user)).toMatchObject([{ outcome: 'created', outcomeReason: null }]);
 
-    const again = (await (await inbound(raw, INBOUND_SECRET)).json()) as InboundEmailResponse;
-    expect(again.outcome).toBe('unchanged');
+    // the same message again: read once per traveller
+    expect((await inbound(raw, INBOUND_SECRET, to)).status).toBe(202);
+    await expect.poll(() => waiting(user), { timeout: 30_000, interval: 250 }).toBe(0);
     expect(await flights(user)).toHaveLength(1);
+    expect(await imports(user)).toHaveLength(1);
 
-    const stranger = await inbound(
-      sample('04-jetblue-confirmation.eml', 'trips+aaaaaaaaaaaaaaaaaaaa@inbound.fareback.test'),
-      INBOUND_SECRET,
-    );
+    const stranger = await inbound(raw, INBOUND_SECRET, 'trips+aaaaaaaaaaaaaaaaaaaa@inbound.fareback.test');
     expect(stranger.status).toBe(404);
-    expect((await inbound('not an email', INBOUND_SECRET)).status).toBe(400);
+    expect((await inbound('not an email', INBOUND_SECRET, to)).status).toBe(400);
+  });
+
+  it('routes by the envelope recipient alone: without one 400 and nothing kept, whatever the headers name (issue 21, finding 8)', async () => {
+    const victim = await registerUser(own.api);
+    const victimAddress = await address(victim);
+    const owner = await registerUser(own.api);
+    const ownerAddress = await address(owner);
+    // every header names the victim's address
+    const raw = sample('04-jetblue-confirmation.eml', victimAddress)
+      .replace(/^From: .*$/m, `From: ${victimAddress}`)
+      .replace(/^To: /m, `Delivered-To: ${victimAddress}\r\nX-Original-To: ${victimAddress}\r\nTo: `);
+    expect(raw).toContain(`Delivered-To: ${victimAddress}`);
+
+    const res = await inbound(raw, INBOUND_SECRET);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      message: 'The envelope recipient is required: pass it as the recipient query parameter',
+    });
+    expect(await waiting(victim)).toBe(0);
+    expect(await imports(victim)).toEqual([]);
+
+    // with a recipient, it goes to the recipient's traveller only (read as any email: a sender
+    // the extractor does not know, so no booking)
+    expect((await inbound(raw, INBOUND_SECRET, ownerAddress)).status).toBe(202);
+    await expect.poll(async () => (await imports(owner)).length, { timeout: 30_000, interval: 250 }).toBe(1);
+    expect((await imports(owner))[0]?.from).toBe(victimAddress);
+    expect(await waiting(victim)).toBe(0);
+    expect(await imports(victim)).toEqual([]);
+    expect(await flights(victim)).toEqual([]);
+  });
+
+  it('reads a hostile 800 KB email in the job worker while the api goes on answering, and records its outcome (issue 21, finding 3)', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    // the shapes that were quadratic: a long space run after a <br> in a cell, and unclosed tags
+    const html = `<table><tr><td>Your flight<br>${' '.repeat(400_000)}x</td></tr></table>${'<a'.repeat(200_000)}`;
+    const raw = [
+      'From: Delta Air Lines <DeltaAirLines@t.delta.com>',
+      `To: ${to}`,
+      'Subject: Your flight confirmation',
+      'Message-ID: <hostile-800k@example.com>',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      html,
+    ].join('\r\n');
+    expect(raw.length).toBeGreaterThan(800_000);
+
+    const res = await inbound(raw, INBOUND_SECRET, to);
+    expect(res.status).toBe(202);
+    // the api answers while the message is read (before the fix one such message held it for minutes)
+    const [health] = await Promise.all([
+      own.api.get('/health'),
+      expect.poll(async () => (await imports(user))[0]?.outcome, { timeout: 30_000, interval: 100 }).toBeDefined(),
+    ]);
+    expect(health.status).toBe(200);
+    const [recorded] = await imports(user);
+    expect(recorded?.messageId).toBe('<hostile-800k@example.com>');
+    expect(['not_read', 'not_a_booking']).toContain(recorded?.outcome);
+    if (recorded?.outcome === 'not_read')
+      expect(recorded.outcomeReason).toMatch(/^Reading the email took longer than 500 ms/);
+    await expect.poll(() => waiting(user), { timeout: 30_000, interval: 250 }).toBe(0);
+
+    // over the size cap: not read, and the reason recorded
+    const large = raw
+      .replace('<hostile-800k@example.com>', '<over-the-cap@example.com>')
+      .replace(/\r\n\r\n[\s\S]*$/, `\r\n\r\n<p>${'x'.repeat(1_000_001)}</p>`);
+    expect((await inbound(large, INBOUND_SECRET, to)).status).toBe(202);
+    await expect.poll(async () => (await imports(user)).length, { timeout: 30_000, interval: 250 }).toBe(2);
+    expect((await imports(user)).find((email) => email.messageId === '<over-the-cap@example.com>')).toMatchObject({
+      outcome: 'not_read',
+      outcomeReason: "The email's HTML is longer than 1,000,000 characters",
+      bookings: [],
+    });
   });
 
   it('takes the envelope recipient, and mail sent to the catcher arrives the same way', async () => {
@@ -596,7 +682,10 @@ describe('the forwarding address (POST /api/email/inbound)', () => {
     const to = await address(user);
     // Bcc'd: the address is only on the envelope
     const viaEnvelope = await inbound(sample('03-lufthansa-jsonld.eml'), INBOUND_SECRET, to);
-    expect(((await viaEnvelope.json()) as InboundEmailResponse).outcome).toBe('created');
+    expect(viaEnvelope.status).toBe(202);
+    await expect
+      .poll(async () => (await flights(user)).map((f) => f.bookingCode), { timeout: 30_000, interval: 250 })
+      .toEqual(['5TQ8ZL']);
 
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: own.stack.mailSmtpPort, secure: false });
     await transport.sendMail({

@@ -245,6 +245,7 @@ export function buildImportedEmail(overrides: Partial<ImportedEmail> = {}): Impo
     date: '2026-11-01T09:00:00.000Z',
     readAt: '2026-11-24T10:00:30.000Z',
     outcome: 'created',
+    outcomeReason: null,
     bookings: [
       {
         airline: 'Delta Air Lines',

@@ -129,7 +129,11 @@ export function airportCandidates(lines: TextLine[]): Set<string> {
 }
 
 export function extractGeneric(lines: TextLine[], context: GenericContext): DraftBooking[] {
-  let infos = lines.map((line) => analyseLine(line, context));
+  const check = (stage: string) => context.budget?.check(stage);
+  let infos = lines.map((line) => {
+    check('reading the lines');
+    return analyseLine(line, context);
+  });
   labelTextTables(infos);
   let legs = pairLegs(findStops(infos, context));
   // No leg from airport codes in an airline's mail, or in mail that speaks of flights: read places
@@ -140,6 +144,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     // A line that names no place reads as before: only the others are read again.
     const firstReading = new Map(lines.map((line, index) => [line, infos[index]]));
     infos = joinPlaceContinuations(lines).map((line) => {
+      check('reading place names');
       const before = firstReading.get(line);
       return before && findPlaces(line.text, hints).length === 0
         ? { ...before, line }
@@ -148,8 +153,10 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     labelTextTables(infos);
     legs = pairLegs(findStops(infos, context));
   }
+  check('finding the legs');
   const flightTokens = findFlightTokens(infos, context);
   const flights = assignFlights(legs, flightTokens);
+  check('finding flight numbers');
   const seats = findSeatMentions(infos);
   const travelDates: { pos: number; line: number; date: DateToken }[] = [];
   infos.forEach((info, line) => {
@@ -171,14 +178,29 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   ]);
 
   const seatList = seatsListedAfterLegs(seats, legs, regions);
+  // Lookups per leg through maps and binary searches: a scan of every date or seat per leg would
+  // make a document of thousands of legs quadratic.
+  const dateOnLine = new Map<number, DateToken>();
+  for (const entry of travelDates) if (!dateOnLine.has(entry.line)) dateOnLine.set(entry.line, entry.date);
+  const seatOnRoute = new Map<string, (typeof seats)[number]>();
+  const seatOnFlight = new Map<string, (typeof seats)[number]>();
+  for (const mention of seats) {
+    if (mention.route) {
+      const key = `${mention.route.from}>${mention.route.to}`;
+      if (!seatOnRoute.has(key)) seatOnRoute.set(key, mention);
+    }
+    if (mention.flight && !seatOnFlight.has(mention.flight)) seatOnFlight.set(mention.flight, mention);
+  }
+  const plainSeats = seats.filter((mention) => !mention.route && !mention.flight); // in line order
   const segments: (DraftSegment & { pos: number })[] = [];
   let previousDate: DateToken | null = null;
   legs.forEach((leg, index) => {
+    check('building the legs');
     const flight = flights[index] ?? null;
     const departureDate =
       leg.departure.date ??
-      [...travelDates].reverse().find((entry) => entry.pos < leg.departure.pos)?.date ??
-      travelDates.find((entry) => entry.line === leg.departure.line)?.date ??
+      travelDates[lastIndexBelow(travelDates, (entry) => entry.pos, leg.departure.pos)]?.date ??
+      dateOnLine.get(leg.departure.line) ??
       null;
     if (!departureDate) return;
     const shared = departureDate === previousDate;
@@ -197,15 +219,10 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
       arrivalLocal = { ...departureLocal, hour: leg.arrival.time.hour, minute: leg.arrival.time.minute };
     }
     const [from, to] = regions[index] ?? [leg.departure.line, leg.arrival.line + 1];
-    const routed = seats.find(
-      (mention) => mention.route?.from === leg.departure.code && mention.route.to === leg.arrival.code,
-    );
-    const byFlight = flight
-      ? seats.find((mention) => mention.flight === `${flight.carrier ?? ''}${flight.number}`)
-      : null;
-    const inRegion = seats.find(
-      (mention) => !mention.route && !mention.flight && mention.line >= from && mention.line < to,
-    );
+    const routed = seatOnRoute.get(`${leg.departure.code}>${leg.arrival.code}`);
+    const byFlight = flight ? seatOnFlight.get(`${flight.carrier ?? ''}${flight.number}`) : null;
+    const firstFrom = plainSeats[lastIndexBelow(plainSeats, (mention) => mention.line, from) + 1];
+    const inRegion = firstFrom && firstFrom.line < to ? firstFrom : undefined;
     const seatNumber = routed
       ? routed.seat
       : byFlight
@@ -230,6 +247,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     });
   });
 
+  check('building the legs');
   const mentions = findBookingCodes(infos);
   // An agency's mail names its own reference and the airline's: the airline's is the booking code.
   const codes = mentions.some((mention) => mention.airline) ? mentions.filter((mention) => mention.airline) : mentions;
@@ -237,14 +255,18 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   const distinct = [...new Set(codes.map((mention) => mention.code))];
   if (distinct.length === 0 && subjectCode) distinct.push(subjectCode);
   const documentText = infos.map((info) => info.line.text).join('\n');
+  check('finding the booking code');
   const passengers = findPassengers(infos);
+  check('finding the passengers');
   // An agency's mail: the brands of the airline whose flights it lists.
   const carriers = segments.map((segment) => segment.carrier).filter((code): code is string => !!code);
   const fareAirline =
     context.airline ??
     (carriers.length > 0 && carriers.every((code) => code === carriers[0]) ? airlineByCode(carriers[0]) : null);
   const fareType = findFareType(infos, regions, fareAirline);
+  check('finding the fare');
   const totalPrice = findTotalPrice(infos, context, documentText);
+  check('finding the total');
   const build = (code: string, parts: typeof segments): DraftBooking => ({
     bookingCode: code,
     airlineIata: null,
@@ -258,18 +280,18 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     return distinct[0] ? [build(distinct[0], segments)] : [build('', segments)];
   }
   // Several record locators: each takes the legs printed after its first mention.
-  const firsts = distinct.map((code) => ({
-    code,
-    pos: Math.min(...codes.filter((m) => m.code === code).map((m) => m.pos)),
-  }));
+  const firstPos = new Map<string, number>();
+  for (const mention of codes)
+    firstPos.set(mention.code, Math.min(firstPos.get(mention.code) ?? Infinity, mention.pos));
+  const firsts = distinct.map((code) => ({ code, pos: firstPos.get(code) ?? Infinity }));
   firsts.sort((a, b) => a.pos - b.pos);
   const bookings = firsts.map((entry, index) => {
     const next = firsts[index + 1]?.pos ?? Number.MAX_SAFE_INTEGER;
     const low = index === 0 ? -1 : entry.pos;
-    return build(
-      entry.code,
-      segments.filter((segment) => segment.pos > low && segment.pos < next),
-    );
+    // segments are in document order (legs are): the range is found by two binary searches
+    const fromIndex = lastIndexBelow(segments, (segment) => segment.pos, low + 1) + 1;
+    const toIndex = lastIndexBelow(segments, (segment) => segment.pos, next) + 1;
+    return build(entry.code, segments.slice(fromIndex, toIndex));
   });
   const nonEmpty = bookings.filter((booking) => booking.segments.length > 0);
   if (nonEmpty.length <= 1) {
@@ -278,6 +300,18 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     return owner ? [{ ...owner, segments: segments.map(({ pos: _pos, ...segment }) => segment) }] : [];
   }
   return nonEmpty.map((booking) => ({ ...booking, totalPrice: null }));
+}
+
+/** The index of the last item whose key is below `limit` (-1 when none); items sorted by key. */
+function lastIndexBelow<T>(items: readonly T[], key: (item: T) => number, limit: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (key(items[middle] as T) < limit) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
 }
 
 export { airlineByCode };

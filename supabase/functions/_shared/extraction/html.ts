@@ -158,21 +158,81 @@ const IMPLIED_CLOSE: Record<string, string[]> = {
 };
 const SCOPE_BOUNDARY = new Set(['table', 'ul', 'ol', 'dl', 'select']);
 
+/**
+ * Where the tag that starts with its name at `from` ends (the index after its '>'), or -1 when the
+ * document ends first. A quote opens an attribute value only right after '=' (as browsers read
+ * it), and a value runs to its closing quote. One forward scan: the caller never scans the same
+ * characters twice, which keeps parsing linear on hostile input (a document of unclosed '<a').
+ */
+function tagEnd(html: string, from: number): number {
+  let i = from;
+  while (i < html.length) {
+    const char = html.charCodeAt(i);
+    if (char === 62 /* > */) return i + 1;
+    if (char === 61 /* = */) {
+      i += 1;
+      while (i < html.length && /\s/.test(html[i] ?? '')) i += 1;
+      const quote = html[i];
+      if (quote === '"' || quote === "'") {
+        const close = html.indexOf(quote, i + 1);
+        if (close === -1) return -1;
+        i = close + 1;
+      }
+      continue;
+    }
+    i += 1;
+  }
+  return -1;
+}
+
+const TAG_NAME = /\/?([a-zA-Z][a-zA-Z0-9:-]*)/y;
+const RAW_TEXT_END: Record<string, RegExp> = Object.fromEntries(
+  [...RAW_TEXT_TAGS].map((tag) => [tag, new RegExp(`</${tag}`, 'gi')]),
+);
+
+/**
+ * Builds the tree in one pass over the document. A tag, comment or declaration the document ends
+ * inside is dropped with the rest of the document, as browsers do (HTML's "EOF in tag" rules); so
+ * no character is read more than a bounded number of times, whatever the markup.
+ */
 export function parseHtml(html: string): HtmlElement {
   const root: HtmlElement = { tag: '#root', attrs: {}, children: [] };
   const stack: HtmlElement[] = [root];
   const current = (): HtmlElement => stack[stack.length - 1] ?? root;
-  const tagPattern =
-    /<!--[\s\S]*?(?:-->|$)|<![^>]*>|<\?[^>]*>|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
-  let index = 0;
-  let match: RegExpExecArray | null;
-  while ((match = tagPattern.exec(html)) !== null) {
-    if (match.index > index) current().children.push(decodeEntities(html.slice(index, match.index)));
-    index = tagPattern.lastIndex;
-    const rawTag = match[1];
-    if (!rawTag) continue; // comment, doctype, processing instruction
+  let index = 0; // start of the text not yet added
+  let search = 0; // where to look for the next '<'
+  while (search < html.length) {
+    const open = html.indexOf('<', search);
+    if (open === -1) break;
+    let end: number;
+    let rawTag: string | undefined;
+    let attributes = '';
+    const next = html[open + 1];
+    if (html.startsWith('<!--', open)) {
+      const close = html.indexOf('-->', open + 4);
+      end = close === -1 ? html.length : close + 3;
+    } else if (next === '!' || next === '?') {
+      const close = html.indexOf('>', open + 2);
+      end = close === -1 ? html.length : close + 1;
+    } else {
+      TAG_NAME.lastIndex = open + 1;
+      const name = TAG_NAME.exec(html);
+      if (!name) {
+        search = open + 1; // a '<' that starts no tag is text
+        continue;
+      }
+      end = tagEnd(html, TAG_NAME.lastIndex);
+      if (end === -1) end = html.length;
+      else {
+        rawTag = name[1];
+        attributes = html.slice(TAG_NAME.lastIndex, end - 1);
+      }
+    }
+    if (open > index) current().children.push(decodeEntities(html.slice(index, open)));
+    index = search = end;
+    if (!rawTag) continue; // comment, doctype, processing instruction, or a tag cut off by the end
     const tag = rawTag.toLowerCase();
-    const closing = match[0][1] === '/';
+    const closing = html[open + 1] === '/';
     if (closing) {
       for (let i = stack.length - 1; i > 0; i--) {
         const element = stack[i];
@@ -196,18 +256,21 @@ export function parseHtml(html: string): HtmlElement {
         if (tag === 'p' && element.tag !== 'span' && element.tag !== 'b' && element.tag !== 'font') break;
       }
     }
-    const element: HtmlElement = { tag, attrs: parseAttributes(match[2] ?? ''), children: [] };
+    const element: HtmlElement = { tag, attrs: parseAttributes(attributes), children: [] };
     current().children.push(element);
-    const selfClosing = /\/\s*$/.test(match[2] ?? '');
-    if (RAW_TEXT_TAGS.has(tag)) {
-      const end = html.toLowerCase().indexOf(`</${tag}`, index);
-      const stop = end === -1 ? html.length : end;
+    const selfClosing = attributes.trimEnd().endsWith('/');
+    const rawEnd = RAW_TEXT_END[tag];
+    if (rawEnd) {
+      // the raw text runs to its end tag, found by a case-insensitive search from here (never
+      // by lower-casing the document, which a document of many such tags would make quadratic)
+      rawEnd.lastIndex = index;
+      const found = rawEnd.exec(html);
+      const stop = found ? found.index : html.length;
       element.children.push(
         tag === 'script' || tag === 'style' ? html.slice(index, stop) : decodeEntities(html.slice(index, stop)),
       );
-      const close = end === -1 ? html.length : html.indexOf('>', end);
-      index = close === -1 ? html.length : close + 1;
-      tagPattern.lastIndex = index;
+      const close = found ? html.indexOf('>', stop) : -1;
+      index = search = close === -1 ? html.length : close + 1;
       continue;
     }
     if (!VOID_TAGS.has(tag) && !selfClosing && stack.length < MAX_DEPTH) stack.push(element);
@@ -303,9 +366,22 @@ export function normalizeSpaces(text: string): string {
 }
 
 const SOFT_BREAK = '\uE000';
-const SOFT_BREAK_EDGES = /^[\s\uE000]+|[\s\uE000]+$/g;
-const SOFT_BREAK_RUN = /\s*\uE000[\s\uE000]*/g;
-const SOFT_BREAK_BEFORE_LABEL = /\s*\uE000[\s\uE000]*(?=\p{L}[\p{L}'’ ./]{0,30}(?:\([^()]{1,20}\))?\s?:\s)/gu;
+// Each pattern that starts with a run of spaces starts only where the run starts ((?<!...)): tried
+// at every position inside a long run, each attempt would read to the run's end (quadratic).
+const SOFT_BREAK_RUN = /(?<!\s)\s*\uE000[\s\uE000]*|\uE000[\s\uE000]*/g;
+const SOFT_BREAK_BEFORE_LABEL =
+  /(?<![\s\uE000])\s*\uE000[\s\uE000]*(?=\p{L}[\p{L}'’ ./]{0,30}(?:\([^()]{1,20}\))?\s?:\s)/gu;
+
+const isSoftSpace = (char: string | undefined): boolean => char === SOFT_BREAK || (!!char && /\s/.test(char));
+
+/** The text without spaces and soft breaks at either end (a scan from each end: linear). */
+function trimSoftBreaks(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSoftSpace(text[start])) start += 1;
+  while (end > start && isSoftSpace(text[end - 1])) end -= 1;
+  return text.slice(start, end);
+}
 
 class LineWriter {
   lines: TextLine[] = [];
@@ -325,7 +401,7 @@ class LineWriter {
       return;
     }
     const text = normalizeSpaces(
-      this.current.replace(SOFT_BREAK_EDGES, '').replace(SOFT_BREAK_BEFORE_LABEL, ' | ').replace(SOFT_BREAK_RUN, ' '),
+      trimSoftBreaks(this.current).replace(SOFT_BREAK_BEFORE_LABEL, ' | ').replace(SOFT_BREAK_RUN, ' '),
     );
     if (text) this.lines.push({ text, cells: [text], headers: null });
     this.current = '';
@@ -408,9 +484,16 @@ export function htmlToLines(root: HtmlElement): TextLine[] {
   return writer.lines;
 }
 
-function textCells(raw: string): string[] {
+/**
+ * Column separators: a pipe with the spaces around it, tabs, three or more spaces. The pipe's
+ * leading spaces are matched only from the start of their run ((?<!\s)): tried at every position
+ * of a long run of other white space (no-break spaces), each attempt would read to its end.
+ */
+const CELL_SEPARATOR = /(?<!\s)\s*\|\s*|\|\s*|\t+| {3,}/;
+
+export function textCells(raw: string): string[] {
   return raw
-    .split(/\s*\|\s*|\t+| {3,}/)
+    .split(CELL_SEPARATOR)
     .map((cell) => normalizeSpaces(cell))
     .filter((cell, index) => cell !== '' || index > 0);
 }
@@ -481,6 +564,36 @@ export function splitLongLines(lines: TextLine[]): TextLine[] {
       const text = normalizeSpaces(piece);
       if (text) out.push({ text, cells: textCells(piece), headers: null });
       previous = start;
+    }
+  }
+  return out;
+}
+
+/**
+ * The longest line the extractor reads. The generic stages pair every token of a line with the
+ * others (airports with times, labels with values), so a line's cost grows with the square of its
+ * tokens; a printed itinerary line is far shorter than this, even one splitLongLines could not
+ * break at labels.
+ */
+export const MAX_LINE_CHARS = 1_000;
+
+/** Cuts lines longer than MAX_LINE_CHARS into pieces (at a space where there is one). */
+export function breakOverlongLines(lines: TextLine[]): TextLine[] {
+  if (!lines.some((line) => line.text.length > MAX_LINE_CHARS)) return lines;
+  const out: TextLine[] = [];
+  for (const line of lines) {
+    if (line.text.length <= MAX_LINE_CHARS) {
+      out.push(line);
+      continue;
+    }
+    let rest = line.text;
+    while (rest.length > 0) {
+      let cut = rest.length <= MAX_LINE_CHARS ? rest.length : rest.lastIndexOf(' ', MAX_LINE_CHARS);
+      if (cut <= 0) cut = Math.min(rest.length, MAX_LINE_CHARS);
+      const piece = rest.slice(0, cut);
+      const text = normalizeSpaces(piece);
+      if (text) out.push({ text, cells: textCells(piece), headers: null });
+      rest = rest.slice(cut);
     }
   }
   return out;

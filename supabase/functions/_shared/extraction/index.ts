@@ -9,7 +9,15 @@
 // Markup, when present, is the backbone; the text fills in what markup leaves out (fare brand,
 // seats, total). The function never throws: unreadable input is simply not a booking.
 import { parseEmail, type RawEmailInput } from './mime.ts';
-import { htmlToLines, parseHtml, splitLongLines, textToLines, type HtmlElement, type TextLine } from './html.ts';
+import {
+  breakOverlongLines,
+  htmlToLines,
+  parseHtml,
+  splitLongLines,
+  textToLines,
+  type HtmlElement,
+  type TextLine,
+} from './html.ts';
 import { unwrapForwarded } from './forward.ts';
 import { extractSchemaOrg } from './schema-org.ts';
 import { airportCandidates, documentCabin, dropCancelledSections, extractGeneric } from './generic.ts';
@@ -22,25 +30,43 @@ import { readName } from './names.ts';
 import { calendarLegs, mergeCalendarLegs, parseCalendar, type CalendarEvent } from './calendar.ts';
 import type { NumericDateOrder } from './dates.ts';
 import type { CabinClass, DraftBooking, DraftSegment, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
+import { ExtractionBudget, ExtractionGaveUp, GAVE_UP, MAX_BODY_CHARS, MAX_RAW_EMAIL_BYTES } from './budget.ts';
 
 export type { ExtractionResult, FlightBooking, FlightSegment, Money, CabinClass } from './types.ts';
 export type { RawEmailInput } from './mime.ts';
 export { warmUpAirports };
+export { EXTRACTION_BUDGET_MS, MAX_BODY_CHARS, MAX_RAW_EMAIL_BYTES } from './budget.ts';
 
 const NOT_A_BOOKING: ExtractionResult = { isFlightBooking: false, bookings: [] };
-/** Larger bodies are cut: confirmations are far smaller, and the cost must stay bounded. */
-const MAX_BODY_CHARS = 400_000;
 
-export async function extractFlightBookings(raw: RawEmailInput): Promise<ExtractionResult> {
+export interface ExtractionOptions {
+  /** The extractor's own time for this email (default EXTRACTION_BUDGET_MS; budget.ts). */
+  budgetMs?: number;
+}
+
+const rawSize = (raw: RawEmailInput): number => (typeof raw === 'string' ? raw.length : raw.byteLength);
+
+/**
+ * Never throws. An email over the size caps, or whose reading outlasts the time budget, is not a
+ * booking and says why (`gaveUp`); between stages the worker's other requests run.
+ */
+export async function extractFlightBookings(
+  raw: RawEmailInput,
+  options: ExtractionOptions = {},
+): Promise<ExtractionResult> {
+  if (rawSize(raw) > MAX_RAW_EMAIL_BYTES) return { ...NOT_A_BOOKING, gaveUp: GAVE_UP.rawTooLarge };
+  const budget = new ExtractionBudget(options.budgetMs);
   try {
     const email = await parseEmail(raw);
+    await budget.pause('decoding the message');
     // An attached original (forward as attachment) is read before the wrapper around it.
     for (const message of [...email.attachedMessages, email]) {
-      const bookings = await extractFromMessage(message);
+      const bookings = await extractFromMessage(message, budget);
       if (bookings.length > 0) return { isFlightBooking: true, bookings };
     }
     return NOT_A_BOOKING;
-  } catch {
+  } catch (error) {
+    if (error instanceof ExtractionGaveUp) return { ...NOT_A_BOOKING, gaveUp: error.reason };
     return NOT_A_BOOKING;
   }
 }
@@ -102,19 +128,27 @@ function notABookingAnyMore(subject: string, lines: TextLine[]): boolean {
   );
 }
 
-async function extractFromMessage(message: EmailMessage): Promise<FlightBooking[]> {
+async function extractFromMessage(message: EmailMessage, budget: ExtractionBudget): Promise<FlightBooking[]> {
+  if (message.html.length > MAX_BODY_CHARS) throw new ExtractionGaveUp(GAVE_UP.bodyTooLarge('HTML'));
+  if (message.text.length > MAX_BODY_CHARS) throw new ExtractionGaveUp(GAVE_UP.bodyTooLarge('text'));
   let tree: HtmlElement | null = null;
   const sources: TextLine[][] = [];
   if (message.html) {
-    tree = parseHtml(message.html.slice(0, MAX_BODY_CHARS));
-    sources.push(splitLongLines(htmlToLines(tree)));
+    tree = parseHtml(message.html);
+    await budget.pause('parsing the HTML');
+    sources.push(breakOverlongLines(splitLongLines(htmlToLines(tree))));
+    await budget.pause('rendering the HTML');
   }
-  if (message.text) sources.push(splitLongLines(textToLines(message.text.slice(0, MAX_BODY_CHARS))));
+  if (message.text) {
+    sources.push(breakOverlongLines(splitLongLines(textToLines(message.text))));
+    await budget.pause('reading the text');
+  }
   // Markup that names airports without their codes needs the index of airport names.
-  if (/FlightReservation/i.test(message.html) && !/iataCode/i.test(message.html)) await loadAirportNames();
+  if (/FlightReservation/i.test(message.html) && !/iataCode/i.test(message.html)) await budget.wait(loadAirportNames);
   const structured = tree ? extractSchemaOrg(tree) : [];
+  await budget.pause('reading schema.org markup');
   for (const lines of sources) {
-    const bookings = await extractFromLines(lines, message, structured);
+    const bookings = await extractFromLines(lines, message, structured, budget);
     if (bookings.length > 0) return bookings;
   }
   return [];
@@ -124,9 +158,11 @@ async function extractFromLines(
   lines: TextLine[],
   message: EmailMessage,
   structured: DraftBooking[],
+  budget: ExtractionBudget,
 ): Promise<FlightBooking[]> {
   const unwrapped = unwrapForwarded(lines, message.subject);
   const body = dropCancelledSections(unwrapped.lines);
+  await budget.pause('unwrapping a forward');
   const fromAddress = unwrapped.fromAddress ?? message.fromAddress;
   const fromName = unwrapped.fromName ?? message.fromName;
   const subject = unwrapped.subject ?? message.subject;
@@ -155,15 +191,16 @@ async function extractFromLines(
   if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject))
     return [];
 
-  await warmUpAirports();
+  await budget.pause('reading the subject');
+  await budget.wait(warmUpAirports);
   const events: CalendarEvent[] = message.calendars.flatMap(parseCalendar);
   const eventLines = events.flatMap((event) => event.lines.map((text) => ({ text, cells: [text], headers: null })));
   const codes = airportCandidates([...body, ...eventLines]);
   for (const booking of structured) {
     for (const segment of booking.segments) codes.add(segment.departureAirport).add(segment.arrivalAirport);
   }
-  const airports = await lookupAirports(codes);
-  if (events.length > 0) await loadAirportNames();
+  const airports = await budget.wait(() => lookupAirports(codes));
+  if (events.length > 0) await budget.wait(loadAirportNames);
   const extraCarriers = new Set(
     structured.flatMap((booking) => booking.segments.map((segment) => segment.carrier ?? '')).filter(Boolean),
   );
@@ -174,12 +211,16 @@ async function extractFromLines(
     subject,
     airports,
     extraCarriers,
+    budget,
   };
+  await budget.pause('finding airports');
   let generic = extractGeneric(body, genericContext);
+  await budget.pause('reading the itinerary');
   // Places named without codes need the index of airport names, built on first need: read again.
   if (!airportNamesLoaded() && generic.every((booking) => booking.segments.length === 0)) {
-    await loadAirportNames();
+    await budget.wait(loadAirportNames);
     generic = extractGeneric(body, genericContext);
+    await budget.pause('reading place names');
   }
 
   const drafts: DraftBooking[] = [];
@@ -205,7 +246,9 @@ async function extractFromLines(
   const context = { sender, senderName: fromName || null };
   const marketing = body.some((line) => MARKETING_FOOTER.test(line.text));
   const finalized: FlightBooking[] = [];
+  await budget.pause('reading boarding passes');
   for (const draft of drafts) {
+    budget.check('validating the bookings');
     const booking = await finalizeBooking(draft, context);
     if (!booking) continue;
     // Read from text alone in marketing mail, a booking with no traveller is an offer: its

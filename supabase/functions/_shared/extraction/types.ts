@@ -36,6 +36,8 @@ export interface FlightBooking {
 export interface ExtractionResult {
   isFlightBooking: boolean;
   bookings: FlightBooking[];
+  /** Why the email was not read to the end (too large, or over the time budget: budget.ts). */
+  gaveUp?: string;
 }
 
 /** A local wall-clock time as printed in the email, before the airport's zone is known. */

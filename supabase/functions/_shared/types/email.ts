@@ -157,7 +157,9 @@ export type ImportedEmailVia = 'gmail' | 'sample' | 'forwarded';
  * - `held`: a booking from a sender that is not a known airline or agency (or whose
  *   authentication failed): held for the traveller to confirm (`GET /api/email/held`);
  * - `not_trusted`: a change or cancellation from another sender than the one that sent the
- *   booking: nothing was changed.
+ *   booking: nothing was changed;
+ * - `not_read`: reading it gave up (too large, or over the extractor's time budget):
+ *   `outcomeReason` says why; nothing changed.
  */
 export type ImportOutcome =
   | 'created'
@@ -167,6 +169,7 @@ export type ImportOutcome =
   | 'unchanged'
   | 'departed'
   | 'not_a_booking'
+  | 'not_read'
   | 'held'
   | 'not_trusted';
 
@@ -207,6 +210,8 @@ export interface ImportedEmail {
   date: string | null;
   readAt: string;
   outcome: ImportOutcome;
+  /** Why it was not read to the end (outcome `not_read`); null otherwise. */
+  outcomeReason: string | null;
   bookings: TakenBooking[];
 }
 
@@ -270,11 +275,12 @@ export interface DismissHeldBookingResponse {
 export const HELD_BOOKINGS_MAX = 50;
 
 /**
- * `POST /api/email/inbound` (the inbound mail provider; `Authorization: Bearer
- * <INBOUND_EMAIL_SECRET>`), body the raw RFC 822 message: 200 with what was imported.
+ * `POST /api/email/inbound?recipient=<envelope recipient>` (the inbound mail provider;
+ * `Authorization: Bearer <INBOUND_EMAIL_SECRET>`), body the raw RFC 822 message: 202 once the
+ * message is kept and its reading queued (`queued` false: the same message is already waiting).
+ * What it imported shows in `GET /api/email/messages` once the job has read it.
  */
 export interface InboundEmailResponse {
   message: string;
-  outcome: ImportOutcome;
-  flightIds: number[];
+  queued: boolean;
 }

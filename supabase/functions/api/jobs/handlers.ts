@@ -4,6 +4,7 @@
 import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
 import { commissionRefundJob, commissionStatementsJob } from '../services/billing.ts';
 import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
+import { inboundEmailHandler } from '../services/email/inbound.ts';
 import type { JobHandler } from '../services/job-runner.ts';
 import { NOTIFICATION_HANDLERS } from '../services/notifications.ts';
 import { subscriptionExpiryJob } from '../services/subscription-expiry.ts';
@@ -15,6 +16,7 @@ export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   commissionRefundJob as JobHandler<never>,
   emailScanScheduleHandler as JobHandler<never>,
   emailScanHandler as JobHandler<never>,
+  inboundEmailHandler as JobHandler<never>,
   autoRebookOwnHandler as JobHandler<never>,
   autoRebookBatchHandler as JobHandler<never>,
 ];

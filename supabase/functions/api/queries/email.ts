@@ -431,9 +431,11 @@ export async function finishImport(
   importId: number,
   outcome: ImportOutcome,
   bookings: TakenBooking[],
+  reason: string | null = null,
 ): Promise<void> {
   await tx`
-    update public.email_imports set outcome = ${outcome}, bookings = ${tx.json(bookings as never)}::jsonb
+    update public.email_imports set outcome = ${outcome}, bookings = ${tx.json(bookings as never)}::jsonb,
+           outcome_reason = ${reason?.slice(0, 300) ?? null}
      where id = ${importId}
   `;
 }
@@ -595,7 +597,7 @@ export async function listImports(
       to_char(i.email_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "date",
       to_char(i.read_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "readAt",
       i.read_at as read_sort, i.email_date as date_sort,
-      i.outcome as "outcome", i.bookings as "bookings"
+      i.outcome as "outcome", i.outcome_reason as "outcomeReason", i.bookings as "bookings"
       from public.email_imports i
      where i.user_id = ${userId}
        ${search ? tx`and (i.subject ilike ${search} or i.sender ilike ${search})` : tx``}

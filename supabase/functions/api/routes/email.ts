@@ -46,7 +46,10 @@ export const oauthCallbackRouter = new Hono<AppEnv>().get('/', (c) => {
   return c.redirect(location, 302);
 });
 
-/** `POST /api/email/inbound`: public, authenticated by the inbound provider's shared secret. */
+/**
+ * `POST /api/email/inbound?recipient=`: public, authenticated by the inbound provider's shared
+ * secret; answers 202 once the message is kept and queued (services/email/inbound.ts).
+ */
 export const inboundEmailRouter = new Hono<AppEnv>().post(
   '/',
   async (c, next) => {
@@ -59,7 +62,7 @@ export const inboundEmailRouter = new Hono<AppEnv>().post(
   }),
   async (c) => {
     const raw = new Uint8Array(await c.req.arrayBuffer());
-    return c.json(await receiveInbound(c.var.deps, raw, c.req.query('recipient')));
+    return c.json(await receiveInbound(c.var.deps, raw, c.req.query('recipient')), 202);
   },
 );
 

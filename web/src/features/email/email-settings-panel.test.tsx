@@ -55,8 +55,15 @@ describe("the Settings tab's email panel", () => {
                 outcome: 'not_a_booking',
                 bookings: [],
               }),
+              buildImportedEmail({
+                id: 3,
+                subject: 'A very long email',
+                outcome: 'not_read',
+                outcomeReason: 'Reading the email took longer than 500 ms (stopped at: reading the lines)',
+                bookings: [],
+              }),
             ],
-            total: 2,
+            total: 3,
             page: 1,
             pageSize: 10,
           },
@@ -85,6 +92,10 @@ describe("the Settings tab's email panel", () => {
     expect(screen.getByText(/Delta Air Lines ABC123 · SMITH · DL1234 JFK→LAX Mar 14, 2027/)).toBeInTheDocument();
     expect(screen.getByText('Your hotel stay')).toBeInTheDocument();
     expect(screen.getByText('Not a booking')).toBeInTheDocument();
+    expect(screen.getByText('Not read')).toBeInTheDocument();
+    expect(
+      screen.getByText('Reading the email took longer than 500 ms (stopped at: reading the lines)'),
+    ).toBeInTheDocument();
   });
 
   it('re-reads the connection while the scan runs, until it is done', async () => {

@@ -119,16 +119,21 @@ export function findFareType(
       ? airline.fareBrands
       : airline.fareBrands.filter((brand) => !AMBIGUOUS_BRAND.test(brand))
     : [];
-  const brands = [...ownBrands, ...GENERIC_FARE_BRANDS];
+  // longest first; compiled once per call, not once per line
+  const brands = [...ownBrands, ...GENERIC_FARE_BRANDS]
+    .sort((a, b) => b.length - a.length)
+    .map((brand) => ({
+      brand,
+      // A brand followed by a seat number ('Seat 8F') labels the seat, not the fare.
+      pattern: new RegExp(
+        `(?<![A-Za-z])${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])${/seat/i.test(brand) ? '(?!\\s*:?\\s*\\d{1,2}[A-K](?![A-Za-z0-9]))' : ''}`,
+        'i',
+      ),
+    }));
   for (const [from, to] of regions) {
     for (let line = from; line < to; line++) {
       const text = infos[line]?.line.text ?? '';
-      for (const brand of [...brands].sort((a, b) => b.length - a.length)) {
-        // A brand followed by a seat number ('Seat 8F') labels the seat, not the fare.
-        const pattern = new RegExp(
-          `(?<![A-Za-z])${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])${/seat/i.test(brand) ? '(?!\\s*:?\\s*\\d{1,2}[A-K](?![A-Za-z0-9]))' : ''}`,
-          'i',
-        );
+      for (const { brand, pattern } of brands) {
         if (pattern.test(text)) return normaliseFareBrand(brand, airline);
       }
     }

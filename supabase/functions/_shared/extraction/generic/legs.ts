@@ -111,12 +111,20 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
       if (!paired) unpaired.push({ line: lineIndex, airport });
     }
   });
+  // Unpaired airports by line: looked up per airport, never by scanning them all (a document of
+  // thousands of codes would make that quadratic).
+  const unpairedOn = new Map<number, { line: number; airport: AirportToken }[]>();
+  for (const entry of unpaired) {
+    const list = unpairedOn.get(entry.line);
+    if (list) list.push(entry);
+    else unpairedOn.set(entry.line, [entry]);
+  }
   // A route line ('London Heathrow (LHR) to New York JFK (JFK)') over a line of times without
   // airports ('Depart: 20 March 2027 at 08:25  Arrive: 20 March 2027 at 11:15'): in order.
   const pairedOnLine = new Set<number>();
   for (const { line } of unpaired) {
     const info = infos[line];
-    const own = unpaired.filter((entry) => entry.line === line);
+    const own = unpairedOn.get(line) ?? [];
     if (!info || info.times.length > 0 || own.length !== 2 || pairedOnLine.has(line)) continue;
     // A line of bare codes ('(ATL) (DTW)') continues the table row above it; a route line with
     // place names heads the times printed below it.
@@ -145,11 +153,11 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
   // place each, then a line of two times and no place, in order.
   for (const { line, airport } of unpaired) {
     const info = infos[line];
-    const next = unpaired.find((entry) => entry.line === line + 1);
+    const next = unpairedOn.get(line + 1)?.[0];
     const timesLine = infos[line + 2];
     if (!info || !next || info.times.length > 0 || (infos[line + 1]?.times.length ?? 0) > 0) continue;
     if (pairedOnLine.has(line) || pairedOnLine.has(line + 1) || !timesLine) continue;
-    if (unpaired.filter((entry) => entry.line === line || entry.line === line + 1).length !== 2) continue;
+    if ((unpairedOn.get(line)?.length ?? 0) + (unpairedOn.get(line + 1)?.length ?? 0) !== 2) continue;
     if (timesLine.airports.length > 0 || timesLine.routes.length > 0 || timesLine.times.length !== 2) continue;
     const free = timesLine.times.filter((t) => !usedTimes.has(timeKey(line + 2, t)));
     if (free.length !== 2) continue;
@@ -185,8 +193,10 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
   }
   // 'MINNEAPOLIS 9:10a | SEATTLE 10:55a | MSP>SEA': two free times and a route on one line; or a
   // row 'LX 1072 | ZRH → BER' over a row of times only ('23.09.2027 07:05 | 23.09.2027 08:30').
+  // (this pass adds stops only on the line it is at, so the lines with stops before it are enough)
+  const linesWithStops = new Set(stops.map((stop) => stop.line));
   infos.forEach((info, lineIndex) => {
-    if (stops.some((stop) => stop.line === lineIndex)) return;
+    if (linesWithStops.has(lineIndex)) return;
     const route = info.routes[0];
     if (!route || info.routes.length > 1) return;
     let timesLine = lineIndex;
@@ -269,17 +279,12 @@ export function pairLegs(stops: Stop[]): Leg[] {
     legs.push({ departure, arrival });
     i += 2;
   }
-  // The same leg printed twice (summary and details, or once per passenger).
-  return legs.filter(
-    (leg, index) =>
-      !legs
-        .slice(0, index)
-        .some(
-          (other) =>
-            other.departure.code === leg.departure.code &&
-            other.arrival.code === leg.arrival.code &&
-            other.departure.time.hour === leg.departure.time.hour &&
-            other.departure.time.minute === leg.departure.time.minute,
-        ),
-  );
+  // The same leg printed twice (summary and details, or once per passenger): the first is kept.
+  const seen = new Set<string>();
+  return legs.filter((leg) => {
+    const key = `${leg.departure.code}>${leg.arrival.code}@${leg.departure.time.hour}:${leg.departure.time.minute}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

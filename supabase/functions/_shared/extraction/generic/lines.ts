@@ -2,6 +2,7 @@
 // (in parentheses, bare when the airport is a major one, or places named in full), routes
 // ('MSP>SEA') and the pieces a line splits into at its separators ('|', '→', ' - ', '·'). Plain
 // text tables get the column headers of the row above them, as HTML tables already have.
+import type { ExtractionBudget } from '../budget.ts';
 import type { TextLine } from '../html.ts';
 import type { DateToken, NumericDateOrder, TimeToken } from '../dates.ts';
 import { findDates, findTimes } from '../dates.ts';
@@ -19,6 +20,8 @@ export interface GenericContext {
   airports: Map<string, AirportInfo>;
   /** Carrier codes seen in structured data; flight numbers with them are trusted. */
   extraCarriers?: Set<string>;
+  /** Checked per line and between stages: a long email gives up instead of running on. */
+  budget?: ExtractionBudget;
 }
 
 // ---- positions ----

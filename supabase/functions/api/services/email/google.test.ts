@@ -39,17 +39,12 @@ Deno.test(
   },
 );
 
-Deno.test(
-  'the forwarding token: the envelope recipient first, then the delivery headers, only at the inbound domain',
-  () => {
-    const headers = 'Delivered-To: trips+abcdefghij012345@in.fareback.app\r\nTo: Someone <someone@example.com>';
-    assert.equal(forwardingTokenOf('in.fareback.app', headers), 'abcdefghij012345');
-    assert.equal(
-      forwardingTokenOf('in.fareback.app', headers, 'TRIPS+ZZZZZZZZZZZZ9999@IN.FAREBACK.APP'),
-      'zzzzzzzzzzzz9999',
-    );
-    assert.equal(forwardingTokenOf('in.fareback.app', 'To: trips+abcdefghij012345@in.fareback.app.evil.com'), null);
-    assert.equal(forwardingTokenOf('in.fareback.app', 'To: trips+short@in.fareback.app'), null);
-    assert.equal(forwardingTokenOf('in.fareback.app', 'To: julia@example.com'), null);
-  },
-);
+Deno.test('the forwarding token: the envelope recipient alone, only at the inbound domain', () => {
+  assert.equal(forwardingTokenOf('in.fareback.app', 'TRIPS+ZZZZZZZZZZZZ9999@IN.FAREBACK.APP'), 'zzzzzzzzzzzz9999');
+  assert.equal(forwardingTokenOf('in.fareback.app', '<trips+abcdefghij012345@in.fareback.app>'), 'abcdefghij012345');
+  // a header block is not a recipient (mail is never routed by its headers: issue 21, finding 8)
+  assert.equal(forwardingTokenOf('in.fareback.app', 'Delivered-To: trips+abcdefghij012345@in.fareback.app'), null);
+  assert.equal(forwardingTokenOf('in.fareback.app', 'trips+abcdefghij012345@in.fareback.app.evil.com'), null);
+  assert.equal(forwardingTokenOf('in.fareback.app', 'trips+short@in.fareback.app'), null);
+  assert.equal(forwardingTokenOf('in.fareback.app', 'julia@example.com'), null);
+});

@@ -8,7 +8,7 @@
 // Who sent it decides what it may do (plan.ts, sender-trust.ts): a booking from a sender that is
 // not a known airline or agency is held for the traveller to confirm (held.ts), and a change or
 // cancellation applies only from the domain that sent the booking.
-import { extractFlightBookings, type FlightBooking } from '../../../_shared/extraction/index.ts';
+import { extractFlightBookings, type FlightBooking, MAX_RAW_EMAIL_BYTES } from '../../../_shared/extraction/index.ts';
 import { parseEmail } from '../../../_shared/extraction/mime.ts';
 import { initialStatus, isEligibleFareType } from '../../../_shared/flights/rules.ts';
 import {
@@ -56,11 +56,18 @@ export interface ReadEmail {
   bookings: FlightBooking[];
   /** The From domain and whether its authentication holds. */
   sender: SenderVerdict;
+  /** Why reading gave up (too large, over the time budget: extraction/budget.ts); nothing is imported. */
+  gaveUp?: string;
 }
 
 /** Reads one raw message: its headers and the bookings it confirms. */
 export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
-  const [parsed, extracted] = await Promise.all([parseEmail(raw).catch(() => null), extractFlightBookings(raw)]);
+  // over the extractor's byte cap the message is not decoded here either
+  const decodable = (typeof raw === 'string' ? raw.length : raw.byteLength) <= MAX_RAW_EMAIL_BYTES;
+  const [parsed, extracted] = await Promise.all([
+    decodable ? parseEmail(raw).catch(() => null) : null,
+    extractFlightBookings(raw),
+  ]);
   // the header block only (bounded): latin1 keeps every byte of it
   const head =
     typeof raw === 'string' ? raw.slice(0, 256 * 1024) : new TextDecoder('latin1').decode(raw.subarray(0, 256 * 1024));
@@ -71,6 +78,7 @@ export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
     date: parsed?.date ?? null,
     text: parsed ? `${parsed.text}\n${parsed.html}` : '',
     bookings: extracted.bookings,
+    ...(extracted.gaveUp ? { gaveUp: extracted.gaveUp } : {}),
   };
 }
 
@@ -166,6 +174,14 @@ export async function importEmail(
       date: email.date,
     });
     if (importId === null) return null;
+    if (email.gaveUp) {
+      await finishImport(tx, importId, 'not_read', [], email.gaveUp);
+      return {
+        outcome: 'not_read',
+        flightIds: [],
+        counts: { found: 0, updated: 0, cancelled: 0, notWatched: 0, held: 0 },
+      };
+    }
 
     const known = (await userFlights(tx, userId)).map((f) => ({
       id: Number(f.id),

@@ -121,6 +121,7 @@ const OUTCOMES: Record<ImportOutcome, { label: string; palette: string }> = {
   not_a_booking: { label: 'Not a booking', palette: 'gray' },
   held: { label: 'Held: confirm it', palette: 'orange' },
   not_trusted: { label: 'Ignored: other sender', palette: 'gray' },
+  not_read: { label: 'Not read', palette: 'red' },
 };
 
 function EmailRow({ email }: { email: ImportedEmail }) {
@@ -140,6 +141,11 @@ function EmailRow({ email }: { email: ImportedEmail }) {
           {email.from} · {formatDate(email.date)}
           {email.via === 'forwarded' ? ' · forwarded' : ''}
         </Text>
+        {email.outcomeReason && (
+          <Text fontSize="sm" color="fg.muted">
+            {email.outcomeReason}
+          </Text>
+        )}
         {email.bookings.map((booking) => (
           <Text key={`${booking.bookingCode}-${booking.passengerLastName}`} fontSize="sm">
             {booking.airline} {booking.bookingCode} · {booking.passengerLastName}
