@@ -277,6 +277,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         env: {
           ...process.env,
           PORT: String(apiPort),
+          LISTEN_HOST: '127.0.0.1',
           SUPABASE_URL: publicUrl,
           SUPABASE_PUBLIC_URL: publicUrl,
           SUPABASE_ANON_KEY: anonKey,
