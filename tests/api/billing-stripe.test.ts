@@ -603,4 +603,73 @@ describe('one charge per commission debt, and money that finds nothing owed goes
        where user_id = ${admin.id} and type = 'admin_alert'`;
     expect(alert?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1800 });
   });
+
+  it('a refund Stripe refuses alerts the admins once, and on its last attempt holds the money and tells the traveller', async () => {
+    const admin = await traveller();
+    await sql`update public.profiles set is_admin = true where id = ${admin.id}`;
+    const user = await traveller();
+    await sql`update public.profiles set commission_owed = 1200, total_credits_earned = 4800 where id = ${user.id}`;
+    const started = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user));
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const intentId = started.body.paymentIntentId;
+    stub.payIntent(intentId);
+    const recorded = await api.post('/stripe/pay-commission', { userId: user.id, amount: 1200 }, auth(admin));
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    stub.refuseRefunds(intentId);
+    await deliver('payment_intent.succeeded', stub.paymentIntents.get(intentId) ?? {});
+
+    const job = async () => {
+      const [row] = await sql<{ id: number; status: string; attempts: number; max_attempts: number }[]>`
+        select id::int, status, attempts, max_attempts from public.jobs where dedupe_key = ${`commission_refund:${intentId}`}`;
+      if (!row) throw new Error('no commission_refund job');
+      return row;
+    };
+    const alerts = () => sql<{ title: string; message: string; additional_data: Record<string, unknown> }[]>`
+      select title, message, additional_data from public.notification_history
+       where user_id = ${admin.id} and type = 'admin_alert' and additional_data->>'paymentId' = ${intentId}
+       order by id`;
+    const held = async () => {
+      const [row] = await sql<{ held: boolean; refunded: number }[]>`
+        select unapplied_held_at is not null as held, unapplied_refunded as refunded
+          from private.payments where id = ${intentId}`;
+      return row;
+    };
+
+    await runJobs(); // first attempt: refused
+    expect(await job()).toMatchObject({ status: 'queued', attempts: 1 });
+    const first = await alerts();
+    expect(first).toHaveLength(1);
+    expect(first[0]?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
+    expect(first[0]?.message).toContain('$12.00');
+    expect(first[0]?.message).toContain(user.username);
+    expect(first[0]?.message).toContain('can no longer receive refunds');
+    expect(first[0]?.message).toContain('will be retried');
+    expect(await held()).toEqual({ held: false, refunded: 0 });
+
+    // the backoff's wait skipped: a second refused attempt alerts nobody again
+    await sql`update public.jobs set run_at = now() where id = ${(await job()).id}`;
+    await runJobs();
+    expect(await job()).toMatchObject({ status: 'queued', attempts: 2 });
+    expect(await alerts()).toHaveLength(1);
+
+    // the last attempt (as if the ones between had been refused too): the job dies, the money is held
+    const { id, max_attempts } = await job();
+    await sql`update public.jobs set run_at = now(), attempts = ${max_attempts - 1} where id = ${id}`;
+    await runJobs();
+    expect(await job()).toMatchObject({ status: 'dead', attempts: max_attempts });
+    expect(await held()).toEqual({ held: true, refunded: 0 });
+    const final = await alerts();
+    expect(final).toHaveLength(2);
+    expect(final[1]?.title).toBe('Commission refund given up: money held');
+    expect(final[1]?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
+    const told = await sql<{ message: string; additional_data: Record<string, unknown> }[]>`
+      select message, additional_data from public.notification_history
+       where user_id = ${user.id} and type = 'payment_failed' and additional_data->>'paymentId' = ${intentId}`;
+    expect(told).toHaveLength(1);
+    expect(told[0]?.message).toContain('We could not refund $12.00');
+    expect(told[0]?.additional_data).toMatchObject({ amount: 1200 });
+    expect([...stub.refunds.values()].filter((r) => r.payment_intent === intentId)).toEqual([]);
+    // the ledger never counted the unapplied money
+    expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1200 });
+  });
 });

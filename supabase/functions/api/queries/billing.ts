@@ -235,6 +235,23 @@ export async function recordUnappliedRefund(tx: Tx, id: string, refundId: string
   return row?.ok ?? false;
 }
 
+/**
+ * A refund attempt of commission_refund job `jobId` failed: the admins alerted once per payment;
+ * on the job's last attempt the money held for the traveller, admins and traveller told
+ * (private.unapplied_refund_failed). 'retrying', 'held', or null when nothing is left to refund.
+ */
+export async function recordUnappliedRefundFailure(
+  tx: Tx,
+  jobId: number,
+  id: string,
+  reason: string,
+): Promise<'retrying' | 'held' | null> {
+  const [row] = await tx<{ outcome: 'retrying' | 'held' | null }[]>`
+    select private.unapplied_refund_failed(${jobId}, ${id}, ${reason}) as outcome
+  `;
+  return row?.outcome ?? null;
+}
+
 /** A payment given up (cancelled at the provider): failed, no notification. */
 export async function abandonPayment(tx: Tx, id: string): Promise<void> {
   await tx`

@@ -32,6 +32,8 @@ export interface StripeStub {
   requests: { method: string; path: string; body: Obj; idempotencyKey: string | null }[];
   /** Off-session charges of this payment method are declined. */
   declineCard(paymentMethodId: string): void;
+  /** Refunds of this payment intent are refused (a 402 card_error, as for a closed card). */
+  refuseRefunds(paymentIntentId: string): void;
   /** The customer paid at Checkout: an active yearly subscription, its paid invoice. */
   completeCheckout(sessionId: string, paymentMethodId?: string): { subscriptionId: string; invoiceId: string };
   payIntent(id: string, paymentMethodId?: string): Obj;
@@ -91,6 +93,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const refunds = new Map<string, Obj>();
   const requests: StripeStub['requests'] = [];
   const declined = new Set<string>();
+  const refusedRefunds = new Set<string>();
   const idempotent = new Map<string, [number, Obj]>();
   const signer = new Stripe(secretKey);
 
@@ -187,6 +190,11 @@ export async function startStripeStub(): Promise<StripeStub> {
     if (method === 'POST' && path === '/v1/refunds') {
       const pi = paymentIntents.get(String(body.payment_intent));
       if (!pi) return notFound('payment_intent', String(body.payment_intent));
+      if (refusedRefunds.has(String(pi.id))) {
+        return error(402, 'card_error', 'The card this payment came from can no longer receive refunds.', {
+          code: 'expired_or_canceled_card',
+        });
+      }
       if (pi.status !== 'succeeded') {
         return error(400, 'invalid_request_error', 'This PaymentIntent does not have a successful charge to refund.', {
           code: 'charge_not_refundable',
@@ -326,6 +334,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     refunds,
     requests,
     declineCard: (pm) => void declined.add(pm),
+    refuseRefunds: (piId) => void refusedRefunds.add(piId),
     completeCheckout(sessionId, paymentMethodId = 'pm_card_visa') {
       const s = must(checkoutSessions, sessionId);
       const data = s.subscription_data as { metadata?: Obj };
