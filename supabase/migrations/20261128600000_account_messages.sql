@@ -1,8 +1,9 @@
 -- =============================================================================================
--- Account messages of issue 21: a Premium year that ended, money refunded, an admin alert
+-- Account messages of issue 21: a Premium year that ended, money refunded or held, an admin alert
 -- =============================================================================================
 -- The notification types added by the subscription expiry (subscription_expired), the commission
--- refund (payment_refunded) and its operator alert (admin_alert) tell a traveller or an admin
+-- refund (payment_refunded, or refund_held when the refund keeps failing) and its operator alert
+-- (admin_alert) tell a traveller or an admin
 -- about their account and their money, as payment_failed and commission_statement do: they are
 -- sent while the account exists, carry no unsubscribe link and are no kind a link may store in
 -- profiles.unsubscribed_kinds. Redefined here (the schema baseline of the next issue folds it into
@@ -19,7 +20,7 @@ as $$
     when p_type in ('rebooking', 'action_needed') then 'rebooking'
     when p_type = 'flight_cancelled' then 'flight_cancelled'
     when p_type in ('payment_failed', 'commission_statement', 'email_reconnect',
-                    'subscription_expired', 'payment_refunded', 'admin_alert') then null
+                    'subscription_expired', 'payment_refunded', 'refund_held', 'admin_alert') then null
     else p_type
   end
 $$;

@@ -121,7 +121,7 @@ begin
       || left(p_reason, 500) || '. The money is held for them; refund it by hand or requeue the dead commission_refund job.',
     v_data, 'unapplied_refund_held:' || p_id);
   perform private.billing_notify(
-    v_pay.user_id, 'payment_failed', 'Refund delayed: your money is held',
+    v_pay.user_id, 'refund_held', 'Refund delayed: your money is held',
     'We could not refund ' || v_dollars || ' of your commission payment to your card. The money is held for you '
       || 'and our team has been told; they will refund it to you.',
     v_data - 'reason', 'unapplied_refund_held:' || p_id);

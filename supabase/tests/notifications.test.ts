@@ -184,6 +184,7 @@ describe('unsubscribe and time zone', () => {
     // account messages of issue 21: a Premium year that ended, money refunded, an admin alert
     expect(await off('subscription_expired')).toBe(false);
     expect(await off('payment_refunded')).toBe(false);
+    expect(await off('refund_held')).toBe(false);
     expect(await off('admin_alert')).toBe(false);
     const [profile] = await sql`
       select notify_price_drops, notify_rebookings, unsubscribed_kinds from public.profiles where id = ${t.id}`;

@@ -664,7 +664,7 @@ describe('one charge per commission debt, and money that finds nothing owed goes
     expect(final[1]?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
     const told = await sql<{ message: string; additional_data: Record<string, unknown> }[]>`
       select message, additional_data from public.notification_history
-       where user_id = ${user.id} and type = 'payment_failed' and additional_data->>'paymentId' = ${intentId}`;
+       where user_id = ${user.id} and type = 'refund_held' and additional_data->>'paymentId' = ${intentId}`;
     expect(told).toHaveLength(1);
     expect(told[0]?.message).toContain('We could not refund $12.00');
     expect(told[0]?.additional_data).toMatchObject({ amount: 1200 });

@@ -37,6 +37,7 @@ export const NOTIFICATION_SUBJECTS: Readonly<Record<string, string>> = {
   import_over_limit: 'Flights found in your inbox are waiting for you',
   subscription_expired: 'Your FareBack Premium year has ended',
   payment_refunded: 'A FareBack payment was refunded to your card',
+  refund_held: 'Your FareBack refund is delayed',
   admin_alert: 'FareBack admin alert',
 };
 export const DEFAULT_SUBJECT = 'News about one of your flights on FareBack';
