@@ -555,7 +555,7 @@ describe('the forwarding address (POST /api/email/inbound)', () => {
     expect(value).toMatch(/^trips\+[a-z0-9]{20}@inbound\.fareback\.test$/);
     return value;
   }
-  const inbound = (raw: string, secret: string | null, recipient?: string) =>
+  const inbound = (raw: string | Uint8Array<ArrayBuffer>, secret: string | null, recipient?: string) =>
     fetch(`${own.stack.apiUrl}/email/inbound${recipient ? `?recipient=${encodeURIComponent(recipient)}` : ''}`, {
       method: 'POST',
       headers: { 'content-type': 'message/rfc822', ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
@@ -675,6 +675,97 @@ describe('the forwarding address (POST /api/email/inbound)', () => {
       outcomeReason: "The email's HTML is longer than 1,000,000 characters",
       bookings: [],
     });
+  });
+
+  /** Rows waiting for a job that is never queued: they stay until the test is done (the queue's state, deterministically). */
+  const fillWaiting = async (user: RegisteredUser, count: number, prefix: string) => {
+    await own.sql`
+      insert into private.inbound_emails (user_id, message_id, raw)
+      select ${user.id}, ${prefix} || g || '@example.com>', convert_to('From: a@example.com', 'UTF8')
+        from generate_series(1, ${count}) g
+    `;
+  };
+  const forwarded = (to: string, messageId: string) =>
+    [
+      'From: Julia <julia.harper@example.com>',
+      `To: ${to}`,
+      'Subject: Hello',
+      `Message-ID: ${messageId}`,
+      '',
+      'Hi',
+    ].join('\r\n');
+
+  it('refuses the 51st waiting message for a traveller with 429, keeps nothing; another traveller is unaffected (issue 21, finding 3)', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    const other = await registerUser(own.api);
+    const otherTo = await address(other);
+    await fillWaiting(user, 50, '<filler-');
+    expect(await waiting(user)).toBe(50);
+
+    const res = await inbound(forwarded(to, '<the-51st@example.com>'), INBOUND_SECRET, to);
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({
+      message: '50 emails are already waiting to be read for this address; send this one again later',
+    });
+    expect(await waiting(user)).toBe(50);
+    const [stored] = await own.sql`
+      select count(*)::int as n from private.inbound_emails where user_id = ${user.id} and message_id = '<the-51st@example.com>'
+    `;
+    expect(stored?.n).toBe(0);
+
+    // the other traveller's address still takes mail, and it is read
+    const accepted = await inbound(forwarded(otherTo, '<the-51st@example.com>'), INBOUND_SECRET, otherTo);
+    expect(accepted.status).toBe(202);
+    expect(((await accepted.json()) as InboundEmailResponse).queued).toBe(true);
+    await expect.poll(async () => (await imports(other)).length, { timeout: 30_000, interval: 250 }).toBe(1);
+    expect(await waiting(user)).toBe(50);
+  });
+
+  it('answers queued false for a Message-ID already waiting, and keeps one row (issue 21, finding 3)', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    // the first copy waits (no job runs it): as a message does between the answer and its job
+    await fillWaiting(user, 1, '<twice-');
+    const raw = forwarded(to, '<twice-1@example.com>');
+    for (let i = 0; i < 2; i++) {
+      const res = await inbound(raw, INBOUND_SECRET, to);
+      expect(res.status).toBe(202);
+      expect(await res.json()).toEqual({ message: 'This email is already waiting to be read', queued: false });
+    }
+    const rows = await own.sql`select message_id from private.inbound_emails where user_id = ${user.id}`;
+    expect(rows.map((row) => row.message_id)).toEqual(['<twice-1@example.com>']);
+    expect(await imports(user)).toEqual([]);
+  });
+
+  it('keeps and reads a message with NUL bytes and invalid UTF-8 in its headers and body, without a 500 (issue 21, finding 3)', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    const head = Buffer.from(
+      [
+        'From: Julia\0 Harper <julia.harper@example.com>',
+        `To: ${to}`,
+        'Subject: Trip\0 to \xff\xfe Rome',
+        'Message-ID: <nul\0byte@example.com>',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Booking\0 ',
+      ].join('\r\n'),
+      'latin1',
+    );
+    const raw = new Uint8Array(Buffer.concat([head, Buffer.from([0xff, 0xc3, 0x28, 0x00, 0x80, 0x0a])]));
+    expect(raw.includes(0)).toBe(true);
+
+    const res = await inbound(raw, INBOUND_SECRET, to);
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as InboundEmailResponse).queued).toBe(true);
+    await expect.poll(async () => (await imports(user)).length, { timeout: 30_000, interval: 250 }).toBe(1);
+    const [recorded] = await imports(user);
+    expect(recorded).toMatchObject({ outcome: 'not_a_booking', bookings: [] });
+    expect(recorded?.messageId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(recorded?.subject).not.toContain('\0');
+    expect(recorded?.from).not.toContain('\0');
+    await expect.poll(() => waiting(user), { timeout: 30_000, interval: 250 }).toBe(0);
   });
 
   it('takes the envelope recipient, and mail sent to the catcher arrives the same way', async () => {

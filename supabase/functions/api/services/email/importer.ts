@@ -60,6 +60,8 @@ export interface ReadEmail {
   gaveUp?: string;
 }
 
+const withoutNul = (value: string): string => value.replaceAll('\0', '');
+
 /** Reads one raw message: its headers and the bookings it confirms. */
 export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
   // over the extractor's byte cap the message is not decoded here either
@@ -73,8 +75,11 @@ export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
     typeof raw === 'string' ? raw.slice(0, 256 * 1024) : new TextDecoder('latin1').decode(raw.subarray(0, 256 * 1024));
   return {
     sender: senderVerdict(head, parsed?.fromAddress ?? ''),
-    from: parsed ? (parsed.fromName ? `${parsed.fromName} <${parsed.fromAddress}>` : parsed.fromAddress) : '',
-    subject: parsed?.subject ?? '',
+    // stored as text (email_imports), which cannot hold a NUL: a forwarded message may carry one
+    from: withoutNul(
+      parsed ? (parsed.fromName ? `${parsed.fromName} <${parsed.fromAddress}>` : parsed.fromAddress) : '',
+    ),
+    subject: withoutNul(parsed?.subject ?? ''),
     date: parsed?.date ?? null,
     text: parsed ? `${parsed.text}\n${parsed.html}` : '',
     bookings: extracted.bookings,

@@ -61,9 +61,14 @@ function headerBlock(raw: string): string {
   return end === -1 ? raw : raw.slice(0, end);
 }
 
+/**
+ * The Message-ID, when it is printable ASCII (RFC 5322 3.6.4): any other byte (a NUL, which
+ * PostgreSQL text cannot hold, or a byte over 0x7f) falls back to the message's hash.
+ */
 function messageIdOf(headers: string): string | null {
   const match = /^message-id:[ \t]*(<[^>\r\n]{1,290}>|[^\s]{1,290})/im.exec(headers);
-  return match?.[1] ?? null;
+  const id = match?.[1];
+  return id && /^[\x20-\x7e]+$/.test(id) ? id : null;
 }
 
 /**
