@@ -24,6 +24,7 @@ alter table private.payments
   add column debt_key text,
   add column unapplied_refund_id text,
   add column unapplied_refunded integer not null default 0,
+  add column unapplied_held_at timestamptz,
   add constraint payments_unapplied_refunded_range check (unapplied_refunded >= 0 and unapplied_refunded <= amount);
 
 comment on column private.payments.debt_key is
@@ -31,6 +32,8 @@ comment on column private.payments.debt_key is
 comment on column private.payments.unapplied_refund_id is
   'The provider''s refund of what this succeeded commission payment could not apply (amount - applied), once made.';
 comment on column private.payments.unapplied_refunded is 'Cents refunded because nothing was owed for them.';
+comment on column private.payments.unapplied_held_at is
+  'When the refund of this commission payment''s unapplied part (amount - applied) was given up after the commission_refund job''s last attempt: the money is held for the traveller until an operator refunds it (requeueing the dead job); see 20261128700000_refund_failure_alerts.sql.';
 
 create unique index payments_debt_key_idx on private.payments (debt_key) where debt_key is not null;
 
@@ -170,8 +173,27 @@ $$;
 
 revoke all on function private.queue_unapplied_refund(text) from public, anon, authenticated, service_role;
 
+-- One admin_alert to every admin, deduplicated per admin by p_dedupe_key.
+create or replace function private.alert_admins(p_title text, p_message text, p_data jsonb, p_dedupe_key text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_admin uuid;
+begin
+  for v_admin in select p.id from public.profiles p where p.is_admin loop
+    perform private.queue_notification(v_admin, 'admin_alert', p_title, p_message, p_data, null, p_dedupe_key);
+  end loop;
+end;
+$$;
+
+revoke all on function private.alert_admins(text, text, jsonb, text) from public, anon, authenticated, service_role;
+
 -- The refund is made: recorded once, with its billing row; the traveller is told and every admin
--- alerted (a debt paid twice means a manual payment and a card payment crossed).
+-- alerted (a debt paid twice means a manual payment and a card payment crossed). A hold (the
+-- refund given up, 20261128700000) is cleared when an operator's requeued job refunds it after all.
 create or replace function private.payment_unapplied_refunded(p_id text, p_refund_id text, p_amount integer)
 returns boolean
 language plpgsql
@@ -182,13 +204,14 @@ declare
   v_pay private.payments;
   v_username text;
   v_dollars text := '$' || to_char(p_amount / 100.0, 'FM999999990.00');
-  v_admin uuid;
 begin
   select * into v_pay from private.payments pay where pay.id = p_id for update;
   if not found or v_pay.unapplied_refund_id is not null then
     return false;
   end if;
-  update private.payments pay set unapplied_refund_id = p_refund_id, unapplied_refunded = p_amount where pay.id = p_id;
+  update private.payments pay
+     set unapplied_refund_id = p_refund_id, unapplied_refunded = p_amount, unapplied_held_at = null
+   where pay.id = p_id;
   insert into public.billing_transactions (user_id, amount, status, type, description, payment_method, payment_reference)
   values (v_pay.user_id, p_amount, 'completed', 'refund',
           'Refund: commission payment received when nothing more was owed', 'card', p_refund_id);
@@ -200,14 +223,12 @@ begin
     jsonb_build_object('amount', p_amount, 'paymentAmount', v_pay.amount, 'applied', v_pay.applied),
     'payment_refunded:' || p_id);
   select p.username into v_username from public.profiles p where p.id = v_pay.user_id;
-  for v_admin in select p.id from public.profiles p where p.is_admin loop
-    perform private.queue_notification(
-      v_admin, 'admin_alert', 'Commission payment refunded',
-      'A commission payment of ' || coalesce(v_username, v_pay.user_id::text) || ' arrived when the debt was already paid: '
-        || v_dollars || ' was refunded to their card (payment ' || p_id || ').',
-      jsonb_build_object('userId', v_pay.user_id, 'paymentId', p_id, 'refundId', p_refund_id, 'amount', p_amount),
-      null, 'unapplied_refund:' || p_id);
-  end loop;
+  perform private.alert_admins(
+    'Commission payment refunded',
+    'A commission payment of ' || coalesce(v_username, v_pay.user_id::text) || ' arrived when the debt was already paid: '
+      || v_dollars || ' was refunded to their card (payment ' || p_id || ').',
+    jsonb_build_object('userId', v_pay.user_id, 'paymentId', p_id, 'refundId', p_refund_id, 'amount', p_amount),
+    'unapplied_refund:' || p_id);
   return true;
 end;
 $$;
