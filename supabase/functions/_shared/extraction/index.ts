@@ -8,7 +8,7 @@
 // plausible legs, merged duplicates).
 // Markup, when present, is the backbone; the text fills in what markup leaves out (fare brand,
 // seats, total). The function never throws: unreadable input is simply not a booking.
-import { parseEmail, type RawEmailInput } from './mime.ts';
+import { parseEmail, type ParsedEmail, type RawEmailInput } from './mime.ts';
 import {
   breakOverlongLines,
   htmlToLines,
@@ -54,20 +54,37 @@ export async function extractFlightBookings(
   raw: RawEmailInput,
   options: ExtractionOptions = {},
 ): Promise<ExtractionResult> {
-  if (rawSize(raw) > MAX_RAW_EMAIL_BYTES) return { ...NOT_A_BOOKING, gaveUp: GAVE_UP.rawTooLarge };
+  return (await readFlightBookings(raw, options)).result;
+}
+
+/**
+ * The message as parsed (null when it is over the byte cap or no message) and the bookings in it,
+ * for a caller that also needs the message's headers: the message is decoded once.
+ */
+export async function readFlightBookings(
+  raw: RawEmailInput,
+  options: ExtractionOptions = {},
+): Promise<{ email: ParsedEmail | null; result: ExtractionResult }> {
+  if (rawSize(raw) > MAX_RAW_EMAIL_BYTES)
+    return { email: null, result: { ...NOT_A_BOOKING, gaveUp: GAVE_UP.rawTooLarge } };
   const budget = new ExtractionBudget(options.budgetMs);
+  let email: ParsedEmail;
   try {
-    const email = await parseEmail(raw);
+    email = await parseEmail(raw);
+  } catch {
+    return { email: null, result: NOT_A_BOOKING };
+  }
+  try {
     await budget.pause('decoding the message');
     // An attached original (forward as attachment) is read before the wrapper around it.
     for (const message of [...email.attachedMessages, email]) {
       const bookings = await extractFromMessage(message, budget);
-      if (bookings.length > 0) return { isFlightBooking: true, bookings };
+      if (bookings.length > 0) return { email, result: { isFlightBooking: true, bookings } };
     }
-    return NOT_A_BOOKING;
+    return { email, result: NOT_A_BOOKING };
   } catch (error) {
-    if (error instanceof ExtractionGaveUp) return { ...NOT_A_BOOKING, gaveUp: error.reason };
-    return NOT_A_BOOKING;
+    if (error instanceof ExtractionGaveUp) return { email, result: { ...NOT_A_BOOKING, gaveUp: error.reason } };
+    return { email, result: NOT_A_BOOKING };
   }
 }
 

@@ -8,8 +8,7 @@
 // Who sent it decides what it may do (plan.ts, sender-trust.ts): a booking from a sender that is
 // not a known airline or agency is held for the traveller to confirm (held.ts), and a change or
 // cancellation applies only from the domain that sent the booking.
-import { extractFlightBookings, type FlightBooking, MAX_RAW_EMAIL_BYTES } from '../../../_shared/extraction/index.ts';
-import { parseEmail } from '../../../_shared/extraction/mime.ts';
+import { type FlightBooking, readFlightBookings } from '../../../_shared/extraction/index.ts';
 import { initialStatus, isEligibleFareType } from '../../../_shared/flights/rules.ts';
 import {
   type FlightEmailSource,
@@ -64,12 +63,8 @@ const withoutNul = (value: string): string => value.replaceAll('\0', '');
 
 /** Reads one raw message: its headers and the bookings it confirms. */
 export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
-  // over the extractor's byte cap the message is not decoded here either
-  const decodable = (typeof raw === 'string' ? raw.length : raw.byteLength) <= MAX_RAW_EMAIL_BYTES;
-  const [parsed, extracted] = await Promise.all([
-    decodable ? parseEmail(raw).catch(() => null) : null,
-    extractFlightBookings(raw),
-  ]);
+  // decoded once, for its headers and its bookings (not at all over the extractor's byte cap)
+  const { email: parsed, result: extracted } = await readFlightBookings(raw);
   // the header block only (bounded): latin1 keeps every byte of it
   const head =
     typeof raw === 'string' ? raw.slice(0, 256 * 1024) : new TextDecoder('latin1').decode(raw.subarray(0, 256 * 1024));
