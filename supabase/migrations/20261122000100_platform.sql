@@ -1,6 +1,11 @@
 -- =============================================================================================
--- Private helpers
+-- Platform: the private schema, default privileges, shared helpers
 -- =============================================================================================
+-- The first of the area migrations; each later one builds on this and the ones before it:
+--   platform, jobs and scheduling, profiles and plans, admin audit, flights and prices,
+--   rebooking, notifications, billing and payments, email import, contact, admin reports,
+--   operator views (docs/architecture.md "Migrations" says what goes where).
+--
 -- The `private` schema holds what policies and triggers need but the data API must never
 -- expose: helper functions (security definer, fixed search_path) and server-only tables such as
 -- login_attempts. It is not listed in the API's exposed schemas, and nothing in it is granted
@@ -15,22 +20,8 @@
 create schema if not exists private;
 
 revoke all on schema private from public;
-
 revoke all on schema private from anon, authenticated;
-
 grant usage on schema private to authenticated, service_role;
-
--- ---------------------------------------------------------------------------------------------
--- Contains-search: pg_trgm
--- ---------------------------------------------------------------------------------------------
--- The admin lists search with ILIKE '%text%' (api/queries/pagination.ts containsPattern); a
--- trigram GIN index answers that without reading every row. pg_trgm is a trusted extension
--- (Supabase lists it; PostgreSQL's contrib locally; PGlite loads it in dev/db/pglite-server.ts),
--- created in the extensions schema as Supabase does. Its functions are executable by PUBLIC
--- and belong to the bootstrap superuser (a trusted extension's are), so this role cannot revoke
--- them; they are no endpoint of the data API, which does not expose the extensions schema
--- (supabase/config.toml; the privilege allow-list names them).
-create extension if not exists pg_trgm with schema extensions;
 
 -- =============================================================================================
 -- Default privileges
@@ -38,12 +29,12 @@ create extension if not exists pg_trgm with schema extensions;
 -- A Supabase project grants anon, authenticated and service_role every right on whatever
 -- `postgres` later creates in schema public: tables, views, sequences and functions. On Supabase
 -- each of those rights is a public HTTP endpoint (/rest/v1/<table>, /rest/v1/rpc/<function>),
--- so until now only each migration's own `revoke all` kept a new object closed, and every
--- identity column's sequence was left usable by anon. PostgreSQL adds its own default on top:
+-- so without the defaults below only each migration's own `revoke all` would keep a new object
+-- closed, and every identity column's sequence would be usable by anon. PostgreSQL adds its own default on top:
 -- EXECUTE for PUBLIC on every new function, in any schema, which anon and authenticated inherit.
 --
--- From here on a new object is closed to the two end-user roles until a migration grants what
--- the product needs, and supabase/tests/privileges.test.ts holds every grant they have against
+-- So a new object is closed to the two end-user roles until a migration grants what the
+-- product needs, and supabase/tests/privileges.test.ts holds every grant they have against
 -- an allow-list.
 --
 -- This runs as the role that runs every migration (`postgres` on Supabase, fareback_owner
@@ -94,27 +85,18 @@ begin
 end
 $$;
 
--- Existing sequences, in every schema: no end-user role needs one (identity columns draw their
--- values without a sequence privilege). Only the owner can revoke what the platform's defaults
--- granted, so sequences of other roles (Supabase's own schemas) are left to them.
-do $$
-declare
-  sequence_name text;
-begin
-  for sequence_name in
-    select distinct c.oid::regclass::text
-      from pg_class c
-      join pg_namespace n on n.oid = c.relnamespace
-      cross join lateral aclexplode(c.relacl) a
-     where c.relkind = 'S'
-       and n.nspname not in ('pg_catalog', 'information_schema')
-       and a.grantee in (0, 'anon'::regrole, 'authenticated'::regrole)
-       and pg_has_role(current_user, c.relowner, 'MEMBER')
-  loop
-    execute format('revoke all on sequence %s from public, anon, authenticated', sequence_name);
-  end loop;
-end
-$$;
+-- ---------------------------------------------------------------------------------------------
+-- Contains-search: pg_trgm
+-- ---------------------------------------------------------------------------------------------
+-- The admin lists search with ILIKE '%text%' (api/queries/pagination.ts containsPattern); a
+-- trigram GIN index answers that without reading every row. pg_trgm is a trusted extension
+-- (Supabase lists it; PostgreSQL's contrib locally; PGlite loads it in dev/db/pglite-server.ts),
+-- created in the extensions schema as Supabase does. Its functions are executable by PUBLIC
+-- and belong to the bootstrap superuser (a trusted extension's are), so this role cannot revoke
+-- them; they are no endpoint of the data API, which does not expose the extensions schema
+-- (supabase/config.toml; the privilege allow-list names them).
+create extension if not exists pg_trgm with schema extensions;
+
 -- =============================================================================================
 -- updated_at
 -- =============================================================================================
@@ -154,7 +136,6 @@ end;
 $$;
 
 revoke all on function private.is_admin() from public, anon, authenticated;
-
 grant execute on function private.is_admin() to authenticated, service_role;
 
 comment on function private.is_admin() is
@@ -173,7 +154,6 @@ as $$
 $$;
 
 revoke all on function private.is_end_user() from public, anon, authenticated;
-
 grant execute on function private.is_end_user() to authenticated, service_role;
 
 comment on function private.is_end_user() is
@@ -198,22 +178,37 @@ comment on table private.login_attempts is
   'Each sign-in attempt, by client address and account, to slow repeated failures (a 15-minute lockout window). Written and read by the api; pruned after a day.';
 
 comment on column private.login_attempts.id is 'Row id.';
-
 comment on column private.login_attempts.ip is 'The client address the attempt came from.';
-
 comment on column private.login_attempts.account is 'The account the attempt named (as the api resolved the username or email entered).';
-
 comment on column private.login_attempts.succeeded is 'Whether the password was right.';
-
 comment on column private.login_attempts.attempted_at is 'When it was tried.';
 
 create index login_attempts_account_attempted_at_idx on private.login_attempts (account, attempted_at);
-
 create index login_attempts_ip_attempted_at_idx on private.login_attempts (ip, attempted_at);
 
 revoke all on table private.login_attempts from public, anon, authenticated;
-
 grant select, insert, delete on table private.login_attempts to service_role;
+
+-- =============================================================================================
+-- Maintenance
+-- =============================================================================================
+-- Login attempts matter for the 15-minute lockout window only; a day keeps enough to look into
+-- an attack.
+create or replace function private.prune_login_attempts()
+returns integer
+language sql
+security definer
+set search_path = ''
+as $$
+  with pruned as (
+    delete from private.login_attempts a where a.attempted_at < now() - interval '1 day' returning 1
+  )
+  select count(*)::integer from pruned
+$$;
+
+revoke all on function private.prune_login_attempts() from public, anon, authenticated, service_role;
+
+comment on function private.prune_login_attempts() is 'Deletes login attempts older than a day; answers how many.';
 
 -- =============================================================================================
 -- The traveller's time zone (for the digest's time of day)
@@ -243,4 +238,3 @@ $$;
 -- system actor), which may write every profile column anyway.
 revoke all on function private.is_time_zone(text) from public, anon;
 grant execute on function private.is_time_zone(text) to authenticated, service_role;
-

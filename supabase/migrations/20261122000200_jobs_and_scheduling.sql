@@ -1,8 +1,8 @@
 -- =============================================================================================
 -- One job queue for every kind of background work
 -- =============================================================================================
--- Price-check batches today; auto-rebooking runs, inbox scans, digests, notification retries and
--- payment follow-ups next. SQL decides what is due and enqueues it; workers in the api claim jobs
+-- Price-check batches, auto-rebooking runs, inbox scans, notification emails and digests,
+-- subscription expiry, commission statements and refunds. SQL decides what is due and enqueues it; workers in the api claim jobs
 -- of the kinds they know with a lease and finish each one. The rules every kind gets:
 --   * enqueue: a kind, a payload, a time before which the job must not run, and an optional
 --     dedupe key. A key names one piece of work: enqueueing it again, in any state, answers the
@@ -25,8 +25,9 @@
 -- =============================================================================================
 -- Kinds
 -- =============================================================================================
--- Every kind is declared here by the migration of the area that adds it, with its retry policy,
--- so a typo in a kind fails at enqueue time instead of queueing work nobody claims.
+-- Every kind is declared, with its retry policy, by the area migration whose work it is (an
+-- insert into private.job_kinds beside the functions that enqueue it), so a typo in a kind fails
+-- at enqueue time instead of queueing work nobody claims.
 create table private.job_kinds (
   kind text primary key,
   description text not null,
@@ -40,20 +41,15 @@ create table private.job_kinds (
 );
 
 alter table private.job_kinds enable row level security;
-
 revoke all on table private.job_kinds from public, anon, authenticated, service_role;
 
 comment on table private.job_kinds is
   'Every kind of background job with its retry policy, declared by the migration of the area that adds it; private.enqueue_job refuses an undeclared kind.';
 
 comment on column private.job_kinds.kind is 'The kind''s name, lower snake case (e.g. notification_email).';
-
 comment on column private.job_kinds.description is 'What one job of the kind does and its payload.';
-
 comment on column private.job_kinds.max_attempts is 'Attempts before a job of the kind becomes a dead letter.';
-
 comment on column private.job_kinds.backoff_base_seconds is 'Delay in seconds before the first retry; doubled per attempt.';
-
 comment on column private.job_kinds.backoff_max_seconds is 'Longest delay in seconds between retries.';
 
 -- =============================================================================================
@@ -102,51 +98,31 @@ comment on table public.jobs is
   'The job queue: every piece of background work (price-check batches, auto-rebooking batches, notification emails and digests, inbox scans, statements). Enqueued by private.enqueue_job, claimed and finished by the api''s workers with a lease. Admins read; see public.ops_failed_jobs.';
 
 comment on column public.jobs.id is 'Job id.';
-
 comment on column public.jobs.kind is 'What it does: a kind declared in private.job_kinds (price_check, auto_rebook_batch, auto_rebook_own, notification_email, notification_digest, notification_passes, email_scan, email_scan_due, commission_statements).';
-
 comment on column public.jobs.payload is 'The kind''s input as a JSON object (e.g. notificationId, sweepId and flight range, runId and flightIds).';
-
 comment on column public.jobs.status is 'queued -> running (claimed, under a lease) -> done; back to queued after a failed attempt (the kind''s backoff); dead (the dead letter: max_attempts used or a permanent error; kept 30 days).';
-
 comment on column public.jobs.run_at is 'Not claimed before this time (set on enqueue and by the retry backoff).';
-
 comment on column public.jobs.attempts is 'Claims so far (each claim is an attempt; a lease that ran out counts as a failed one).';
-
 comment on column public.jobs.max_attempts is 'Attempts allowed before the job is dead, copied from its kind.';
-
 comment on column public.jobs.locked_by is 'The worker holding the current claim; null unless running.';
-
 comment on column public.jobs.lease_expires_at is 'When the current claim runs out (the job may then be claimed again); null unless running.';
-
 comment on column public.jobs.last_error is 'The last failed attempt''s error, at most 1000 characters (kept after a later success).';
-
 comment on column public.jobs.dedupe_key is 'Names one piece of work (e.g. notification_email:<id>, statements:2026-11): enqueueing it again answers this job.';
-
 comment on column public.jobs.created_at is 'When it was enqueued.';
-
 comment on column public.jobs.updated_at is 'When the row last changed (claim, failure, completion).';
-
 comment on column public.jobs.claim_token is 'Token of the current claim: only its holder may complete or fail the job; null unless running.';
-
 comment on column public.jobs.result is 'What the handler answered on completion, as JSON (e.g. a price batch''s checked, drops, quotes).';
-
 comment on column public.jobs.finished_at is 'When it became done or dead (maintenance prunes done jobs after 7 days, dead after 30); null otherwise.';
-
 comment on column public.jobs.priority is 'Higher is claimed first among due jobs of a kind: 10 for premium travellers'' notifications, else 0.';
 
 -- a sweep's jobs, found by the sweep id in their payload
 create index jobs_price_check_sweep_idx on public.jobs (((payload ->> 'sweepId')::bigint), status)
   where kind = 'price_check';
-
 create index jobs_lease_idx on public.jobs (kind, lease_expires_at) where status = 'running';
-
 create index jobs_finished_idx on public.jobs (finished_at) where status in ('done', 'dead');
-
 create index jobs_queued_idx on public.jobs (kind, priority desc, run_at, id) where status = 'queued';
 
 revoke all on table public.jobs from anon, authenticated;
-
 grant select on table public.jobs to authenticated;
 
 create policy "Admins can view jobs"
@@ -157,6 +133,11 @@ create policy "Admins can view jobs"
 create trigger jobs_set_updated_at
   before update on public.jobs
   for each row execute function private.set_updated_at();
+
+-- =============================================================================================
+-- Enqueue
+-- =============================================================================================
+-- Answers the job's id: the new one, or the one already holding the dedupe key.
 
 create function private.enqueue_job(
   p_kind text,
@@ -197,6 +178,14 @@ revoke all on function private.enqueue_job(text, jsonb, timestamptz, text, integ
 
 comment on function private.enqueue_job(text, jsonb, timestamptz, text, integer) is
   'Queues a job of a declared kind (payload, not before run_after, dedupe key, priority); answers its id, or the id of the job already holding the key.';
+
+-- =============================================================================================
+-- Claim
+-- =============================================================================================
+-- First, running jobs of these kinds whose lease ran out (their worker died or stalled) count
+-- that attempt as failed: back to the queue at once, or dead after max_attempts. Then up to
+-- p_limit due queued jobs are claimed, the highest priority first, then the oldest run_at. Both
+-- steps skip rows another transaction holds.
 
 create or replace function private.claim_jobs(
   p_kinds text[],
@@ -377,17 +366,24 @@ revoke all on function private.prune_jobs(interval, interval) from public, anon,
 
 comment on function private.prune_jobs(interval, interval) is
   'Deletes done jobs older than the first interval (7 days) and dead letters older than the second (30 days); answers how many.';
+
 -- =============================================================================================
--- Schedule (Supabase)
+-- Schedule (pg_cron where it exists)
 -- =============================================================================================
--- On Supabase, pg_cron calls the api function's internal endpoints through pg_net every 15
--- minutes (price sweep; each run checks only what is due) and hourly (maintenance). The project
--- URL and the CRON_SECRET the function checks are read from Vault when the job runs, so no
--- secret sits in a migration:
+-- With pg_cron (Supabase; CI's PostgreSQL with Debian's postgresql-15-cron loaded):
+--   fareback-price-sweep          every 15 minutes pg_net POST <project>/functions/v1/api/internal/price-sweep
+--                                                  (each run checks only what is due)
+--   fareback-maintenance          hourly           pg_net POST <project>/functions/v1/api/internal/maintenance
+--   fareback-notification-passes  every 5 minutes  select private.run_notification_passes()
+--   fareback-jobs                 every minute     pg_net POST <project>/functions/v1/api/internal/jobs
+-- The HTTP jobs read the project URL and the CRON_SECRET the function checks from Vault when
+-- they run, so no secret sits in a migration:
 --   select vault.create_secret('https://<ref>.supabase.co', 'fareback_project_url');
 --   select vault.create_secret('<the function''s CRON_SECRET>', 'fareback_cron_secret');
--- PostgreSQL without the two extensions (the local stack, CI) skips this block; there the dev
--- stack's ticker (dev/ticker.ts) calls the same endpoints.
+-- Missing secrets are reported by the second block with a WARNING rather than by a job failing
+-- quietly every minute. Without pg_cron (PGlite in the dev stack, a plain PostgreSQL) nothing is
+-- scheduled here and the stack's ticker (dev/ticker.ts) calls /api/internal/jobs every minute,
+-- which runs the same passes as recurring work.
 do $schedule$
 begin
   if (select count(*) from pg_available_extensions where name in ('pg_cron', 'pg_net')) < 2 then
@@ -430,21 +426,6 @@ begin
 end
 $schedule$;
 
--- =============================================================================================
--- Schedule (pg_cron where it exists)
--- =============================================================================================
--- With pg_cron (Supabase; CI's PostgreSQL with Debian's postgresql-15-cron loaded):
---   fareback-notification-passes  every 5 minutes  select private.run_notification_passes()
---   fareback-jobs                 every minute     pg_net POST <project>/functions/v1/api/internal/jobs
--- beside the price sweep (every 15 minutes) and maintenance (hourly) of migration
--- 20261122001200_price_sweep.sql. The HTTP jobs read the project URL and the CRON_SECRET from
--- Vault when they run, so no secret sits in a migration:
---   select vault.create_secret('https://<ref>.supabase.co', 'fareback_project_url');
---   select vault.create_secret('<the function''s CRON_SECRET>', 'fareback_cron_secret');
--- Missing secrets are reported here with a WARNING rather than by a job failing quietly every
--- minute. Without pg_cron (PGlite in the dev stack, a plain PostgreSQL) nothing is scheduled here
--- and the stack's ticker (dev/ticker.ts) calls /api/internal/jobs every minute, which runs the
--- same passes as recurring work.
 do $schedule$
 declare
   v_missing text[] := array[]::text[];

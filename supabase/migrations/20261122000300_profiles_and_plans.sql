@@ -67,45 +67,28 @@ comment on table public.subscription_plans is
   'The plans on offer and every plan anyone is on. Never deleted, only retired (is_active = false). Visitors and travellers read the active ones; admins create and edit them.';
 
 comment on column public.subscription_plans.id is 'Plan id (profiles.plan_id points here).';
-
 comment on column public.subscription_plans.name is 'Display name, unique regardless of case, 1-100 characters. Renaming changes nobody''s terms.';
-
 comment on column public.subscription_plans.price is 'Price of one year of the plan in cents (Premium: 2499 = $24.99); 0 for a free plan.';
-
 comment on column public.subscription_plans.flight_limit is 'How many watched flights the plan allows; -1 is unlimited.';
-
 comment on column public.subscription_plans.auto_rebooking_enabled is 'Shown as the Auto-Rebooking feature of the plan. Automatic rebooking itself is allowed by tier = ''premium''.';
-
 comment on column public.subscription_plans.commission_rate is 'Commission on airline credit won by a rebooking, integer percent 0-100 (Premium: 25); null or 0: no commission.';
-
 comment on column public.subscription_plans.description is 'Text shown with the plan, at most 2000 characters.';
-
 comment on column public.subscription_plans.is_active is 'Offered to new buyers. A retired plan (false) keeps its travellers and their terms.';
-
 comment on column public.subscription_plans.features is 'JSON array of feature lines shown with the plan, or null.';
-
 comment on column public.subscription_plans.created_at is 'When the plan was created.';
-
 comment on column public.subscription_plans.updated_at is 'When the plan last changed (trigger private.set_updated_at).';
-
 comment on column public.subscription_plans.tier is 'What the plan gives: ''free'' or ''premium'' (premium allows automatic rebooking and custom rebooking thresholds), whatever it is called.';
-
 comment on column public.subscription_plans.flight_limit is
   'How many watched flights the plan allows: -1 (unlimited) or at least 1.';
-
 comment on column public.subscription_plans.commission_rate is
   'Commission on airline credit won by a rebooking, integer percent 0-100 (Premium: 25); 0 (the default) is none, and null is read as 0.';
-
 comment on column public.subscription_plans.is_active is
   'Offered to new buyers. A retired plan (false) keeps its travellers and their terms; an active free plan and an active paid premium plan always remain (trigger private.keep_plans_on_offer).';
-
 comment on column public.subscription_plans.tier is
   'What the plan gives: ''free'' or ''premium'' (premium allows automatic rebooking and custom rebooking thresholds), whatever it is called. Derived, never chosen: premium when the plan has a price or automatic rebooking, else free (CHECK subscription_plans_tier_derived; an insert without a tier gets that one).';
 
 create unique index subscription_plans_name_lower_key on public.subscription_plans (lower(name));
-
 create index subscription_plans_is_active_idx on public.subscription_plans (is_active);
-
 create index subscription_plans_tier_idx on public.subscription_plans (tier, is_active, id);
 
 -- =============================================================================================
@@ -286,99 +269,57 @@ comment on table public.profiles is
 
 comment on column public.profiles.email_confirmed_at is
   'When the owner proved they read this address; null: no product email is sent to it.';
-
 comment on column public.profiles.time_zone is 'IANA time zone the digest time of day is read in.';
-
 comment on column public.profiles.unsubscribed_kinds is
   'Email kinds without a notify_* switch the traveller turned off (credit_expiring, import_over_limit, ...).';
-
 comment on column public.profiles.onboarding_completed_at is
   'When the owner finished or skipped the onboarding wizard; null: /onboarding is still due.';
-
 comment on column public.profiles.flight_count is
   'How many flights the traveller has, watched or not (rows of public.flights), kept by the trigger '
   'flights_count_per_traveller; the admin users list shows and sorts by it.';
-
 comment on column public.profiles.id is 'The account id: auth.users.id (deleting the user deletes the profile and everything it owns).';
-
 comment on column public.profiles.username is 'Unique regardless of case, 3-30 of A-Z a-z 0-9 _ . -; from the sign-up metadata or derived from the email. Written by the sign-up trigger.';
-
 comment on column public.profiles.email is 'The account address, kept equal to auth.users.email by a trigger; unique regardless of case. Product email goes here only once email_confirmed_at is set.';
-
 comment on column public.profiles.email_connected is 'Whether a mailbox is connected for import: follows public.email_connections.status = ''connected'' (trigger private.sync_email_connected); the local stack''s Toggle Email (Dev) sets it directly.';
-
 comment on column public.profiles.auto_rebooking is 'The traveller''s automatic rebooking switch. Premium plans only (trigger private.enforce_auto_rebooking_premium refuses it otherwise; leaving a premium plan turns it off).';
-
 comment on column public.profiles.notify_price_drops is 'Email switch for price_drop notifications (the unsubscribe link of a price-drop alert or a digest turns it off).';
-
 comment on column public.profiles.notify_rebookings is 'Email switch for rebooking and action_needed notifications.';
-
 comment on column public.profiles.notify_cancellations is 'Email switch for flight_cancelled notifications.';
-
 comment on column public.profiles.is_admin is 'Administrator of FareBack (the /admin area, every row through the admin policies). Changed by another admin (never on oneself) or by an operator with private.make_admin(email).';
-
 comment on column public.profiles.threshold_type is 'Alert threshold mode of the spec''s user record: ''percent'' or ''absolute''. Stored and reported in /api/auth/me; price-drop alerts use min_price_drop and min_price_drop_percent.';
-
 comment on column public.profiles.percent_threshold is 'Spec''s percent alert threshold, integer percent 1-90 (default 10). Stored and reported only; alerts use min_price_drop_percent.';
-
 comment on column public.profiles.absolute_threshold is 'Spec''s absolute alert threshold in cents, 100-100000 (default 2000 = $20). Stored and reported only; alerts use min_price_drop.';
-
 comment on column public.profiles.min_price_drop is 'Price-drop alert threshold in cents, 0-10000000 (default 2500 = $25): an alert is sent when the fare fell by at least this much or by min_price_drop_percent. Set by the traveller (Settings).';
-
 comment on column public.profiles.min_price_drop_percent is 'Price-drop alert threshold in percent of the fare before the drop, 0-100 (default 10). Either threshold met sends the alert. Set by the traveller.';
-
 comment on column public.profiles.min_savings_percent is 'Automatic rebooking threshold: net savings as integer percent of the price paid, 1-90 (default 15). Premium travellers only may change it (trigger private.enforce_rebooking_thresholds_premium).';
-
 comment on column public.profiles.min_savings_amount is 'Automatic rebooking threshold: net savings in cents, 100-100000 (default 5000 = $50). Premium only may change it.';
-
 comment on column public.profiles.threshold_condition is 'How the two rebooking thresholds combine: ''either'' (the smaller one is enough) or ''both'' (the larger is needed). Premium only may change it.';
-
 comment on column public.profiles.use_separate_international_thresholds is 'Whether routes crossing a border (private.airport_countries) use the international_min_savings_* pair instead. Premium only may change it.';
-
 comment on column public.profiles.international_min_savings_percent is 'Rebooking threshold for international routes: net savings as integer percent of the price paid, 1-90 (default 20).';
-
 comment on column public.profiles.international_min_savings_amount is 'Rebooking threshold for international routes: net savings in cents, 100-100000 (default 10000 = $100).';
-
 comment on column public.profiles.notification_frequency is '''instant'' (each email at once), ''daily'' or ''weekly'' (price drops and rebookings wait for the digest; other kinds stay instant).';
-
 comment on column public.profiles.notification_time is 'Time of day of the digest, ''HH:MM'' 24-hour, read in time_zone (weekly digests go on Mondays).';
-
 comment on column public.profiles.notify_email is 'Master email switch: off, the outbox writes no notification for this traveller.';
-
 comment on column public.profiles.notify_push is 'Push notification preference of the spec; stored only, FareBack sends no push messages.';
-
 comment on column public.profiles.notify_sms is 'SMS preference of the spec; stored only, FareBack sends no SMS.';
-
 comment on column public.profiles.subscription_start_date is 'Start of the current paid period; set by the api when a subscription payment succeeds or Stripe reports the subscription.';
-
 comment on column public.profiles.subscription_end_date is 'End of the current paid period (a year after a one-off payment, Stripe''s period end for a subscription); never before the start.';
-
 comment on column public.profiles.total_credits_earned is 'Airline credit in cents that FareBack''s rebookings won this traveller, all time; added to by each recorded rebooking.';
-
 comment on column public.profiles.commission_owed is 'Commission in cents owed now: each recorded rebooking on a plan with a commission rate adds round(credit x rate / 100); payments move it to commission_paid, a refund moves it back. Ledger: commissions recorded = commission_owed + commission_paid.';
-
 comment on column public.profiles.last_billing_date is 'When the last payment (subscription or commission) succeeded; written by private.payment_succeeded.';
-
 comment on column public.profiles.created_at is 'When the account was created.';
-
 comment on column public.profiles.updated_at is 'When the row last changed (trigger private.set_updated_at).';
-
 comment on column public.profiles.plan_id is 'The plan the traveller is on (public.subscription_plans.id); its tier, flight limit and commission rate apply. New accounts start on private.default_plan_id(); changed by payments, Stripe events and operators (service connection).';
-
 comment on column public.profiles.commission_paid is 'Commission in cents paid so far, all time (succeeded commission payments, less refunds).';
 
 -- Usernames and emails are unique regardless of case (no citext: lower() unique indexes).
 create unique index profiles_username_lower_key on public.profiles (lower(username));
-
 create unique index profiles_email_lower_key on public.profiles (lower(email));
 
 -- Admin dashboard: users, premium/free counts, new users in the last 30 days.
 create index profiles_is_admin_idx on public.profiles (is_admin);
-
 create index profiles_created_at_idx on public.profiles (created_at);
-
 create index profiles_plan_id_idx on public.profiles (plan_id);
-
 create index profiles_username_trgm_idx on public.profiles using gin (username extensions.gin_trgm_ops);
 
 comment on index public.profiles_username_trgm_idx is 'Admin users and billing lists: search by username (ILIKE).';
@@ -395,9 +336,7 @@ comment on index public.profiles_email_trgm_idx is 'Admin users and billing list
 -- else (tier, flight limit, credits, commission, billing dates, email, username, email_connected)
 -- changes only through service_role or security definer functions.
 revoke all on table public.profiles from anon, authenticated;
-
 grant select on table public.profiles to authenticated;
-
 grant update (
   auto_rebooking,
   notify_price_drops, notify_rebookings, notify_cancellations,
@@ -587,8 +526,8 @@ create trigger on_auth_user_created
 -- =============================================================================================
 -- A new address is unconfirmed
 -- =============================================================================================
--- Replaces the function of migration 20261122000200_profiles.sql: the profile keeps the email
--- in sync as before, and forgets that the previous address was confirmed.
+-- The profile keeps its email in sync with auth.users, and forgets that the previous address
+-- was confirmed.
 create or replace function private.handle_user_email_change()
 returns trigger
 language plpgsql
@@ -635,7 +574,6 @@ end;
 $$;
 
 revoke all on function private.make_admin(text) from public, anon, authenticated;
-
 grant execute on function private.make_admin(text) to service_role;
 
 comment on function private.make_admin(text) is
@@ -670,27 +608,18 @@ comment on table private.email_confirmations is
   'One row per address-confirmation email sent: the link token''s SHA-256 (never the token), valid once before expires_at. Also counts emails sent per account for the re-send limit. Written and read by the api.';
 
 comment on column private.email_confirmations.id is 'Row id.';
-
 comment on column private.email_confirmations.user_id is 'The account (auth.users.id).';
-
 comment on column private.email_confirmations.email is 'The address the link was sent to; it confirms only while the account still has it.';
-
 comment on column private.email_confirmations.token_hash is 'SHA-256 of the link''s token, 64 hex characters.';
-
 comment on column private.email_confirmations.created_at is 'When the email was sent.';
-
 comment on column private.email_confirmations.expires_at is 'After this the link no longer confirms.';
-
 comment on column private.email_confirmations.used_at is 'When the link was used; null while unused.';
 
 create unique index email_confirmations_token_hash_key on private.email_confirmations (token_hash);
-
 create index email_confirmations_user_id_created_at_idx on private.email_confirmations (user_id, created_at);
-
 create index email_confirmations_created_at_idx on private.email_confirmations (created_at);
 
 revoke all on table private.email_confirmations from public, anon, authenticated;
-
 grant select, insert, update, delete on table private.email_confirmations to service_role;
 
 -- =============================================================================================
@@ -746,7 +675,6 @@ end;
 $$;
 
 revoke all on function private.confirm_email_address(text) from public, anon, authenticated;
-
 grant execute on function private.confirm_email_address(text) to service_role;
 
 comment on function private.confirm_email_address(text) is
@@ -850,7 +778,7 @@ create trigger profiles_enforce_rebooking_thresholds_premium
   for each row execute function private.enforce_rebooking_thresholds_premium();
 
 -- The name is unique regardless of case: subscription_plans_name_lower_key on lower(name)
--- (migration 20261122000300). The api answers a duplicate as a 400 on the name field, also when
+-- (above). The api answers a duplicate as a 400 on the name field, also when
 -- two admins create the same name at once: the index decides.
 
 -- =============================================================================================
@@ -965,4 +893,3 @@ values
    'Unlimited monitoring and automatic rebooking when savings pass your threshold. Billed annually; 25% commission on airline credits, charged only on success.',
    true,
    '["Unlimited flight monitoring", "Automatic price drop detection", "Auto-rebooking when savings exceed your threshold", "Customizable rebooking thresholds", "Priority email notifications"]'::jsonb);
-

@@ -49,33 +49,24 @@ comment on table public.admin_audit_log is
   'truncate it. No foreign keys, so rows outlive the accounts they name.';
 
 comment on column public.admin_audit_log.id is 'Row id, in the order the rows were written.';
-
 comment on column public.admin_audit_log.at is 'When the action''s transaction ran (timestamptz).';
-
 comment on column public.admin_audit_log.actor_id is
   'The acting admin''s user id (auth.users.id, not a foreign key: it outlives the account); null for '
   'a change made outside the app, e.g. by an operator in Studio or a migration.';
-
 comment on column public.admin_audit_log.actor_name is
   'The actor''s username at the time of the action, or the database role that made the change when '
   'there is no signed-in actor (postgres, service_role).';
-
 comment on column public.admin_audit_log.action is
   'What was done: admin.grant, admin.revoke, plan.create, plan.update, commission.payment, '
   'run.price_check or run.auto_rebooking (AUDIT_ACTIONS in _shared/types/admin.ts).';
-
 comment on column public.admin_audit_log.target_type is 'What the action was done to: user, plan or run.';
-
 comment on column public.admin_audit_log.target_id is
   'The target''s id as text (a user''s uuid, a plan''s id, a run''s id); null when there is none.';
-
 comment on column public.admin_audit_log.target_label is
   'A readable name for the target at the time: the username, the plan''s name, the run''s kind.';
-
 comment on column public.admin_audit_log.before is
   'The values the action changed, before it, in the API''s names (money in cents, rates in percent); '
   'null for a creation or a run.';
-
 comment on column public.admin_audit_log.after is
   'The values after the action, in the API''s names (money in cents, rates in percent); for a run, '
   'the counts it answered.';
@@ -83,11 +74,8 @@ comment on column public.admin_audit_log.after is
 -- The Audit tab pages newest first (at desc, id desc: rows of one transaction share `at`); the
 -- other indexes answer "what did this admin do" and "what happened to this user or plan".
 create index admin_audit_log_at_idx on public.admin_audit_log (at desc, id desc);
-
 create index admin_audit_log_actor_idx on public.admin_audit_log (actor_id, at desc);
-
 create index admin_audit_log_target_idx on public.admin_audit_log (target_type, target_id, at desc);
-
 create index admin_audit_log_action_idx on public.admin_audit_log (action, at desc);
 
 -- =============================================================================================
@@ -96,7 +84,6 @@ create index admin_audit_log_action_idx on public.admin_audit_log (action, at de
 -- Admins read every row through row-level security; service_role (operators' key) may read.
 -- Nobody but the owner holds INSERT, and the owner's inserts go through the writer only.
 revoke all on table public.admin_audit_log from public, anon, authenticated, service_role;
-
 grant select on table public.admin_audit_log to authenticated, service_role;
 
 create policy "Admins can view the audit log"
@@ -366,4 +353,3 @@ comment on function private.audit_plan_change() is
 create trigger subscription_plans_audit
   after insert or update on public.subscription_plans
   for each row execute function private.audit_plan_change();
-

@@ -162,117 +162,64 @@ comment on table public.flights is
 comment on column public.flights.price_drop_found_at is
   'When a price check first found a fare below original_price for this flight (the admin stats'' price drop), '
   'set once by private.note_price_drop_found; null: no drop found yet.';
-
 comment on column public.flights.id is 'Flight id.';
-
 comment on column public.flights.user_id is 'The traveller (public.profiles.id) whose booking this is.';
-
 comment on column public.flights.airline is 'Operating airline''s name as retrieved or entered, 1-100 characters.';
-
 comment on column public.flights.flight_number is 'Flight number of the outbound leg, e.g. DL123, 1-10 characters.';
-
 comment on column public.flights.booking_code is 'The airline booking reference (PNR), upper case A-Z 0-9, 1-20 characters.';
-
 comment on column public.flights.passenger_last_name is 'Last name on the booking, with the code what the fare source finds it by.';
-
 comment on column public.flights.departure_airport is 'IATA code of the origin airport, three capital letters.';
-
 comment on column public.flights.arrival_airport is 'IATA code of the destination airport, three capital letters.';
-
 comment on column public.flights.departure_date is 'Date of the outbound departure (local to the airport). After it the flight is no longer watched.';
-
 comment on column public.flights.return_date is 'Date of the return leg for a round trip, not before departure_date; null one way.';
-
 comment on column public.flights.is_round_trip is 'Whether the booking includes a return leg.';
-
 comment on column public.flights.return_flight_number is 'Flight number of the return leg, or null.';
-
 comment on column public.flights.currency is 'ISO 4217 code of every price on this row (default USD).';
-
 comment on column public.flights.original_price is 'Price paid for the booking, in cents.';
-
 comment on column public.flights.current_price is 'Latest quoted fare for the same itinerary in cents (price checks; a rebooking sets the new price); null until checked.';
-
 comment on column public.flights.lowest_price is 'Lowest fare quoted since it was added, in cents; null until checked.';
-
 comment on column public.flights.highest_price is 'Highest fare quoted since it was added, in cents; null until checked.';
-
 comment on column public.flights.last_checked is 'When a price check last quoted it (Check Now or a sweep); a sweep re-checks flights not checked within its interval.';
-
 comment on column public.flights.fare_type is 'Fare brand as retrieved (e.g. Refundable Economy, Basic Economy); decides is_eligible_for_rebooking.';
-
 comment on column public.flights.is_eligible_for_rebooking is 'Whether the fare can be changed for a lower price (supported fare types, or the source says changeable). False: status ''limited'', drops are missed opportunities.';
-
 comment on column public.flights.has_been_rebooked is 'Set when a rebooking was recorded; the flight is no longer watched.';
-
 comment on column public.flights.rebooking_date is 'When the rebooking was recorded.';
-
 comment on column public.flights.rebooking_price is 'The lower fare the booking was changed to, in cents.';
-
 comment on column public.flights.airline_credit is 'Airline credit in cents the rebooking earned the traveller, as the fare source reported it or the traveller confirmed it (assisted path).';
-
 comment on column public.flights.credit_expiry_date is 'When the airline credit expires (a year after the rebooking unless confirmed otherwise); credit_expiring reminders 30 and 7 days before.';
-
 comment on column public.flights.credit_reference_number is 'The airline''s reference for the credit (voucher or ticket number), as reported by the source or the traveller.';
-
 comment on column public.flights.status is 'monitoring (watched), price_drop (quoted below the price paid), limited (fare not changeable), rebooking (a rebooking claim is under way, since rebooking_claimed_at), rebooked, departed, cancelled (by the airline). Written by the api only.';
-
 comment on column public.flights.email_source is 'For a flight found by email import: the email it came from (via, messageId, from, subject, date) as a JSON object; null for manual entry.';
-
 comment on column public.flights.is_manual_entry is 'Added by the traveller through Manual Entry (false: found in an email).';
-
 comment on column public.flights.can_cancel is 'Whether the fare allows cancellation, as the source reported it.';
-
 comment on column public.flights.cancellation_fee is 'Fee in cents to cancel the booking, as the source reported it; null when unknown.';
-
 comment on column public.flights.seat_number is 'Seat assigned on the booking, if known (kept through a rebooking).';
-
 comment on column public.flights.cabin_class is 'Cabin as the fare source retrieved it or the email said.';
-
 comment on column public.flights.notes is 'Free text the traveller entered with the flight, at most 1000 characters.';
-
 comment on column public.flights.created_at is 'When the flight was added.';
-
 comment on column public.flights.updated_at is 'When the row last changed (trigger private.set_updated_at).';
-
 comment on column public.flights.rebooking_method is '''source'': the fare source changes the booking itself (simulated source, Duffel orders); ''assisted'': the traveller changes it with the airline and confirms the new price and credit.';
-
 comment on column public.flights.source_reference is 'The fare source''s id for the booking (a Duffel order id), at most 100 characters; null for assisted bookings.';
-
 comment on column public.flights.commission_amount is 'Commission in cents this flight''s rebooking added to the owner''s commission_owed (round(credit x plan rate / 100)); null before a rebooking or on a plan without commission.';
-
 comment on column public.flights.rebooking_claimed_at is 'When the current rebooking claim was taken (status moved price_drop -> rebooking); null when not being rebooked. The reconciler settles claims older than 5 minutes; see public.ops_stuck_rebookings.';
-
 comment on column public.flights.recent_prices is 'The last 30 price checks as a JSON array, oldest first, each {price (cents), checkedAt}: a copy of flight_prices for the flight list, appended by the same statement.';
-
 comment on column public.flights.change_penalty is 'Fee in cents the airline charges to change this fare, from the last quote; net savings = drop - change_penalty. Null when the quote gave none (treated as 0).';
-
 comment on column public.flights.refund_form is 'How a fare difference comes back, from the last quote: ''credit'' (airline credit) or ''cash''; null when unknown (treated as credit).';
-
 comment on column public.flights.over_limit is 'Found in an email while the plan''s flight limit was reached: kept but not watched, until a later scan finds room (private.promote_found_flights).';
-
 comment on column public.flights.commission_rate is
   'Commission rate (integer percent) of the plan the traveller was on when the rebooking was recorded; null before a rebooking. commission_amount = round(airline_credit x commission_rate / 100).';
-
 comment on column public.flights.credit_review is
   'Why the airline credit declared on a guided rebooking needs an admin''s review (below what the fare drop makes expected), or null.';
 
 -- user_id is the leading column of flights_booking_flight_unique, which serves its foreign key
 -- and every "own rows" policy; the rest serve the dashboards and the sweeps.
 create index flights_status_idx on public.flights (status);
-
 create index flights_departure_date_idx on public.flights (departure_date);
-
 create index flights_has_been_rebooked_idx on public.flights (has_been_rebooked);
-
 create index flights_rebooking_date_idx on public.flights (rebooking_date) where has_been_rebooked;
-
 create index flights_last_checked_idx on public.flights (last_checked);
-
 create index flights_price_drop_idx on public.flights (user_id) where status = 'price_drop';
-
 create index flights_credit_expiry_idx on public.flights (credit_expiry_date) where airline_credit > 0;
-
 create index flights_price_drop_found_at_idx on public.flights (price_drop_found_at)
   where price_drop_found_at is not null;
 
@@ -311,7 +258,6 @@ create index flights_created_at_id_idx on public.flights (created_at desc nulls 
 comment on index public.flights_created_at_id_idx is 'Admin flights list: newest first (its default order).';
 
 revoke all on table public.flights from anon, authenticated;
-
 grant select, delete on table public.flights to authenticated;
 
 create policy "Users can delete their own flights unless a rebooking is under way"
@@ -328,7 +274,15 @@ create trigger flights_set_updated_at
   before update on public.flights
   for each row execute function private.set_updated_at();
 
--- The flight limit is the plan's; -1 is unlimited.
+-- =============================================================================================
+-- Flight limit
+-- =============================================================================================
+-- A plan's flight limit counts the watched flights (private.flight_is_watched); -1 means
+-- unlimited. Enforced here as well as in the api so direct SQL cannot exceed it. A flight added
+-- as already rebooked, departed or cancelled (an import of past trips) adds nothing to the
+-- count, so it is never refused. The profile row is locked so two concurrent adds cannot both
+-- take the last slot. Security definer: the lock needs UPDATE rights on profiles that users do
+-- not have.
 create or replace function private.enforce_flight_limit()
 returns trigger
 language plpgsql
@@ -432,25 +386,17 @@ comment on table public.flight_prices is
   'Price history: one row per quote recorded for a flight (Check Now, sweeps). Written by the api''s price checks; the traveller reads their own, admins all.';
 
 comment on column public.flight_prices.id is 'Price check id.';
-
 comment on column public.flight_prices.flight_id is 'The flight quoted (with user_id, a foreign key to public.flights).';
-
 comment on column public.flight_prices.user_id is 'The flight''s owner, copied for row-level security and kept equal by the composite foreign key.';
-
 comment on column public.flight_prices.price is 'The fare quoted for the same itinerary, in cents.';
-
 comment on column public.flight_prices.currency is 'ISO 4217 code of price.';
-
 comment on column public.flight_prices.checked_at is 'When the quote was made.';
-
 comment on column public.flight_prices.source is 'Which fare source quoted: ''simulated'' or ''duffel'' (at most 50 characters).';
 
 create index flight_prices_flight_id_checked_at_idx on public.flight_prices (flight_id, user_id, checked_at);
-
 create index flight_prices_user_id_idx on public.flight_prices (user_id);
 
 revoke all on table public.flight_prices from anon, authenticated;
-
 grant select on table public.flight_prices to authenticated;
 
 create policy "Users can view their own flight prices, admins every one"
@@ -488,38 +434,25 @@ comment on table public.price_check_logs is
   'One row per price sweep (scheduled every 15 minutes, or Run Price Check by an admin): running while its price_check jobs are outstanding, then its totals. Written by private.start_price_sweep / finish_price_sweep; admins read.';
 
 comment on column public.price_check_logs.id is 'Sweep id (the sweepId in its price_check jobs'' payload).';
-
 comment on column public.price_check_logs.started_at is 'When the sweep started.';
-
 comment on column public.price_check_logs.total_flights_checked is 'Flights quoted by the sweep''s completed batches (a count).';
-
 comment on column public.price_check_logs.total_price_drops_found is 'Flights the sweep found below their price paid (status price_drop after the check, newly or still), a count.';
-
 comment on column public.price_check_logs.execution_time_ms is 'Duration in ms from start to finish, including any wait for a crashed sweep to be resumed; 0 while running.';
-
 comment on column public.price_check_logs.initiated_by is 'The admin who ran it, or null for the scheduler (set to null if that account is deleted).';
-
 comment on column public.price_check_logs.success is 'True when every batch finished and every flight could be quoted; false while running.';
-
 comment on column public.price_check_logs.error_message is 'Why it failed: flights that could not be quoted, dead batches and their errors (at most 1000 characters).';
-
 comment on column public.price_check_logs.additional_data is 'JSON: flightsDue, batches, checkIntervalMinutes, batchSize, quotesMade, quoteErrors, failedBatches.';
-
 comment on column public.price_check_logs.created_at is 'When the row was written.';
-
 comment on column public.price_check_logs.status is 'running (at most one at a time), completed or failed.';
-
 comment on column public.price_check_logs.finished_at is 'When the last batch was accounted for; null while running.';
 
 create index price_check_logs_started_at_idx on public.price_check_logs (started_at);
-
 create index price_check_logs_initiated_by_idx on public.price_check_logs (initiated_by);
 
 -- at most one running sweep; start_price_sweep resumes it rather than starting another
 create unique index price_check_logs_one_running_idx on public.price_check_logs ((true)) where status = 'running';
 
 revoke all on table public.price_check_logs from anon, authenticated;
-
 grant select on table public.price_check_logs to authenticated;
 
 create policy "Admins can view price check logs"
@@ -530,21 +463,20 @@ create policy "Admins can view price check logs"
 -- =============================================================================================
 -- A sweep's batches: ranges of flight ids, and totals summed from their results
 -- =============================================================================================
--- Two changes that let the batches of a sweep run side by side at the speed of their writes:
+-- What lets the batches of a sweep run side by side at the speed of their writes:
 --
 -- * A batch is a range of flight ids (fromId..toId, the batch_size due flights between them when
 --   the sweep started) and the cut-off its flights must not have been checked since
---   (checkedBefore: the sweep's start less the check interval), instead of a list of 500 ids.
---   Planning no longer aggregates every due id into JSON, and claiming a batch no longer unpacks
---   one. It still means the same flights on every attempt: identities only grow, so a flight
+--   (checkedBefore: the sweep's start less the check interval), not a list of 500 ids:
+--   planning aggregates no due id into JSON, and claiming a batch unpacks none. It means the same flights on every attempt: identities only grow, so a flight
 --   added during the sweep lies beyond every range and waits for the next sweep, and a flight
 --   checked since the sweep began (by hand, or by an earlier attempt of its batch that did commit)
 --   is past the cut-off.
 -- * Each batch's counts are the result of its price_check job (complete_job), committed with its
 --   prices: no batch is counted twice or half. Adding them to the sweep's log row in every
---   batch's transaction (20261124000100_job_queue.sql) made that row a lock every batch held until
---   its commit, so the batches of several workers committed one after another. The log row is
---   written by finish_price_sweep instead, at the end of every run: the totals so far while
+--   batch's transaction would make that row a lock every batch held until its commit, so the
+--   batches of several workers would commit one after another. The log row is written by
+--   finish_price_sweep instead, at the end of every run: the totals so far while
 --   batches are left, the final ones once none is. Done jobs are pruned after a week, by which
 --   time any sweep has long finished and its totals sit on its log row.
 create or replace function private.start_price_sweep(
@@ -619,15 +551,18 @@ begin
 end;
 $$;
 
-revoke all on function private.start_price_sweep(uuid, integer, integer) from public, anon, authenticated;
-
-grant execute on function private.start_price_sweep(uuid, integer, integer) to service_role;
-
 revoke all on function private.start_price_sweep(uuid, integer, integer) from public, anon, authenticated, service_role;
 
 comment on function private.start_price_sweep(uuid, integer, integer) is
   'Starts a price sweep (or answers the running one): enqueues price_check batches of the flights due (not checked within the interval in minutes), batch size flights each.';
 
+-- =============================================================================================
+-- Finish a sweep
+-- =============================================================================================
+-- While a batch of the sweep is queued or held, the sweep stays running and `finished` is false;
+-- the worker that completes the last batch finishes it. success is false when a batch died or an
+-- itinerary could not be quoted (those flights stay due for the next sweep). Finishing twice
+-- answers the same.
 create or replace function private.finish_price_sweep(p_sweep_id bigint)
 returns table (
   finished boolean,
@@ -701,39 +636,10 @@ begin
 end;
 $$;
 
-revoke all on function private.finish_price_sweep(bigint) from public, anon, authenticated;
-
-grant execute on function private.finish_price_sweep(bigint) to service_role;
-
 revoke all on function private.finish_price_sweep(bigint) from public, anon, authenticated, service_role;
 
 comment on function private.finish_price_sweep(bigint) is
   'Writes a sweep''s totals from its jobs and closes it once no batch is outstanding; idempotent.';
-
--- =============================================================================================
--- Maintenance
--- =============================================================================================
--- Login attempts matter for the 15-minute lockout window only; a day keeps enough to look into
--- an attack. A finished sweep's jobs are kept a week (its totals stay on its log row forever).
-create or replace function private.prune_login_attempts()
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
-  with pruned as (
-    delete from private.login_attempts a where a.attempted_at < now() - interval '1 day' returning 1
-  )
-  select count(*)::integer from pruned
-$$;
-
-revoke all on function private.prune_login_attempts() from public, anon, authenticated;
-
-grant execute on function private.prune_login_attempts() to service_role;
-
-revoke all on function private.prune_login_attempts() from public, anon, authenticated, service_role;
-
-comment on function private.prune_login_attempts() is 'Deletes login attempts older than a day; answers how many.';
 
 create or replace function private.refresh_recent_prices(flight_ids bigint[])
 returns void
@@ -759,7 +665,6 @@ as $$
 $$;
 
 revoke all on function private.refresh_recent_prices(bigint[]) from public, anon, authenticated;
-
 grant execute on function private.refresh_recent_prices(bigint[]) to service_role;
 
 comment on function private.refresh_recent_prices(bigint[]) is
@@ -804,39 +709,24 @@ comment on table private.flight_bookings is
   'A flight''s booking exactly as the fare source returned it at retrieval; a rebooking sends the source this, never the flight row users see. One per flight; written by the api.';
 
 comment on column private.flight_bookings.flight_id is 'The flight (public.flights.id).';
-
 comment on column private.flight_bookings.user_id is 'The flight''s owner (kept equal by the composite foreign key).';
-
 comment on column private.flight_bookings.source is 'The fare source that retrieved it: ''simulated'' or ''duffel''.';
-
 comment on column private.flight_bookings.source_reference is 'The source''s own booking id (a Duffel order id), or null.';
-
 comment on column private.flight_bookings.airline is 'Airline as retrieved.';
-
 comment on column private.flight_bookings.booking_code is 'Booking reference as retrieved.';
-
 comment on column private.flight_bookings.passenger_last_name is 'Last name as retrieved.';
-
 comment on column private.flight_bookings.price_paid is 'Price paid in cents, as the source reported it (what credits and commissions are computed from).';
-
 comment on column private.flight_bookings.currency is 'ISO 4217 code of price_paid.';
-
 comment on column private.flight_bookings.cabin_class is 'Cabin as retrieved.';
-
 comment on column private.flight_bookings.fare_type is 'Fare brand as retrieved.';
-
 comment on column private.flight_bookings.fare_changeable is 'Whether the source said the fare may be changed.';
-
 comment on column private.flight_bookings.rebooking_method is '''source'' or ''assisted'', as retrieved.';
-
 comment on column private.flight_bookings.booking is 'The whole retrieved itinerary (RetrievedBooking) as a JSON object, for the re-check before a change.';
-
 comment on column private.flight_bookings.retrieved_at is 'When it was retrieved.';
 
 create index flight_bookings_user_id_idx on private.flight_bookings (user_id);
 
 revoke all on table private.flight_bookings from public, anon, authenticated;
-
 grant select, insert, update, delete on table private.flight_bookings to service_role;
 
 -- =============================================================================================
@@ -862,24 +752,17 @@ comment on table private.fare_source_calls is
   'Each fare source call a traveller''s request made (a manual add, a Check Now), counted before the call for the per-flight interval (60 s) and the per-traveller hourly budget (60). Sweeps are not counted. Pruned after a day.';
 
 comment on column private.fare_source_calls.id is 'Row id.';
-
 comment on column private.fare_source_calls.user_id is 'The traveller whose request made the call.';
-
 comment on column private.fare_source_calls.flight_id is 'The flight checked, or null for an add.';
-
 comment on column private.fare_source_calls.kind is '''add'' (a manual entry retrieval) or ''check'' (Check Now).';
-
 comment on column private.fare_source_calls.called_at is 'When the call was made.';
 
 create index fare_source_calls_user_id_called_at_idx on private.fare_source_calls (user_id, called_at);
-
 create index fare_source_calls_flight_id_called_at_idx on private.fare_source_calls (flight_id, called_at)
   where flight_id is not null;
-
 create index fare_source_calls_called_at_idx on private.fare_source_calls (called_at);
 
 revoke all on table private.fare_source_calls from public, anon, authenticated;
-
 grant select, insert, delete on table private.fare_source_calls to service_role;
 
 create or replace function private.prune_fare_source_calls()
@@ -895,11 +778,36 @@ as $$
 $$;
 
 revoke all on function private.prune_fare_source_calls() from public, anon, authenticated;
-
 grant execute on function private.prune_fare_source_calls() to service_role;
 
 comment on function private.prune_fare_source_calls() is 'Deletes fare source call counts older than a day; answers how many.';
 
+-- =============================================================================================
+-- Which flights are watched, and which are due for a check: each rule once
+-- =============================================================================================
+-- The flight-limit trigger, the sweep's planning, the api's queries and the dashboard all call
+-- these functions: written out in each, the same conditions drift apart (a limit that ignores a
+-- flight whose departure day has passed but no job has marked departed, a web counter that counts
+-- departed and cancelled flights).
+--
+-- Watched: FareBack still has a fare to watch for the traveller. Not rebooked, not departed or
+-- cancelled, and its departure day not past (a flight whose day has gone has departed, marked or
+-- not). A flight being rebooked is still watched: a refused rebooking gives it back. Watched
+-- flights are what the plan's flight limit counts, the dashboard's Monitored Flights and the free
+-- plan's "N of 5" counter.
+--
+-- Checkable: watched and not being rebooked; a price check (Check Now or a sweep) may record a
+-- quote on it. A late quote must not undo a rebooking or reopen a finished flight.
+--
+-- Due: checkable and not checked since `checked_before` (a sweep's start less the check interval).
+--
+-- SQL functions without SET search_path on purpose: the planner inlines them into the query that
+-- calls them, so a sweep over every flight costs no function call per row. They read only their
+-- argument and current_date. Run by the api as the user (the dashboard, the flight list, the
+-- limit check before a search), hence EXECUTE on the watched rule for authenticated; the service
+-- role, which reads and writes every flight anyway, may use all three.
+--
+-- A flight found in an email past the plan's limit (over_limit) is not watched either.
 create or replace function private.flight_is_watched(f public.flights)
 returns boolean
 language sql
@@ -912,7 +820,6 @@ as $$
 $$;
 
 revoke all on function private.flight_is_watched(public.flights) from public, anon, authenticated;
-
 grant execute on function private.flight_is_watched(public.flights) to authenticated, service_role;
 
 comment on function private.flight_is_watched(public.flights) is
@@ -927,7 +834,6 @@ as $$
 $$;
 
 revoke all on function private.flight_is_checkable(public.flights) from public, anon, authenticated;
-
 grant execute on function private.flight_is_checkable(public.flights) to service_role;
 
 comment on function private.flight_is_checkable(public.flights) is 'Watched and not being rebooked: a price check may record a quote on it.';
@@ -941,7 +847,6 @@ as $$
 $$;
 
 revoke all on function private.flight_is_due(public.flights, timestamptz) from public, anon, authenticated;
-
 grant execute on function private.flight_is_due(public.flights, timestamptz) to service_role;
 
 comment on function private.flight_is_due(public.flights, timestamptz) is 'Checkable and not checked since the given time: a sweep''s due rule.';
@@ -967,7 +872,6 @@ comment on table private.airport_countries is
   'Which country each IATA airport is in (generated from the airport-data-js package by dev/db/airport-countries.ts): a route crosses a border when both ends are known and differ.';
 
 comment on column private.airport_countries.iata is 'IATA airport code, three capital letters.';
-
 comment on column private.airport_countries.country_code is 'ISO 3166-1 alpha-2 country code (San Juan is PR).';
 
 revoke all on table private.airport_countries from public, anon, authenticated, service_role;
@@ -1479,13 +1383,9 @@ comment on table private.circuit_breakers is
   'Circuit breakers shared by every worker (today ''fare_source'' for automatic runs): after a threshold of consecutive failed calls a breaker opens and batches call nothing until opened_until.';
 
 comment on column private.circuit_breakers.name is 'The breaker''s name (''fare_source'').';
-
 comment on column private.circuit_breakers.consecutive_failures is 'Failed calls in a row; a success resets it to 0.';
-
 comment on column private.circuit_breakers.opened_until is 'Open (no calls) until this time; null or past: closed.';
-
 comment on column private.circuit_breakers.last_error is 'The last failed call''s error.';
-
 comment on column private.circuit_breakers.updated_at is 'When a batch last reported to it.';
 
 revoke all on table private.circuit_breakers from public, anon, authenticated, service_role;
@@ -1525,4 +1425,3 @@ create trigger flights_count_per_traveller_moved
   for each row
   when (old.user_id is distinct from new.user_id)
   execute function private.count_traveller_flights();
-

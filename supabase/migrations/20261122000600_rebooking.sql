@@ -36,39 +36,23 @@ comment on table public.auto_rebooking_logs is
   'One row per automatic rebooking run (after a sweep, Run Auto-Rebooking by an admin, or a traveller''s Run Check). Written by private.start_auto_rebooking_run / finish_auto_rebooking_run; admins read.';
 
 comment on column public.auto_rebooking_logs.id is 'Run id (the runId in its auto_rebook_* jobs'' payload).';
-
 comment on column public.auto_rebooking_logs.started_at is 'When the run started.';
-
 comment on column public.auto_rebooking_logs.total_flights_evaluated is 'Watched flights of premium travellers with auto-rebooking on that the run looked at (a count).';
-
 comment on column public.auto_rebooking_logs.total_flights_rebooked is 'Flights the run rebooked (a count).';
-
 comment on column public.auto_rebooking_logs.total_savings is 'Airline credit in cents won by the run''s rebookings, summed from its batches.';
-
 comment on column public.auto_rebooking_logs.execution_time_ms is 'Duration in ms from start to the last batch''s report; 0 while running.';
-
 comment on column public.auto_rebooking_logs.initiated_by is 'The admin or traveller who asked, or null for the scheduler.';
-
 comment on column public.auto_rebooking_logs.success is 'True when no batch reported an error; false while running.';
-
 comment on column public.auto_rebooking_logs.error_message is 'The batches'' errors joined with ''; '' (or why a run left running for an hour was closed).';
-
 comment on column public.auto_rebooking_logs.additional_data is 'JSON: flightsQualifying, batchSize, actionNeeded, failed, batchesReported.';
-
 comment on column public.auto_rebooking_logs.created_at is 'When the row was written.';
-
 comment on column public.auto_rebooking_logs.status is 'running (one per scope at a time), completed or failed (not finished within an hour).';
-
 comment on column public.auto_rebooking_logs.trigger is 'Who started it: ''scheduler'', ''admin'' or ''traveller''.';
-
 comment on column public.auto_rebooking_logs.scope_user_id is 'The traveller a Run Check is limited to; null for a run over everyone.';
-
 comment on column public.auto_rebooking_logs.batches is 'How many auto_rebook_* job batches the run enqueued.';
-
 comment on column public.auto_rebooking_logs.finished_at is 'When the run was closed; null while running.';
 
 create index auto_rebooking_logs_started_at_idx on public.auto_rebooking_logs (started_at);
-
 create index auto_rebooking_logs_initiated_by_idx on public.auto_rebooking_logs (initiated_by);
 
 -- one running run per scope (everyone, or one traveller)
@@ -76,23 +60,17 @@ create unique index auto_rebooking_logs_one_running_idx
   on public.auto_rebooking_logs (coalesce(scope_user_id, '00000000-0000-0000-0000-000000000000'::uuid))
   where status = 'running';
 
--- =============================================================================================
--- Indexes for the foreign keys that had none
--- =============================================================================================
--- Supabase's linter (lint 0001 of supabase/splinter, unindexed_foreign_keys) lists foreign keys
--- without a covering index. Deleting or re-keying the referenced row then reads the whole
--- referencing table: deleting a traveller read every auto-rebooking run, deleting a statement
--- every payment. These three had no index starting with any of their columns; the nine others
--- the lint names are covered by an index that starts with the key's columns in another order,
--- with more columns after them, or with a key column that alone finds a handful of rows (a
--- flight's id), which PostgreSQL uses as well (supabase/tests/database-lints.test.ts accepts
--- those). Partial on `is not null`: most rows hold no reference, and the lookups PostgreSQL
--- makes for the key (`= value`) imply it.
+-- covers the foreign key (Supabase's linter, lint 0001 unindexed_foreign_keys): deleting a
+-- traveller would otherwise read every auto-rebooking run. Partial on `is not null`: most rows
+-- hold no reference, and the lookups PostgreSQL makes for the key (`= value`) imply it. The other
+-- foreign keys the lint names are covered by an index that starts with the key's columns in
+-- another order, with more columns after them, or with a key column that alone finds a handful
+-- of rows (a flight's id), which PostgreSQL uses as well (supabase/tests/database-lints.test.ts
+-- accepts those).
 create index auto_rebooking_logs_scope_user_id_idx
   on public.auto_rebooking_logs (scope_user_id) where scope_user_id is not null;
 
 revoke all on table public.auto_rebooking_logs from anon, authenticated;
-
 grant select on table public.auto_rebooking_logs to authenticated;
 
 create policy "Admins can view auto-rebooking logs"
@@ -167,42 +145,26 @@ comment on table private.rebookings is
   'One row per rebooking attempt, written with the claim before the fare source is called and kept whatever happens to the flight. Open (claimed, confirmed) rows are settled by the api or its reconciler.';
 
 comment on column private.rebookings.id is 'Attempt id.';
-
 comment on column private.rebookings.flight_id is 'The flight being rebooked (no foreign key: the record outlives the card).';
-
 comment on column private.rebookings.user_id is 'The flight''s owner.';
-
 comment on column private.rebookings.method is '''source'' or ''assisted''.';
-
 comment on column private.rebookings.state is 'claimed (the source is being asked), confirmed (the source changed it; recording pending), recorded (credit and commission recorded), released (nothing changed; claim given back). At most one open per flight.';
-
 comment on column private.rebookings.request is 'What was sent to the source (RebookRequest) as JSON, so the reconciler asks about the same booking.';
-
 comment on column private.rebookings.result is 'The source''s answer (RebookResult) or the traveller''s confirmation as JSON (prices in cents); set once confirmed.';
-
 comment on column private.rebookings.commission is 'Commission in cents recorded for it, once recorded.';
-
 comment on column private.rebookings.error is 'Why it was released, or the reconciler''s last error.';
-
 comment on column private.rebookings.attempts is 'Reconciler passes that could not settle it yet (the source was down).';
-
 comment on column private.rebookings.claimed_at is 'When the claim was taken.';
-
 comment on column private.rebookings.confirmed_at is 'When the source''s change was written down.';
-
 comment on column private.rebookings.finished_at is 'When it was recorded or released.';
-
 comment on column private.rebookings.updated_at is 'When the row last changed (trigger private.set_updated_at).';
 
 create unique index rebookings_one_open_per_flight_idx on private.rebookings (flight_id)
   where state in ('claimed', 'confirmed');
-
 create index rebookings_open_idx on private.rebookings (state, updated_at) where state in ('claimed', 'confirmed');
-
 create index rebookings_user_id_idx on private.rebookings (user_id);
 
 revoke all on table private.rebookings from public, anon, authenticated;
-
 grant select, insert, update on table private.rebookings to service_role;
 
 create trigger rebookings_set_updated_at
@@ -223,8 +185,7 @@ as $$
   )
 $$;
 
-revoke all on function private.route_crosses_border(text, text) from public, anon, authenticated, service_role;
-
+revoke all on function private.route_crosses_border(text, text) from public, anon;
 grant execute on function private.route_crosses_border(text, text) to authenticated, service_role;
 
 -- =============================================================================================
@@ -252,6 +213,74 @@ as $$
 $$;
 
 revoke all on function private.money_text(bigint) from public, anon, authenticated, service_role;
+
+-- =============================================================================================
+-- Whether a drop qualifies: the automatic rebooking rule, as inlinable SQL
+-- =============================================================================================
+-- The rule lives in two language sql functions without SET or security definer, which the
+-- planner inlines into the query that calls them (GET /api/admin/stats reads it for every
+-- watched price drop; a plpgsql security definer call cost about 90 us):
+--   private.rebooking_min_net_savings(f, p)  the smallest net savings the owner's thresholds accept
+--   private.rebooking_qualifies(f, p)        eligible fare, a drop, net savings >= that minimum
+-- The verdict below takes its minNetSavings and qualifies from them (its text is presentation
+-- only), so there is one rule. private.admin_stats and the start of an automatic run, which only
+-- need the boolean, call private.rebooking_qualifies.
+-- private.route_crosses_border stays a security definer function (it reads airport countries,
+-- which nobody else may read); it is only called when the owner uses separate international
+-- thresholds (CASE evaluates it on that branch only). The admin's stats run as the admin, so
+-- authenticated gets EXECUTE on it: it answers only whether two airport codes are in different
+-- countries.
+create or replace function private.rebooking_min_net_savings(f public.flights, p public.profiles)
+returns integer
+language sql
+stable
+as $$
+  select greatest(1, case
+    when p.use_separate_international_thresholds
+         and private.route_crosses_border(f.departure_airport, f.arrival_airport) then
+      case when p.threshold_condition = 'both'
+           then greatest(p.international_min_savings_amount,
+                         ceil(p.international_min_savings_percent::numeric * f.original_price / 100)::integer)
+           else least(p.international_min_savings_amount,
+                      ceil(p.international_min_savings_percent::numeric * f.original_price / 100)::integer) end
+    else
+      case when p.threshold_condition = 'both'
+           then greatest(p.min_savings_amount, ceil(p.min_savings_percent::numeric * f.original_price / 100)::integer)
+           else least(p.min_savings_amount, ceil(p.min_savings_percent::numeric * f.original_price / 100)::integer) end
+    end)
+$$;
+
+revoke all on function private.rebooking_min_net_savings(public.flights, public.profiles) from public, anon, authenticated, service_role;
+
+-- as the verdict: the admin's stats run as the admin; the service role reads every flight anyway
+grant execute on function private.rebooking_min_net_savings(public.flights, public.profiles) to authenticated, service_role;
+
+comment on function private.rebooking_min_net_savings(public.flights, public.profiles) is
+  'The smallest net savings (cents, at least 1) the owner''s thresholds accept for this flight: amount (cents) and '
+  'percent of the price paid, ''either'' (the smaller) or ''both'' (the larger); the international pair when '
+  'use_separate_international_thresholds is on and private.route_crosses_border. Inlinable SQL; the verdict''s minNetSavings.';
+
+create or replace function private.rebooking_qualifies(f public.flights, p public.profiles)
+returns boolean
+language sql
+stable
+as $$
+  select case
+    when f.current_price is null or f.current_price >= f.original_price then false
+    else f.is_eligible_for_rebooking
+         and f.original_price - f.current_price - coalesce(f.change_penalty, 0)
+             >= private.rebooking_min_net_savings(f, p)
+  end
+$$;
+
+revoke all on function private.rebooking_qualifies(public.flights, public.profiles) from public, anon, authenticated, service_role;
+grant execute on function private.rebooking_qualifies(public.flights, public.profiles) to authenticated, service_role;
+
+comment on function private.rebooking_qualifies(public.flights, public.profiles) is
+  'The automatic rebooking rule: true when the fare is eligible (is_eligible_for_rebooking), there is a drop '
+  '(current_price below original_price) and net savings (original - current - change_penalty, cents) reach '
+  'private.rebooking_min_net_savings. Inlinable SQL (no security definer, no SET) so set-wide counts cost no call per row; '
+  'private.rebooking_verdict''s qualifies is this function.';
 
 create or replace function private.rebooking_verdict(f public.flights, p public.profiles)
 returns jsonb
@@ -341,15 +370,21 @@ comment on table private.auto_rebooking_batches is
   'What each batch of an automatic rebooking run did, written with its job''s completion (so once); the run''s totals are summed from these.';
 
 comment on column private.auto_rebooking_batches.run_id is 'The run (public.auto_rebooking_logs.id).';
-
 comment on column private.auto_rebooking_batches.batch is 'The batch number within the run, from 0.';
-
 comment on column private.auto_rebooking_batches.result is 'The batch''s report as JSON: rebooked, savings (cents), actionNeeded, failed, error.';
-
 comment on column private.auto_rebooking_batches.finished_at is 'When the batch reported.';
 
 revoke all on table private.auto_rebooking_batches from public, anon, authenticated, service_role;
 
+-- =============================================================================================
+-- Starting a run
+-- =============================================================================================
+-- Evaluates every watched flight of premium travellers with auto-rebooking on (one traveller's
+-- for a traveller's own run) and enqueues the qualifying ones (a price drop whose verdict
+-- qualifies) in batches of explicit ids. A run of the same scope already running is joined. A run
+-- left running for an hour (its worker and retries gone) is closed as failed; its flights are
+-- still price drops and the next run takes them.
+-- Whether a flight qualifies is private.rebooking_qualifies, the one rule.
 create or replace function private.start_auto_rebooking_run(
   p_trigger text,
   p_initiated_by uuid,
@@ -570,74 +605,6 @@ $$;
 
 revoke all on function private.circuit_record(text, integer, integer, integer, text) from public, anon, authenticated, service_role;
 
--- Stats speed: the automatic rebooking rule as inlinable SQL.
--- private.rebooking_verdict (plpgsql, security definer) cost about 90 us per call; GET /api/admin/stats
--- called it once per watched price drop (~10,000 at bench:admin's scale) only to read 'qualifies'.
--- The rule now lives in two language sql functions without SET or security definer, which the
--- planner inlines into the query that calls them:
---   private.rebooking_min_net_savings(f, p)  the smallest net savings the owner's thresholds accept
---   private.rebooking_qualifies(f, p)        eligible fare, a drop, net savings >= that minimum
--- The verdict takes its minNetSavings and qualifies from them (its output is unchanged; its text
--- is presentation only), so there is one rule. private.admin_stats and the start of an automatic
--- run, which only need the boolean, call private.rebooking_qualifies.
--- private.route_crosses_border stays a security definer function (it reads airport countries,
--- which nobody else may read); it is only called when the owner uses separate international
--- thresholds (CASE evaluates it on that branch only). The admin's stats run as the admin, so
--- authenticated gets EXECUTE on it: it answers only whether two airport codes are in different
--- countries. private.flight_is_watched is already inlinable language sql (migration
--- 20261125300000) and is left as it is.
-create or replace function private.rebooking_min_net_savings(f public.flights, p public.profiles)
-returns integer
-language sql
-stable
-as $$
-  select greatest(1, case
-    when p.use_separate_international_thresholds
-         and private.route_crosses_border(f.departure_airport, f.arrival_airport) then
-      case when p.threshold_condition = 'both'
-           then greatest(p.international_min_savings_amount,
-                         ceil(p.international_min_savings_percent::numeric * f.original_price / 100)::integer)
-           else least(p.international_min_savings_amount,
-                      ceil(p.international_min_savings_percent::numeric * f.original_price / 100)::integer) end
-    else
-      case when p.threshold_condition = 'both'
-           then greatest(p.min_savings_amount, ceil(p.min_savings_percent::numeric * f.original_price / 100)::integer)
-           else least(p.min_savings_amount, ceil(p.min_savings_percent::numeric * f.original_price / 100)::integer) end
-    end)
-$$;
-
-revoke all on function private.rebooking_min_net_savings(public.flights, public.profiles) from public, anon, authenticated, service_role;
-
--- as the verdict: the admin's stats run as the admin; the service role reads every flight anyway
-grant execute on function private.rebooking_min_net_savings(public.flights, public.profiles) to authenticated, service_role;
-
-comment on function private.rebooking_min_net_savings(public.flights, public.profiles) is
-  'The smallest net savings (cents, at least 1) the owner''s thresholds accept for this flight: amount (cents) and '
-  'percent of the price paid, ''either'' (the smaller) or ''both'' (the larger); the international pair when '
-  'use_separate_international_thresholds is on and private.route_crosses_border. Inlinable SQL; the verdict''s minNetSavings.';
-
-create or replace function private.rebooking_qualifies(f public.flights, p public.profiles)
-returns boolean
-language sql
-stable
-as $$
-  select case
-    when f.current_price is null or f.current_price >= f.original_price then false
-    else f.is_eligible_for_rebooking
-         and f.original_price - f.current_price - coalesce(f.change_penalty, 0)
-             >= private.rebooking_min_net_savings(f, p)
-  end
-$$;
-
-revoke all on function private.rebooking_qualifies(public.flights, public.profiles) from public, anon, authenticated, service_role;
-
-grant execute on function private.rebooking_qualifies(public.flights, public.profiles) to authenticated, service_role;
-
-comment on function private.rebooking_qualifies(public.flights, public.profiles) is
-  'The automatic rebooking rule: true when the fare is eligible (is_eligible_for_rebooking), there is a drop '
-  '(current_price below original_price) and net savings (original - current - change_penalty, cents) reach '
-  'private.rebooking_min_net_savings. Inlinable SQL (no security definer, no SET) so set-wide counts cost no call per row; '
-  'private.rebooking_verdict''s qualifies is this function.';
 -- Two kinds, one handler: a traveller's own run (Run Check) gets its own kind, so the request
 -- that drives it claims that traveller-sized work and not a batch of a run over everyone.
 insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
@@ -647,4 +614,3 @@ values ('auto_rebook_batch',
        ('auto_rebook_own',
         'One batch of a traveller''s own automatic rebooking run (Run Check).',
         5, 10, 300);
-

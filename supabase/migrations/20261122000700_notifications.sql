@@ -48,58 +48,34 @@ comment on table public.notification_history is
   'The outbox: one row per message FareBack sends a traveller, written by private.queue_notification and delivered by the api''s notification_email / notification_digest jobs. The traveller reads their own and marks them read.';
 
 comment on column public.notification_history.id is 'Notification id (the delivery job''s payload notificationId).';
-
 comment on column public.notification_history.user_id is 'The traveller it is for.';
-
 comment on column public.notification_history.flight_id is 'The flight it is about, or null (account messages; set to null when the flight is removed).';
-
 comment on column public.notification_history.type is 'Kind of message: price_drop, rebooking, action_needed, flight_cancelled, credit_expiring, payment_failed, commission_statement, email_reconnect, import_over_limit (1-50 characters).';
-
 comment on column public.notification_history.title is 'Headline shown in the app''s notification list (emails use a fixed subject per type).';
-
 comment on column public.notification_history.message is 'The message text, 1-10000 characters.';
-
 comment on column public.notification_history.status is 'pending (queued) -> sending (handed to the mailer under delivery_key) -> sent; suppressed (address unconfirmed or kind turned off when due); failed (the mailer refused it after the last retry; see public.ops_failed_notifications).';
-
 comment on column public.notification_history.channel is 'Delivery channel: ''email'' (all FareBack sends today); ''push'', ''sms'', ''in_app'' are allowed by the check.';
-
 comment on column public.notification_history.sent_at is 'When it was sent (set on sent; until then the time it was written).';
-
 comment on column public.notification_history.read_at is 'When the traveller marked it read; null while unread.';
-
 comment on column public.notification_history.additional_data is 'The type''s data as JSON (amounts in cents), e.g. price_drop {airline, flightNumber, route, oldPrice, newPrice, netSavings, qualifies, reason}.';
-
 comment on column public.notification_history.created_at is 'When it was queued.';
-
 comment on column public.notification_history.dedupe_key is 'Names the news once per traveller (e.g. credit_expiring:<flight>:<expiry>:7): queueing it again answers the same row.';
-
 comment on column public.notification_history.delivery is '''instant'' (its own notification_email job) or ''digest'' (waits for the daily or weekly digest).';
-
 comment on column public.notification_history.delivery_key is 'Idempotency key it was handed to the mailer under (fareback-notification-<id>, or the digest''s fareback-digest-<job id>).';
-
 comment on column public.notification_history.digest_key is 'The digest that took it (fareback-digest-<notification_digest job id>); null for instant delivery.';
-
 comment on column public.notification_history.attempts is 'How many times a delivery job took it for sending.';
-
 comment on column public.notification_history.last_error is 'The mailer''s last error for it, at most 1000 characters; cleared when sent.';
 
 create index notification_history_user_id_sent_at_idx on public.notification_history (user_id, sent_at);
-
 create index notification_history_flight_id_idx on public.notification_history (flight_id);
-
 create index notification_history_unread_idx on public.notification_history (user_id) where read_at is null;
 
--- =============================================================================================
--- Price-drop alerts: the notification outbox
--- =============================================================================================
--- A price check that finds a new drop queues a notification_history row with status 'pending'
--- in the same statement that records the price (api/queries/price-checks.ts); the api's
--- notifier then claims pending email rows, marks them sent and sends them, so an alert is never
--- lost with a rolled-back check and never sent twice. This index finds the pending rows.
+-- the pending rows: a price check that finds a new drop queues a row with status 'pending' in
+-- the same statement that records the price (api/queries/price-checks.ts), so an alert is never
+-- lost with a rolled-back check and never sent twice
 create index notification_history_pending_idx
   on public.notification_history (id)
   where status = 'pending';
-
 create unique index notification_history_dedupe_key
   on public.notification_history (user_id, dedupe_key)
   where dedupe_key is not null;
@@ -109,24 +85,14 @@ create index notification_history_digest_pending_idx
   on public.notification_history (user_id, id)
   where status = 'pending' and delivery = 'digest';
 
--- =============================================================================================
--- Failed notifications
--- =============================================================================================
--- A notification whose delivery failed: the mailer refused it after the last retry (status
--- failed), or its delivery job died without the row being settled (a lease that kept running
--- out leaves it pending or sending). The delivery job of an instant row has the dedupe key
--- notification_email:<id>; a digest item names its digest job in digest_key
--- (fareback-digest-<job id>). Rows still being retried are not here: their job is in
--- public.ops_failed_jobs until it succeeds or dies.
+-- the failed rows, for public.ops_failed_notifications (operator views)
 create index notification_history_failed_idx on public.notification_history (id) where status = 'failed';
 
 comment on index public.notification_history_failed_idx is
   'Finds the failed notifications for public.ops_failed_notifications without reading the whole outbox.';
 
 revoke all on table public.notification_history from anon, authenticated;
-
 grant select on table public.notification_history to authenticated;
-
 grant update (read_at) on table public.notification_history to authenticated;
 
 create policy "Users can mark their own notifications read"
@@ -149,7 +115,7 @@ create policy "Users can view their own notifications, admins every one"
 --   * writes the row once per (traveller, dedupe key): calling it again answers the same row;
 --   * applies the traveller's preferences: the switch for the kind (notify_price_drops,
 --     notify_rebookings, notify_cancellations, or a kind in unsubscribed_kinds), email on, an
---     address its owner confirmed (migration 20261123000300_email_confirmation.sql), and for
+--     address its owner confirmed (profiles.email_confirmed_at, profiles and plans area), and for
 --     price drops the alert thresholds (min_price_drop cents or min_price_drop_percent, either);
 --     a message the traveller does not want is not written (null is answered);
 --   * applies their frequency: 'instant' enqueues a notification_email job now; 'daily' and
@@ -160,15 +126,13 @@ create policy "Users can view their own notifications, admins every one"
 -- mailer with an idempotency key; see docs/architecture.md "Notifications".
 
 -- =============================================================================================
--- Account messages of issue 21: a Premium year that ended, money refunded or held, an admin alert
+-- Which switch governs a kind
 -- =============================================================================================
--- The notification types added by the subscription expiry (subscription_expired), the commission
--- refund (payment_refunded, or refund_held when the refund keeps failing) and its operator alert
--- (admin_alert) tell a traveller or an admin
--- about their account and their money, as payment_failed and commission_statement do: they are
--- sent while the account exists, carry no unsubscribe link and are no kind a link may store in
--- profiles.unsubscribed_kinds. Redefined here (the schema baseline of the next issue folds it into
--- the notifications area's single definition); unchanged for every other type.
+-- The preference a type of notification answers to, which is also the kind its unsubscribe
+-- link turns off; null for account messages (payment failed, statement, reconnect the inbox, a
+-- Premium year that ended, money refunded or held, an admin alert), which tell a traveller or an
+-- admin about their account and their money: they are sent while the account exists, carry no
+-- unsubscribe link and are no kind a link may store in profiles.unsubscribed_kinds.
 create or replace function private.notification_kind(p_type text)
 returns text
 language sql
@@ -184,8 +148,6 @@ as $$
     else p_type
   end
 $$;
-
-revoke all on function private.notification_kind(text) from public, anon, authenticated, service_role;
 
 revoke all on function private.notification_kind(text) from public, anon, authenticated, service_role;
 
@@ -207,25 +169,8 @@ $$;
 
 revoke all on function private.wants_notification(public.profiles, text) from public, anon, authenticated, service_role;
 
--- =============================================================================================
--- Notifications on a schedule: digests, expiring credits, and pg_cron
--- =============================================================================================
--- private.run_notification_passes() queues what is due at a moment:
---   * digests: a traveller on 'daily' gets one email a day at notification_time in their
---     time_zone, on 'weekly' one on Mondays at that time. The digest of a period holds the
---     pending digest items queued before its send time; its job's dedupe key names the traveller
---     and the period, so there is one digest per period, and an item, once taken by a digest, is
---     in no other (services/notifications.ts). A traveller back on 'instant' gets their waiting
---     items one by one.
---   * airline credits (flights.airline_credit, credit_expiry_date, set when a flight is rebooked)
---     expiring within 30 days and within 7 days: one credit_expiring notification per credit and
---     threshold (the dedupe key names both), the 30-day one only while more than 7 days are left.
---   * instant rows left without a delivery job get one.
--- It runs every five minutes: as the api's notification_passes job (the job queue's recurring
--- work, so the stack's ticker drives it) and, where pg_cron exists, as a pg_cron job of its own.
--- Both are safe together: everything it queues is keyed.
-
--- the link of a digest turns off what digests carry (price drops and rebookings)
+-- Turns one kind off (the unsubscribe link). Answers false for a kind nobody can turn off. The
+-- link of a digest turns off what digests carry (price drops and rebookings).
 create or replace function private.unsubscribe_notification_kind(p_user_id uuid, p_kind text)
 returns boolean
 language plpgsql
@@ -249,8 +194,6 @@ begin
   return found;
 end;
 $$;
-
-revoke all on function private.unsubscribe_notification_kind(uuid, text) from public, anon, authenticated, service_role;
 
 revoke all on function private.unsubscribe_notification_kind(uuid, text) from public, anon, authenticated, service_role;
 
@@ -348,7 +291,8 @@ revoke all on function private.queue_notification(uuid, text, text, text, jsonb,
 comment on function private.queue_notification(uuid, text, text, text, jsonb, bigint, text) is
   'The outbox''s one writer: writes a notification once per (traveller, dedupe key) if the traveller wants it and queues its delivery; null when not written.';
 
--- Rows left pending without a delivery job (written before this migration, or by hand) get one:
+-- Rows left pending without a delivery job (written by hand, or by a writer that failed to queue
+-- one) get one:
 -- maintenance calls this, so an instant notification is never stranded.
 create or replace function private.enqueue_pending_notifications(p_limit integer default 1000)
 returns integer
@@ -376,6 +320,23 @@ revoke all on function private.enqueue_pending_notifications(integer) from publi
 comment on function private.enqueue_pending_notifications(integer) is
   'Gives a notification_email job to up to this many instant notifications left pending or sending without one; answers how many.';
 
+-- =============================================================================================
+-- Notifications on a schedule: digests, expiring credits, and pg_cron
+-- =============================================================================================
+-- private.run_notification_passes() queues what is due at a moment:
+--   * digests: a traveller on 'daily' gets one email a day at notification_time in their
+--     time_zone, on 'weekly' one on Mondays at that time. The digest of a period holds the
+--     pending digest items queued before its send time; its job's dedupe key names the traveller
+--     and the period, so there is one digest per period, and an item, once taken by a digest, is
+--     in no other (services/notifications.ts). A traveller back on 'instant' gets their waiting
+--     items one by one.
+--   * airline credits (flights.airline_credit, credit_expiry_date, set when a flight is rebooked)
+--     expiring within 30 days and within 7 days: one credit_expiring notification per credit and
+--     threshold (the dedupe key names both), the 30-day one only while more than 7 days are left.
+--   * instant rows left without a delivery job get one.
+-- It runs every five minutes: as the api's notification_passes job (the job queue's recurring
+-- work, so the stack's ticker drives it) and, where pg_cron exists, as a pg_cron job of its own.
+-- Both are safe together: everything it queues is keyed.
 create or replace function private.run_notification_passes(p_now timestamptz default null)
 returns jsonb
 language plpgsql
@@ -479,4 +440,3 @@ values
   ('notification_email', 'Send one notification_history row by email (payload: notificationId).', 12, 30, 21600),
   ('notification_digest', 'Send one traveller''s daily or weekly digest (payload: userId, period).', 12, 30, 21600),
   ('notification_passes', 'Queue what is due: digests whose time has come, expiring airline credits.', 3, 30, 600);
-

@@ -41,45 +41,27 @@ comment on table public.billing_transactions is
   'The billing history travellers see: subscription payments, commissions (one pending row per rebooking, monthly statements) and refunds, in cents. Written by the api and payment functions; admins may correct a status.';
 
 comment on column public.billing_transactions.id is 'Transaction id.';
-
 comment on column public.billing_transactions.user_id is 'The traveller billed.';
-
 comment on column public.billing_transactions.amount is 'Amount in cents (never negative; a refund is its own type). A statement''s amount is everything owed when it closed.';
-
 comment on column public.billing_transactions.currency is 'ISO 4217 code of amount (default USD).';
-
 comment on column public.billing_transactions.status is 'pending, completed, failed or refunded.';
-
 comment on column public.billing_transactions.type is 'subscription, commission (a rebooking''s commission, or a monthly statement when billing_period_start is set), refund, credit or adjustment.';
-
 comment on column public.billing_transactions.description is 'Line shown in the billing history, at most 1000 characters.';
-
 comment on column public.billing_transactions.transaction_date is 'When it happened (a commission: the rebooking; completed payments: when they succeeded).';
-
 comment on column public.billing_transactions.payment_method is 'How it was paid: ''card'' (Stripe or test mode), ''manual'' (recorded by an admin), or null while unpaid.';
-
 comment on column public.billing_transactions.payment_reference is 'The payment intent id that pays it (unique, so a replayed webhook cannot bill twice); null for rows no payment names.';
-
 comment on column public.billing_transactions.billing_period_start is 'First day of the period a commission statement closes (one statement per traveller and period); null otherwise.';
-
 comment on column public.billing_transactions.billing_period_end is 'Last day of the statement''s period; null otherwise.';
-
 comment on column public.billing_transactions.credits_earned_in_period is 'Airline credit in cents behind it: the rebooking''s credit for a commission row, the period''s credits for a statement; 0 otherwise.';
-
 comment on column public.billing_transactions.created_at is 'When the row was written.';
-
 comment on column public.billing_transactions.updated_at is 'When the row last changed (trigger private.set_updated_at).';
-
 comment on column public.billing_transactions.type is
   'subscription, commission (a rebooking''s commission; a monthly statement when billing_period_start is set; a payment an admin recorded when payment_method is ''manual''), refund, credit or adjustment.';
 
 create index billing_transactions_user_id_transaction_date_idx
   on public.billing_transactions (user_id, transaction_date);
-
 create index billing_transactions_status_idx on public.billing_transactions (status);
-
 create index billing_transactions_type_idx on public.billing_transactions (type);
-
 create index billing_transactions_transaction_date_idx on public.billing_transactions (transaction_date);
 
 -- a payment provider's reference is recorded once, so a replayed webhook cannot bill twice
@@ -90,16 +72,13 @@ create unique index billing_transactions_payment_reference_key
 create unique index billing_transactions_one_statement_per_period_idx
   on public.billing_transactions (user_id, billing_period_start)
   where type = 'commission' and billing_period_start is not null;
-
 create index billing_transactions_date_id_idx
   on public.billing_transactions (transaction_date desc nulls last, id desc);
 
 comment on index public.billing_transactions_date_id_idx is 'Admin billing list: newest first (its default order).';
 
 revoke all on table public.billing_transactions from anon, authenticated;
-
 grant select on table public.billing_transactions to authenticated;
-
 grant update (status) on table public.billing_transactions to authenticated;
 
 create policy "Admins can update billing transaction status"
@@ -138,17 +117,11 @@ comment on table private.billing_accounts is
   'One row per traveller who ever paid: their Stripe customer, subscription and its status, and the card saved for commission charges. Written by the api and payment functions.';
 
 comment on column private.billing_accounts.user_id is 'The traveller.';
-
 comment on column private.billing_accounts.customer_id is 'The Stripe customer id (cus_...), unique.';
-
 comment on column private.billing_accounts.subscription_id is 'The Stripe subscription id (sub_...), unique, or null for one-off payments.';
-
 comment on column private.billing_accounts.subscription_status is 'none, active, canceled (ends at period end), past_due or expired.';
-
 comment on column private.billing_accounts.renews is 'Whether the subscription renews at the end of its period.';
-
 comment on column private.billing_accounts.payment_method_id is 'The card saved for off-session commission charges (a Stripe payment method id), or null.';
-
 comment on column private.billing_accounts.updated_at is 'When the row last changed (trigger private.set_updated_at).';
 
 revoke all on table private.billing_accounts from public, anon, authenticated;
@@ -198,47 +171,29 @@ comment on table private.payments is
   'Every payment intent the api created: a plan''s year or the commission owed, its amount in cents and outcome. The billing_transactions row it writes has payment_reference = id.';
 
 comment on column private.payments.id is 'The payment intent id (Stripe pi_..., or the local test mode''s).';
-
 comment on column private.payments.user_id is 'The traveller paying.';
-
 comment on column private.payments.purpose is '''subscription'' or ''commission''.';
-
 comment on column private.payments.plan_id is 'The plan a subscription payment buys; null for commission.';
-
 comment on column private.payments.amount is 'Amount charged in cents (above 0).';
-
 comment on column private.payments.applied is 'What a succeeded commission payment took off commission_owed, in cents (never more than was owed); a refund puts it back.';
-
 comment on column private.payments.status is 'pending, succeeded, failed or refunded (at most one pending commission payment per traveller).';
-
 comment on column private.payments.failure_message is 'Why the card was declined, at most 500 characters.';
-
 comment on column private.payments.statement_id is 'The commission statement (public.billing_transactions.id) an off-session statement charge pays, or null.';
-
 comment on column private.payments.created_at is 'When the intent was created.';
-
 comment on column private.payments.updated_at is 'When the row last changed (trigger private.set_updated_at).';
-
 comment on column private.payments.dispute_id is 'Stripe dispute (du_...) opened on this payment, else null.';
-
 comment on column private.payments.dispute_status is
   'Stripe''s status of that dispute as last reported: needs_response, under_review, warning_needs_response, '
   'won, lost, warning_closed...; null when never disputed.';
-
 comment on column private.payments.disputed_at is 'When the dispute was first applied (its rights taken back), else null.';
-
 comment on column private.payments.subscription_id is
   'The Stripe subscription whose invoice this payment paid (a disputed Checkout invoice the api adopted), '
   'else null. While its dispute is open or lost that subscription cannot give Premium back.';
-
 comment on column private.payments.debt_key is
   'The debt a commission payment pays: commission:<user>:<finished payments>:<amount owed>, or statement:<billing row id>. Also the provider''s idempotency key; the row''s id until the provider answers.';
-
 comment on column private.payments.unapplied_refund_id is
   'The provider''s refund of what this succeeded commission payment could not apply (amount - applied), once made.';
-
 comment on column private.payments.unapplied_refunded is 'Cents refunded because nothing was owed for them.';
-
 comment on column private.payments.unapplied_held_at is
   'When the refund of this commission payment''s unapplied part (amount - applied) was given up after the commission_refund job''s last attempt: the money is held for the traveller until an operator refunds it (requeueing the dead job); see 20261128700000_refund_failure_alerts.sql.';
 
@@ -247,14 +202,13 @@ create index payments_user_id_idx on private.payments (user_id, created_at);
 -- one commission payment open at a time: it pays what was owed when it began
 create unique index payments_one_open_commission_idx on private.payments (user_id)
   where purpose = 'commission' and status = 'pending';
-
 create index payments_subscription_disputed_idx on private.payments (subscription_id)
   where subscription_id is not null and status = 'disputed';
-
 create unique index payments_debt_key_idx on private.payments (debt_key) where debt_key is not null;
 
+-- cover the foreign keys (Supabase's linter, lint 0001): deleting a statement would otherwise read
+-- every payment; partial, as most rows hold no reference
 create index payments_plan_id_idx on private.payments (plan_id) where plan_id is not null;
-
 create index payments_statement_id_idx on private.payments (statement_id) where statement_id is not null;
 
 revoke all on table private.payments from public, anon, authenticated;
@@ -275,9 +229,7 @@ comment on table private.stripe_events is
   'Each Stripe webhook event id processed, once, so a replayed event does nothing.';
 
 comment on column private.stripe_events.id is 'Stripe event id (evt_...).';
-
 comment on column private.stripe_events.type is 'Stripe event type (e.g. invoice.paid).';
-
 comment on column private.stripe_events.received_at is 'When it was processed.';
 
 revoke all on table private.stripe_events from public, anon, authenticated;
@@ -303,21 +255,13 @@ comment on table private.local_payment_intents is
   'The local test mode''s stand-in for Stripe payment intents (no card is charged); unused when STRIPE_SECRET_KEY is set.';
 
 comment on column private.local_payment_intents.id is 'Intent id.';
-
 comment on column private.local_payment_intents.customer_id is 'The stand-in customer id.';
-
 comment on column private.local_payment_intents.amount is 'Amount in cents.';
-
 comment on column private.local_payment_intents.currency is 'Lower-case ISO 4217 code, as Stripe writes it (usd).';
-
 comment on column private.local_payment_intents.status is 'requires_payment_method, succeeded or canceled.';
-
 comment on column private.local_payment_intents.metadata is 'The intent''s metadata as a JSON object (what it pays for).';
-
 comment on column private.local_payment_intents.payment_method_id is 'The test card used, or null.';
-
 comment on column private.local_payment_intents.failure_message is 'Why the test card was declined.';
-
 comment on column private.local_payment_intents.created_at is 'When it was created.';
 
 revoke all on table private.local_payment_intents from public, anon, authenticated;
@@ -547,7 +491,7 @@ comment on function private.close_commission_period(uuid, date, date) is
 
 -- ---- the move to the free plan: one home for the downgrade, the expiry and a dispute ---------
 -- The traveller's own downgrade (queries/billing.ts moveToFreePlan), the expiry below and a
--- disputed subscription payment (migration 20261128100100) all call it. Automatic rebooking is
+-- disputed subscription payment (private.payment_disputed) all call it. Automatic rebooking is
 -- premium only (the profile trigger turns it off when leaving a premium plan; set here too, so
 -- the move does not depend on which plan it came from).
 create or replace function private.move_to_free_plan(p_user_id uuid)
@@ -823,7 +767,7 @@ comment on function private.payment_dispute_closed(text, text, text) is
 
 -- =============================================================================================
 -- Checkout subscriptions under dispute; flights watched again when a plan gains room
--- (issue 21, findings 10 and 2: the gaps left by migrations 20261128100000 and 20261128100100)
+-- (issue 21, findings 10 and 2)
 -- =============================================================================================
 
 -- ---- a Checkout subscription's disputed payment names its subscription --------------------
@@ -1083,7 +1027,7 @@ revoke all on function private.alert_admins(text, text, jsonb, text) from public
 
 -- The refund is made: recorded once, with its billing row; the traveller is told and every admin
 -- alerted (a debt paid twice means a manual payment and a card payment crossed). A hold (the
--- refund given up, 20261128700000) is cleared when an operator's requeued job refunds it after all.
+-- refund given up, private.unapplied_refund_failed) is cleared when an operator's requeued job refunds it after all.
 create or replace function private.payment_unapplied_refunded(p_id text, p_refund_id text, p_amount integer)
 returns boolean
 language plpgsql
@@ -1129,9 +1073,8 @@ revoke all on function private.payment_unapplied_refunded(text, text, integer) f
 -- A commission refund that fails: admins told at once, the money held when the job gives up
 -- =============================================================================================
 -- Issue 21, finding 5 ("refund (or hold as credit, and alert)"). The `commission_refund` job
--- (20261128200000_commission_payments.sql) is retried by the queue when the provider refuses or
--- cannot be reached, and was then left dead with nobody told and the traveller's money unrefunded.
--- Now the api's handler (services/billing.ts commissionRefundJob) calls
+-- (above) is retried by the queue when the provider refuses or cannot be reached; a job left dead
+-- would leave nobody told and the traveller's money unrefunded. So the api's handler (services/billing.ts commissionRefundJob) calls
 -- private.unapplied_refund_failed on each failed attempt:
 --   * every admin gets one admin_alert per payment (dedupe key unapplied_refund_failed:<payment>)
 --     naming the traveller, the amount and the reason, saying it will be retried;
@@ -1140,7 +1083,7 @@ revoke all on function private.payment_unapplied_refunded(text, text, integer) f
 --     smallest real mechanism; the ledger is untouched, as for a refund), every admin is alerted
 --     again (unapplied_refund_held:<payment>) and the traveller is told.
 -- The admins' alerts go through private.alert_admins and the hold is payments.unapplied_held_at
--- (both in 20261128200000_commission_payments.sql, beside the refund they belong to).
+-- (both above, beside the refund they belong to).
 
 -- A refund attempt of the commission_refund job p_job_id (running, claimed) failed with p_reason.
 -- Answers 'retrying', 'held' (the job's last attempt: it dies after this), or null (nothing to refund).
@@ -1192,6 +1135,7 @@ end;
 $$;
 
 revoke all on function private.unapplied_refund_failed(bigint, text, text) from public, anon, authenticated, service_role;
+
 -- =============================================================================================
 -- Queue kinds
 -- =============================================================================================
@@ -1217,13 +1161,20 @@ values ('commission_refund',
 on conflict (kind) do nothing;
 
 -- =============================================================================================
--- An admin may not record their own commission as paid
+-- An admin records a commission payment
 -- =============================================================================================
--- Issue 21, finding 11: POST /api/stripe/pay-commission {userId, amount} with the admin's own id
--- moved their own debt to paid. private.record_commission_payment (migration 20261126110000) is
--- the one writer of a recorded payment, so the rule lives there: the actor and the traveller must
--- differ (42501 with the message, answered 403; nothing written, no audit row). The function is
--- otherwise as before.
+-- A traveller paid what they owe outside the app; the admin records it. One transaction, the
+-- traveller's row locked first (as every ledger change does: rebookings, card payments), so two
+-- admins recording the full amount at once cannot both take it. The ledger still adds up
+-- (commissions recorded at rebookings = commission_owed + commission_paid): the amount moves from
+-- owed to paid. When nothing is owed afterwards, the pending commission rows and open statements
+-- are settled, as a card payment of everything owed settles them (private.payment_succeeded).
+-- Answers no row for an unknown traveller.
+-- An admin may not record their own commission as paid (issue 21, finding 11: POST
+-- /api/stripe/pay-commission {userId, amount} with the admin's own id moved their own debt to
+-- paid). This function is the one writer of a recorded payment, so the rule lives here: the
+-- actor and the traveller must differ (42501 with the message, answered 403; nothing written, no
+-- audit row).
 create or replace function private.record_commission_payment(p_actor uuid, p_user_id uuid, p_amount integer)
 returns table (transaction_id bigint, commission_owed integer, commission_paid integer)
 language plpgsql
@@ -1293,4 +1244,3 @@ comment on function private.record_commission_payment(uuid, uuid, integer) is
   'An admin (p_actor) records a commission payment of p_amount cents made outside the app by traveller p_user_id: a completed manual commission billing row, the amount moved from commission_owed to commission_paid, an audit row. FB400 for an amount above what is owed; 42501 when the actor is the traveller (another admin must record it); no row for an unknown traveller. The api''s role only.';
 
 revoke all on function private.record_commission_payment(uuid, uuid, integer) from public, anon, authenticated, service_role;
-

@@ -47,44 +47,28 @@ comment on table public.email_connections is
   'A traveller''s connected mailbox for flight import (Gmail read-only through OAuth, or the local stack''s sample mailbox), one per traveller. Written by the api; the traveller reads it (not the tokens) and may disconnect (delete).';
 
 comment on column public.email_connections.id is 'Connection id.';
-
 comment on column public.email_connections.user_id is 'The traveller (one connection each).';
-
 comment on column public.email_connections.provider is '''gmail'' or ''sample'' (dev/mailbox, offered only by the local stack).';
-
 comment on column public.email_connections.provider_account_email is 'The mailbox''s own address as the provider reported it.';
-
 comment on column public.email_connections.access_token_encrypted is 'OAuth access token, AES-GCM encrypted by the api (key EMAIL_TOKEN_KEY); never granted to users.';
-
 comment on column public.email_connections.refresh_token_encrypted is 'OAuth refresh token, AES-GCM encrypted by the api; never granted to users.';
-
 comment on column public.email_connections.token_expires_at is 'When the access token expires; the api refreshes it before use.';
-
 comment on column public.email_connections.scopes is 'OAuth scopes Google granted (gmail.readonly).';
-
 comment on column public.email_connections.status is 'connected (scanned), expired or revoked (Google refused the tokens: the traveller must reconnect), error.';
-
 comment on column public.email_connections.connected_at is 'When the mailbox was (re)connected.';
-
 comment on column public.email_connections.last_synced_at is 'When a scan last finished reading it; the hourly email_scan_due job rescans mailboxes not synced within the hour.';
-
 comment on column public.email_connections.created_at is 'When the row was written.';
-
 comment on column public.email_connections.updated_at is 'When the row last changed (trigger private.set_updated_at).';
-
 comment on column public.email_connections.history_id is 'Gmail history id reached by the last scan: the next scan reads only what came after (incremental).';
-
 comment on column public.email_connections.last_error is 'Why the provider stopped answering (e.g. token revoked), at most 500 characters.';
 
 create index email_connections_status_idx on public.email_connections (status);
 
 revoke all on table public.email_connections from anon, authenticated;
-
 grant select (
   id, user_id, provider, provider_account_email, token_expires_at, scopes, status,
   connected_at, last_synced_at, created_at, updated_at
 ) on table public.email_connections to authenticated;
-
 grant delete on table public.email_connections to authenticated;
 
 create policy "Users can view their own email connection"
@@ -156,19 +140,12 @@ comment on table private.email_oauth_attempts is
   'One-time Gmail OAuth attempts: the SHA-256 of the state sent to Google and the PKCE verifier, spent once by the callback within 10 minutes while the asking session is signed in. Pruned a day after expiry.';
 
 comment on column private.email_oauth_attempts.id is 'Row id.';
-
 comment on column private.email_oauth_attempts.user_id is 'The traveller connecting (no foreign key: a deleted account must still be recognised).';
-
 comment on column private.email_oauth_attempts.session_id is 'The auth session (auth.sessions.id) that asked.';
-
 comment on column private.email_oauth_attempts.state_hash is 'SHA-256 of the OAuth state parameter, unique.';
-
 comment on column private.email_oauth_attempts.code_verifier is 'The PKCE code verifier sent with the code exchange.';
-
 comment on column private.email_oauth_attempts.created_at is 'When the attempt began.';
-
 comment on column private.email_oauth_attempts.expires_at is 'After this (10 minutes) the callback refuses it.';
-
 comment on column private.email_oauth_attempts.used_at is 'When the callback spent it; null while unused.';
 
 create index email_oauth_attempts_user_idx on private.email_oauth_attempts (user_id, created_at desc);
@@ -192,9 +169,7 @@ comment on table private.email_forwarding_addresses is
   'Each traveller''s private forwarding address trips+<token>@<INBOUND_EMAIL_DOMAIN>; the token is random, so the address says nothing about its owner.';
 
 comment on column private.email_forwarding_addresses.user_id is 'The traveller.';
-
 comment on column private.email_forwarding_addresses.token is 'The address''s random part, 12-32 of a-z 0-9, unique.';
-
 comment on column private.email_forwarding_addresses.created_at is 'When the address was made.';
 
 revoke all on table private.email_forwarding_addresses from public, anon, authenticated;
@@ -230,35 +205,20 @@ comment on table public.email_scans is
   'One row per inbox scan (the first after connecting, then hourly, or on demand), with its progress and counts. At most one open scan per traveller. Written by the api''s email_scan jobs; the traveller reads their own.';
 
 comment on column public.email_scans.id is 'Scan id (the scanId of its email_scan job).';
-
 comment on column public.email_scans.user_id is 'The traveller whose mailbox is scanned.';
-
 comment on column public.email_scans.provider is '''gmail'' or ''sample''.';
-
 comment on column public.email_scans.mode is '''full'' (the whole search window) or ''incremental'' (since the connection''s history_id).';
-
 comment on column public.email_scans.status is 'queued, scanning, waiting (the provider rate-limited it; resumes at retry_at), done or failed.';
-
 comment on column public.email_scans.scanned is 'Emails read so far (a count).';
-
 comment on column public.email_scans.total is 'Emails the scan has to read (a count).';
-
 comment on column public.email_scans.flights_found is 'New flights added from the emails (a count).';
-
 comment on column public.email_scans.flights_updated is 'Existing flights changed by a schedule-change email (a count).';
-
 comment on column public.email_scans.flights_cancelled is 'Flights marked cancelled by a cancellation email (a count).';
-
 comment on column public.email_scans.flights_not_watched is 'Flights found but kept unwatched because the plan''s limit was reached (a count).';
-
 comment on column public.email_scans.started_at is 'When the scan was opened.';
-
 comment on column public.email_scans.finished_at is 'When it ended done or failed.';
-
 comment on column public.email_scans.retry_at is 'While waiting: when it resumes.';
-
 comment on column public.email_scans.error is 'Why it failed, at most 500 characters.';
-
 comment on column public.email_scans.flights_held is 'Bookings this scan held for the traveller to confirm (unknown sender): not flights until confirmed.';
 
 create index email_scans_user_idx on public.email_scans (user_id, id desc);
@@ -268,7 +228,6 @@ create unique index email_scans_one_open_idx on public.email_scans (user_id)
   where status in ('queued', 'scanning', 'waiting');
 
 revoke all on table public.email_scans from anon, authenticated;
-
 grant select on table public.email_scans to authenticated;
 
 create policy "Users can view their own email scans"
@@ -310,37 +269,24 @@ comment on table public.email_imports is
   'One row per email read for a traveller (Gmail, the sample mailbox, or forwarded to their private address), with what was taken from it; never the body. Written by the api; the traveller reads their own.';
 
 comment on column public.email_imports.id is 'Row id.';
-
 comment on column public.email_imports.user_id is 'The traveller the email was read for.';
-
 comment on column public.email_imports.via is '''gmail'', ''sample'' or ''forwarded''.';
-
 comment on column public.email_imports.message_id is 'The provider''s message id (or the forwarded Message-ID); read once per traveller and via.';
-
 comment on column public.email_imports.sender is 'The From header, at most 400 characters.';
-
 comment on column public.email_imports.subject is 'The Subject header, at most 400 characters.';
-
 comment on column public.email_imports.email_date is 'The email''s Date header.';
-
 comment on column public.email_imports.read_at is 'When FareBack read it.';
-
 comment on column public.email_imports.outcome is 'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown) or not_a_booking.';
-
 comment on column public.email_imports.bookings is 'JSON array of the bookings taken from it (airline, bookingCode, passengerLastName, segments, totalPrice in cents, currency, fareType, ...).';
-
 comment on column public.email_imports.outcome is
   'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown), not_a_booking, or not_read (reading gave up: outcome_reason says why).';
-
 comment on column public.email_imports.outcome_reason is
   'Why the email was not read to the end (too large, or over the time budget), for outcome not_read; else null.';
-
 comment on column public.email_imports.outcome is 'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown), not_a_booking, not_read (reading gave up: outcome_reason says why), held (from an unknown sender: the traveller confirms) or not_trusted (a change or cancellation from another sender than the booking''s: ignored).';
 
 create index email_imports_user_read_idx on public.email_imports (user_id, read_at desc);
 
 revoke all on table public.email_imports from anon, authenticated;
-
 grant select on table public.email_imports to authenticated;
 
 create policy "Users can view the emails read for them"
@@ -456,13 +402,9 @@ comment on table private.inbound_emails is
   'Raw emails forwarded to a traveller''s address, waiting for their email_inbound job to read them; deleted once read. Server only.';
 
 comment on column private.inbound_emails.id is 'Row id (the job''s payload names it).';
-
 comment on column private.inbound_emails.user_id is 'The traveller whose forwarding address (the envelope recipient) received it.';
-
 comment on column private.inbound_emails.message_id is 'The Message-ID header, or sha256: of the message when it has none.';
-
 comment on column private.inbound_emails.raw is 'The raw RFC 822 message, at most 5 MB.';
-
 comment on column private.inbound_emails.received_at is 'When the inbound provider handed it over.';
 
 create index inbound_emails_received_idx on private.inbound_emails (received_at);
@@ -500,15 +442,10 @@ comment on table private.email_held_bookings is
   'Bookings read from a connected mailbox whose sender is not a known airline or agency (or failed authentication): not flights, not watched, not counted against the plan, until the traveller confirms (then a flight) or dismisses (deleted) them.';
 
 comment on column private.email_held_bookings.id is 'Identity; the id of POST /api/email/held/:id/confirm and /dismiss.';
-
 comment on column private.email_held_bookings.user_id is 'The traveller whose mailbox held it.';
-
 comment on column private.email_held_bookings.booking_code is 'The booking code (upper case): one held booking per code and traveller.';
-
 comment on column private.email_held_bookings.fields is 'The flight fields the email gives (EmailFlightFields in services/email/plan.ts): what confirming creates.';
-
 comment on column private.email_held_bookings.email_source is 'Where it came from (FlightEmailSource: via, message id, sender, subject, date, sender domain), never the body.';
-
 comment on column private.email_held_bookings.held_at is 'When the email was read.';
 
 create index email_held_bookings_user_idx on private.email_held_bookings (user_id, held_at desc);
@@ -533,4 +470,3 @@ values ('email_scan_due', 'Open an inbox scan for every connected mailbox not sy
 -- ---- the queue kind --------------------------------------------------------------------------
 insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
 values ('email_inbound', 'Read one email forwarded to a traveller''s address and import its bookings.', 5, 10, 600);
-

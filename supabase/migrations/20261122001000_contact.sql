@@ -29,48 +29,27 @@ comment on table public.contact_messages is
   'Messages sent through the public contact form, stored by the api after validation and rate limits (and mailed to support). Admins read them and set status; nobody else.';
 
 comment on column public.contact_messages.id is 'Message id.';
-
 comment on column public.contact_messages.user_id is 'The signed-in sender''s account, or null for a visitor (null too once the account is deleted).';
-
 comment on column public.contact_messages.name is 'Sender''s name as entered, 2-100 characters.';
-
 comment on column public.contact_messages.email is 'Sender''s reply address as entered (the mail''s reply-to).';
-
 comment on column public.contact_messages.subject is 'Subject as entered, 5-200 characters.';
-
 comment on column public.contact_messages.message is 'The message, 10-5000 characters.';
-
 comment on column public.contact_messages.status is 'new, read, replied or archived; set by admins.';
-
 comment on column public.contact_messages.created_at is 'When it was received.';
-
 comment on column public.contact_messages.updated_at is 'When the row last changed (trigger private.set_updated_at).';
 
 create index contact_messages_user_id_idx on public.contact_messages (user_id);
-
 create index contact_messages_status_created_at_idx on public.contact_messages (status, created_at);
 
+-- Contact messages are written by the api only. An insert grant to anon or authenticated would,
+-- on Supabase, also be a public endpoint (POST /rest/v1/contact_messages with the anon key),
+-- which took 1,000 rows in one request and skipped the contact form's validation, rate limits
+-- and mail. The api validates and rate-limits every message, then inserts it on its service
+-- connection, naming the signed-in sender's id itself; nobody else writes the table. Admins read
+-- and update it (the select and update grants and policies).
 revoke all on table public.contact_messages from anon, authenticated;
-
-grant insert (name, email, subject, message) on table public.contact_messages to anon;
-
-grant insert (user_id, name, email, subject, message) on table public.contact_messages to authenticated;
-
 grant select on table public.contact_messages to authenticated;
-
 grant update (status) on table public.contact_messages to authenticated;
-
--- =============================================================================================
--- Contact messages are written by the api only
--- =============================================================================================
--- Migration 20261122000800_contact.sql let anon and authenticated insert contact messages, for
--- the api to store them as the sender. On Supabase that grant is also a public endpoint
--- (POST /rest/v1/contact_messages with the anon key), which took 1,000 rows in one request and
--- skipped the contact form's validation, rate limits and mail. The api
--- validates and rate-limits every message, then inserts it on its service connection, naming
--- the signed-in sender's id itself; nobody else writes the table. Admins still read and update
--- it (the select and update grants and policies of that migration stay).
-revoke insert on table public.contact_messages from anon, authenticated;
 
 create policy "Admins can view contact messages"
   on public.contact_messages for select
@@ -108,20 +87,13 @@ comment on table private.contact_submissions is
   'One row per accepted contact message, for the contact form''s rate limits (3 per sender address and 10 per client address in 10 minutes). Written and read by the api; pruned after a day.';
 
 comment on column private.contact_submissions.id is 'Row id.';
-
 comment on column private.contact_submissions.email is 'The sender''s address, lower-cased.';
-
 comment on column private.contact_submissions.ip is 'The client address the message came from.';
-
 comment on column private.contact_submissions.submitted_at is 'When it was accepted.';
 
 create index contact_submissions_email_submitted_at_idx on private.contact_submissions (email, submitted_at);
-
 create index contact_submissions_ip_submitted_at_idx on private.contact_submissions (ip, submitted_at);
-
 create index contact_submissions_submitted_at_idx on private.contact_submissions (submitted_at);
 
 revoke all on table private.contact_submissions from public, anon, authenticated;
-
 grant select, insert, delete on table private.contact_submissions to service_role;
-

@@ -1,3 +1,17 @@
+-- =============================================================================================
+-- Admin reports: the dashboard's stats, and what the flights and billing lists search and sort
+-- =============================================================================================
+-- GET /api/admin/stats reads private.admin_stats (one statement); GET /api/admin/flights and
+-- /api/admin/billing page through flights and billing_transactions with the shared list
+-- convention (api/queries/admin-reports.ts), on the indexes beside those tables (flights and
+-- prices, billing and payments areas). Sized for 10,000 travellers, 100,000 flights and 50,000
+-- transactions (npm run -s bench:admin; docs/architecture.md "Admin API: stats and lists").
+
+-- ---------------------------------------------------------------------------------------------
+-- The stats
+-- ---------------------------------------------------------------------------------------------
+-- The automatic rule's thresholds come through private.rebooking_qualifies, which the planner
+-- inlines (the plpgsql verdict cost about 90 us per call, once per watched price drop).
 create or replace function private.admin_stats(p_days integer)
 returns jsonb
 language sql
@@ -97,7 +111,6 @@ comment on function private.admin_stats(integer) is
   'commissions owed and paid = the sums of profiles.commission_owed and commission_paid (cents).';
 
 revoke all on function private.admin_stats(integer) from public, anon, authenticated, service_role;
-
 grant execute on function private.admin_stats(integer) to authenticated;
 
 comment on function private.admin_stats(integer) is
@@ -118,7 +131,7 @@ comment on function private.admin_stats(integer) is
 -- The admin lists run as the admin, under row-level security. PostgreSQL evaluates a policy's
 -- condition before any condition of the query whose operator is not leakproof, and ILIKE is not:
 -- so under a policy `booking_code ilike '%A3F%'` can never be an index condition, and the trigram
--- indexes of migration 20261126200000 went unused (every search read every flight: 0.9 s at
+-- indexes on flights and profiles would go unused (every search read every flight: 0.9 s at
 -- 100,000 flights on the bench machine). These two functions find the matching ids as their owner
 -- (BYPASSRLS), where the indexes apply, for an admin only (anyone else gets no id), and the lists
 -- then read the rows by id under the policies as before, so row-level security still decides what
@@ -151,7 +164,6 @@ comment on function private.admin_flight_ids_matching(text, text, text) is
   'it cannot use an index); nothing for a caller who is not an admin. The list reads the rows under its policies.';
 
 revoke all on function private.admin_flight_ids_matching(text, text, text) from public, anon, authenticated, service_role;
-
 grant execute on function private.admin_flight_ids_matching(text, text, text) to authenticated;
 
 create or replace function private.admin_profile_ids_matching(p_pattern text)
@@ -172,5 +184,4 @@ comment on function private.admin_profile_ids_matching(text) is
   'it cannot use an index); nothing for a caller who is not an admin. The list reads the rows under its policies.';
 
 revoke all on function private.admin_profile_ids_matching(text) from public, anon, authenticated, service_role;
-
 grant execute on function private.admin_profile_ids_matching(text) to authenticated;

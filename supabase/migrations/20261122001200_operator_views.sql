@@ -66,35 +66,20 @@ comment on view public.ops_commission_owed is
   'Operators: every traveller who owes commission now, most owed first, with what they paid and their last monthly statement. Read-only; admins and service_role only (others get no row).';
 
 comment on column public.ops_commission_owed.user_id is 'The traveller (public.profiles.id).';
-
 comment on column public.ops_commission_owed.username is 'The traveller''s username.';
-
 comment on column public.ops_commission_owed.email is 'The traveller''s account address.';
-
 comment on column public.ops_commission_owed.plan_name is 'Name of the plan they are on.';
-
 comment on column public.ops_commission_owed.plan_tier is 'Tier of that plan: free or premium.';
-
 comment on column public.ops_commission_owed.commission_rate_percent is 'That plan''s commission rate, integer percent (null: none).';
-
 comment on column public.ops_commission_owed.owed_cents is 'Commission owed now, in cents (profiles.commission_owed; always above 0 here).';
-
 comment on column public.ops_commission_owed.paid_cents is 'Commission paid so far, in cents (profiles.commission_paid).';
-
 comment on column public.ops_commission_owed.credits_earned_cents is 'Airline credit FareBack won them, all time, in cents (profiles.total_credits_earned).';
-
 comment on column public.ops_commission_owed.last_payment_at is 'When their last payment (subscription or commission) succeeded, or null.';
-
 comment on column public.ops_commission_owed.last_statement_id is 'The last commission statement (public.billing_transactions.id), or null when none was closed yet.';
-
 comment on column public.ops_commission_owed.last_statement_period_start is 'First day of the last statement''s period.';
-
 comment on column public.ops_commission_owed.last_statement_period_end is 'Last day of the last statement''s period.';
-
 comment on column public.ops_commission_owed.last_statement_amount_cents is 'What the last statement asked for, in cents (everything owed when it closed).';
-
 comment on column public.ops_commission_owed.last_statement_status is 'The last statement''s status: pending (unpaid), completed, failed (card declined) or refunded.';
-
 comment on column public.ops_commission_owed.last_statement_at is 'The last statement''s transaction_date (public.billing_transactions).';
 
 -- =============================================================================================
@@ -137,33 +122,19 @@ comment on view public.ops_stuck_rebookings is
   'Operators: flights still in status rebooking 30 minutes after their claim (the reconciler settles claims older than 5 minutes at every sweep and maintenance), oldest first. See private.rebookings for the attempt. Read-only; admins and service_role only.';
 
 comment on column public.ops_stuck_rebookings.flight_id is 'The flight (public.flights.id; private.rebookings.flight_id).';
-
 comment on column public.ops_stuck_rebookings.user_id is 'The flight''s owner.';
-
 comment on column public.ops_stuck_rebookings.username is 'The owner''s username.';
-
 comment on column public.ops_stuck_rebookings.email is 'The owner''s account address.';
-
 comment on column public.ops_stuck_rebookings.airline is 'The flight''s airline.';
-
 comment on column public.ops_stuck_rebookings.flight_number is 'The outbound flight number.';
-
 comment on column public.ops_stuck_rebookings.booking_code is 'The booking reference (PNR).';
-
 comment on column public.ops_stuck_rebookings.departure_airport is 'Origin IATA code.';
-
 comment on column public.ops_stuck_rebookings.arrival_airport is 'Destination IATA code.';
-
 comment on column public.ops_stuck_rebookings.departure_date is 'Outbound departure date.';
-
 comment on column public.ops_stuck_rebookings.rebooking_method is 'source (FareBack changes the booking at the fare source) or assisted (the traveller confirms a change made with the airline).';
-
 comment on column public.ops_stuck_rebookings.original_price_cents is 'Price paid, in cents of the flight''s currency.';
-
 comment on column public.ops_stuck_rebookings.current_price_cents is 'The dropped fare the rebooking was claimed for, in cents.';
-
 comment on column public.ops_stuck_rebookings.claimed_at is 'When the rebooking claim was taken (flights.rebooking_claimed_at); null when the status was set without a claim.';
-
 comment on column public.ops_stuck_rebookings.stuck_minutes is 'Whole minutes since claimed_at (at least 30); null when claimed_at is.';
 
 -- =============================================================================================
@@ -195,40 +166,36 @@ comment on view public.ops_failed_jobs is
   'Operators: background jobs that failed: dead letters (no attempt left) and jobs waiting to retry after a failed attempt, latest failure first. Read-only; admins and service_role only.';
 
 comment on column public.ops_failed_jobs.job_id is 'The job (public.jobs.id).';
-
 comment on column public.ops_failed_jobs.kind is 'Its kind (private.job_kinds): price_check, notification_email, email_scan, ...';
-
 comment on column public.ops_failed_jobs.status is 'dead (never retried; kept 30 days) or queued (retried at next_attempt_at).';
-
 comment on column public.ops_failed_jobs.attempts is 'Attempts made so far.';
-
 comment on column public.ops_failed_jobs.max_attempts is 'Attempts allowed before it is dead.';
-
 comment on column public.ops_failed_jobs.last_error is 'The last failed attempt''s error (a lease that ran out reads ''the lease of attempt N ran out'').';
-
 comment on column public.ops_failed_jobs.failed_at is 'When it died (dead) or when its last attempt failed (queued).';
-
 comment on column public.ops_failed_jobs.next_attempt_at is 'When a queued job is retried; null for a dead one.';
-
 comment on column public.ops_failed_jobs.dedupe_key is 'The piece of work it names (e.g. notification_email:<notification id>), or null.';
-
 comment on column public.ops_failed_jobs.payload is 'The job''s input (JSON).';
-
 comment on column public.ops_failed_jobs.created_at is 'When it was enqueued.';
 
 -- =============================================================================================
--- public.ops_failed_notifications: find each row's delivery job by one indexed key
+-- Failed notifications: public.ops_failed_notifications
 -- =============================================================================================
--- Migration 20261126300100 found a notification's delivery job with one OR of two conditions
--- (the instant job's dedupe key, or the digest job's id in digest_key). Read by an admin, whose
--- policies on public.jobs apply first (security_invoker), PostgreSQL could not use an index for
--- that OR and read every job once per failed notification: 34 s for 1,000 failed notifications
+-- A notification whose delivery failed: the mailer refused it after the last retry (status
+-- failed), or its delivery job died without the row being settled (a lease that kept running
+-- out leaves it pending or sending). The delivery job of an instant row has the dedupe key
+-- notification_email:<id>; a digest item names its digest job in digest_key
+-- (fareback-digest-<job id>). Rows still being retried are not here: their job is in
+-- public.ops_failed_jobs until it succeeds or dies.
+--
+-- One OR of two conditions (the instant job's dedupe key, or the digest job's id in digest_key)
+-- would find a notification's delivery job, but read by an admin, whose policies on public.jobs
+-- apply first (security_invoker), PostgreSQL cannot use an index for that OR and reads every job
+-- once per failed notification: 34 s for 1,000 failed notifications
 -- over 50,000 jobs, against 0.2 s as service_role. Nor can it for a key computed in the join
 -- condition ('notification_email:' || n.id): under a policy only leakproof conditions may use an
 -- index, and text concatenation is not one. So the keys are computed first, in materialized CTEs
 -- (each instant row's job key, each digest row's job id, each dead digest job's key), and the
 -- jobs and notifications are then joined on those plain columns, through their indexes.
--- Same columns, rows and order; comments, grants and the read-only trigger stay.
 create or replace view public.ops_failed_notifications
 with (security_invoker = true) as
 with dead_digests as materialized (
@@ -282,33 +249,19 @@ comment on view public.ops_failed_notifications is
   'Operators: notifications that were not delivered: refused by the mailer after the last retry (status failed) or whose delivery job died, latest first. Retries in progress are in public.ops_failed_jobs. Read-only; admins and service_role only.';
 
 comment on column public.ops_failed_notifications.notification_id is 'The notification (public.notification_history.id).';
-
 comment on column public.ops_failed_notifications.user_id is 'The traveller it was for.';
-
 comment on column public.ops_failed_notifications.username is 'The traveller''s username.';
-
 comment on column public.ops_failed_notifications.email is 'The traveller''s account address (where it was to be sent).';
-
 comment on column public.ops_failed_notifications.type is 'Its type: price_drop, rebooking, action_needed, flight_cancelled, credit_expiring, payment_failed, commission_statement, ...';
-
 comment on column public.ops_failed_notifications.channel is 'Its channel (email).';
-
 comment on column public.ops_failed_notifications.delivery is 'instant (its own job) or digest (sent in a daily or weekly digest).';
-
 comment on column public.ops_failed_notifications.status is 'failed (given up after the last retry), or pending / sending when its job died first.';
-
 comment on column public.ops_failed_notifications.attempts is 'How many times a delivery job took it for sending.';
-
 comment on column public.ops_failed_notifications.error is 'The mailer''s last error for it, else its delivery job''s last error.';
-
 comment on column public.ops_failed_notifications.job_id is 'Its delivery job (public.jobs.id; notification_email or notification_digest), or null once pruned.';
-
 comment on column public.ops_failed_notifications.job_status is 'That job''s status (dead when it gave up).';
-
 comment on column public.ops_failed_notifications.failed_at is 'When the delivery job finished or last changed; null once the job was pruned (after 30 days).';
-
 comment on column public.ops_failed_notifications.queued_at is 'When the notification was queued.';
-
 comment on column public.ops_failed_notifications.flight_id is 'The flight it was about, or null.';
 
 -- =============================================================================================
