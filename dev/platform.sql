@@ -211,9 +211,9 @@ begin
   grant all on all routines in schema auth to fareback_owner;
 
   -- A new project's defaults: everything postgres creates in public is granted to the three API
-  -- roles (migration 20261123000100_default_privileges revokes this for anon and
-  -- authenticated). Set once, when this database is new, so that a later run of this file does
-  -- not grant again what a migration revoked.
+  -- roles (migration 20261122000100_platform.sql revokes this for anon and authenticated). Set
+  -- once, when this database is new, so that a later run of this file does not grant again what
+  -- a migration revoked.
   if to_regclass('supabase_migrations.schema_migrations') is null then
     alter default privileges for role fareback_owner in schema public
       grant all on tables to anon, authenticated, service_role;

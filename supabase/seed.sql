@@ -1,3 +1,3 @@
 -- Nothing to seed: the Free and Premium plans every account needs come with the migrations
--- (20261124000300_profile_plans.sql). Demo accounts are created by the local stack through the
+-- (20261122000300_profiles_and_plans.sql). Demo accounts are created by the local stack through the
 -- auth server; it then flags the demo admin with `select private.make_admin('<admin email>')`.

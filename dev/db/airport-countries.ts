@@ -1,4 +1,4 @@
-// Prints the SQL rows of private.airport_countries (migration 20261125100000_auto_rebooking.sql)
+// Prints the SQL rows of private.airport_countries (migration 20261122000500_flights_and_prices.sql)
 // from the airport-data-js package: every airport with an IATA code and scheduled service, and
 // the codes extraction/airports.ts knows beyond the package. Re-run and paste into a NEW
 // migration when the package's data changes:  npx tsx dev/db/airport-countries.ts

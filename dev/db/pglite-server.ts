@@ -199,7 +199,7 @@ export async function startPgliteServer(options: {
   host?: string;
 }): Promise<PgliteServer> {
   const host = options.host ?? '127.0.0.1';
-  // pg_trgm: the admin lists' contains-search indexes (migration 20261126200000_admin_reports)
+  // pg_trgm: the admin lists' contains-search indexes (migration 20261122000100_platform.sql)
   const db = await PGlite.create({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { pg_trgm } });
   const queue = new SessionQueue(db);
   const handlers = new Set<PGLiteSocketHandler>();

@@ -1,5 +1,5 @@
 // The admin area's plans and recorded commission payments in SQL (migration
-// 20261126110000_admin_plans.sql): the plan columns' rules, the guards that keep sign-up and
+// 20261122000300_profiles_and_plans.sql): the plan columns' rules, the guards that keep sign-up and
 // checkout working, and private.record_commission_payment, run as the api's role (apiRole), also
 // under concurrency, with the commission ledger checked against the rebookings recorded.
 import { randomUUID } from 'node:crypto';

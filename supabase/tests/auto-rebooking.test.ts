@@ -1,4 +1,4 @@
-// Automatic rebooking against a real database (migration 20261125100000_auto_rebooking.sql and
+// Automatic rebooking against a real database (migration 20261122000800_billing_and_payments.sql and
 // services/auto-rebooking.ts), driven in-process through the api's own code on the api's role,
 // with the simulated fare source (or a faulty one wrapped around it). Flights are added as the
 // api adds them: retrieved from the simulated source (DROP... bookings quote 20% below the price

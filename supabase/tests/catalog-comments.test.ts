@@ -1,6 +1,6 @@
 // Operators read the tables in Supabase Studio, which shows each table's and column's comment
-// (migration 20261126300000_catalog_comments.sql). These tests hold every table, view and column
-// of public and private to that, including those added after it: each has a comment, a money
+// (each area migration's `comment on` statements, beside the object they describe). These tests
+// hold every table, view and column of public and private to that: each has a comment, a money
 // column's says "cents" and a percent column's says "percent". The rules below name the columns
 // they apply to explicitly; a new column whose name fits a rule must say its unit.
 import postgres from 'postgres';

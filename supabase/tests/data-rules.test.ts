@@ -1,4 +1,4 @@
-// Rules the api held and the data API did not (migration 20261128500000): every privilege
+// Rules the api held and the data API did not (migration 20261122000300_profiles_and_plans.sql): every privilege
 // `authenticated` holds is an HTTP endpoint, so an admin could write plans and a traveller their
 // unsubscribed kinds there without the api's schema. Here each write is made as those roles: the
 // database refuses what the api refuses and accepts what it accepts.

@@ -1,6 +1,6 @@
-// Migration 20261122001100_flight_rebooking: how a flight can be rebooked, the 'rebooking' claim
-// status, and who decides a new flight's status. Since 20261123000200_flight_bookings only the
-// system inserts flights and sets their status; travellers cannot insert or update them at all, so
+// Migration 20261122000700_notifications.sql: how a flight can be rebooked, the 'rebooking'
+// claim status, and who decides a new flight's status. Only the system inserts flights and sets
+// their status; travellers cannot insert or update them at all, so
 // private.set_initial_flight_status (which reset a traveller's insert to its fare's status) is no
 // longer reached by anyone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

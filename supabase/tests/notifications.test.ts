@@ -1,4 +1,4 @@
-// The notification outbox (migration 20261125110000_notification_outbox.sql) on a real database:
+// The notification outbox (migration 20261122000700_notifications.sql) on a real database:
 // private.queue_notification writes a row once per dedupe key, applies the traveller's switches,
 // thresholds and frequency, and enqueues an instant row's delivery, premium travellers' ahead of
 // free ones. Called as the api's role, as the api and the other areas' SQL call it.

@@ -1,4 +1,4 @@
-// The schedule in migration 20261125110100_notification_schedule.sql on a PostgreSQL that has
+// The schedule in migration 20261122000200_jobs_and_scheduling.sql on a PostgreSQL that has
 // pg_cron loaded, as on Supabase: the migration schedules its jobs, and a scheduled SQL job runs.
 // It needs a server with pg_cron loaded: see pg-cron-cluster.ts, skipped, saying so, only where
 // pg_cron's files are absent.

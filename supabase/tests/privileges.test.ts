@@ -93,7 +93,7 @@ const ALLOWED = [
   'function auth.uid(): PUBLIC EXECUTE',
   'function auth.uid(): anon EXECUTE',
   'function auth.uid(): authenticated EXECUTE',
-  // pg_trgm (migration 20261126200000_admin_reports, the admin lists' contains-search indexes):
+  // pg_trgm (migration 20261122000100_platform.sql, the admin lists' contains-search indexes):
   // PostgreSQL grants a new function to PUBLIC and a trusted extension's functions belong to the
   // bootstrap superuser, so the migration's role cannot revoke them (on Supabase neither). They
   // are no endpoint: the schema extensions is not exposed (supabase/config.toml) and end users
@@ -139,7 +139,7 @@ const ALLOWED = [
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
   // the admin's stats count qualifying drops as the admin with the inlinable rule (migration
-  // 20261126400000); the border lookup answers only whether two airports are in different countries
+  // 20261122000800_billing_and_payments.sql); the border lookup answers only whether two airports are in different countries
   'function private.rebooking_min_net_savings(public.flights,public.profiles): authenticated EXECUTE',
   'function private.rebooking_qualifies(public.flights,public.profiles): authenticated EXECUTE',
   // the flight list shows each card's net savings and why a drop does or does not qualify
@@ -151,7 +151,7 @@ const ALLOWED = [
   'schema public: PUBLIC USAGE',
   'schema public: anon USAGE',
   'schema public: authenticated USAGE',
-  // admins read the audit log (its policy); nobody may write it (migration 20261126100000)
+  // admins read the audit log (its policy); nobody may write it (migration 20261122000500_flights_and_prices.sql)
   'table public.admin_audit_log: authenticated SELECT',
   'table public.auto_rebooking_logs: authenticated SELECT',
   'table public.billing_transactions: authenticated SELECT',
@@ -168,7 +168,7 @@ const ALLOWED = [
   'table public.profiles: authenticated SELECT',
   'table public.subscription_plans: anon SELECT',
   'table public.subscription_plans: authenticated SELECT',
-  // operator views (migration 20261126300100): admins read them; see OPERATOR_VIEWS below
+  // operator views (migration 20261122000500_flights_and_prices.sql): admins read them; see OPERATOR_VIEWS below
   'view public.ops_commission_owed: authenticated SELECT',
   'view public.ops_failed_jobs: authenticated SELECT',
   'view public.ops_failed_notifications: authenticated SELECT',
@@ -176,7 +176,7 @@ const ALLOWED = [
 ];
 
 // The only views in an exposed schema that end users hold a grant on: the operators' read-only
-// answers (migration 20261126300100_operator_views.sql). Each is security_invoker, so it reads its
+// answers (migration 20261122000500_flights_and_prices.sql). Each is security_invoker, so it reads its
 // tables with the caller's rights and row-level security (never its owner's BYPASSRLS), reads only
 // tables admins may read in full, and returns no row to an end user who is not an admin.
 const OPERATOR_VIEWS = [
@@ -363,7 +363,7 @@ describe('an object a later migration creates', () => {
       create function private.new_private_function() returns int language sql as 'select 1';
     `);
     expect(endUser).toEqual([]);
-    // service_role keeps Supabase's defaults (migration 20261123000100_default_privileges)
+    // service_role keeps Supabase's defaults (migration 20261122000100_platform.sql)
     expect(serviceRole).toEqual(['table', 'sequence']);
   });
 

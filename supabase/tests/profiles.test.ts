@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { migrate, migrationsDir } from '../../dev/db/migrate.ts';
+import { migrate } from '../../dev/db/migrate.ts';
 import { createTestDatabase } from '../../dev/db/test-db.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -33,8 +34,13 @@ import { getCurrentUser } from '../functions/api/queries/profiles.ts';
 
 let db: TestDb;
 
-/** The migration that points profiles at their plan by id. */
+/**
+ * The archived migration that pointed profiles at their plan by id, and the history it belongs to.
+ * The baseline (supabase/migrations/) starts with plans referenced by id, so upgrading a database
+ * from before is a matter of that history: the test goes when the archive does.
+ */
 const PLAN_IDS_MIGRATION = '20261124000300_profile_plans.sql';
+const archiveDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations-archive');
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -584,8 +590,8 @@ describe('profiles of a database from before plans were referenced by id', () =>
   it('move onto the plan their tier named, keeping the seeded plans and their commission', async () => {
     // the migrations before plan ids, the plans the seed used to insert, and three travellers
     const before = await mkdtemp(path.join(tmpdir(), 'fareback-migrations-'));
-    for (const file of await readdir(migrationsDir)) {
-      if (file < PLAN_IDS_MIGRATION) await copyFile(path.join(migrationsDir, file), path.join(before, file));
+    for (const file of await readdir(archiveDir)) {
+      if (file < PLAN_IDS_MIGRATION) await copyFile(path.join(archiveDir, file), path.join(before, file));
     }
     const old = await createTestDatabase({ migrationsDir: before });
     const sql = postgres(old.url, { max: 1, prepare: !old.singleSession, onnotice: () => {} });
@@ -598,7 +604,7 @@ describe('profiles of a database from before plans were referenced by id', () =>
       await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${premium.id}`;
       await sql`update public.profiles set subscription_tier = 'Premium', flight_limit = -1 where id = ${capitalised.id}`;
 
-      await migrate(old.url, { singleSession: old.singleSession });
+      await migrate(old.url, { dir: archiveDir, singleSession: old.singleSession });
 
       const plans = await sql<{ name: string; tier: string }[]>`
         select name, tier from public.subscription_plans order by id`;

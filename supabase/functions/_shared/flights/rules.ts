@@ -1,7 +1,7 @@
 // Domain rules for monitored flights, shared by the api function and
 // the web app, so a rule means the same thing on the server and on the card. Rules the database
 // applies live there only: the status after a price check (queries/price-checks.ts), which flights
-// are watched, checkable and due (private.flight_is_* in 20261124000200_flight_rules.sql). Money
+// are watched, checkable and due (private.flight_is_* in 20261122000700_notifications.sql). Money
 // is integer cents; this file imports only constants.
 import { SUPPORTED_FARE_TYPES } from '../constants.ts';
 

@@ -1,8 +1,8 @@
 // Request bodies of the settings calls (auto-rebooking toggle and thresholds, notification
 // preferences, price-alert thresholds). The Settings tab's forms validate with these same schemas.
 //
-// The bounds are the stored limits: the CHECK constraints of public.profiles (migrations
-// 20261122000200_profiles.sql and 20261125120000_settings_limits.sql). supabase/tests/
+// The bounds are the stored limits: the CHECK constraints of public.profiles (migration
+// 20261122000300_profiles_and_plans.sql). supabase/tests/
 // settings-limits.test.ts reads those constraints from pg_constraint and compares them with
 // SETTINGS_LIMITS, so the api refuses with a message naming the field and the bound before the
 // database ever could. The sliders of the Rebooking Thresholds card cover a narrower range inside

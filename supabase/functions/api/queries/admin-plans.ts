@@ -1,6 +1,7 @@
 // The admin area's plans (public.subscription_plans), run as the admin: the plans' policies let
 // admins see every plan and write the granted columns, the audit triggers see the actor, and the
-// guards of migration 20261126110000 refuse an edit that would break sign-up or checkout (FB409).
+// guards of migration 20261122000300_profiles_and_plans.sql refuse an edit that would break sign-up or
+// checkout (FB409).
 import type { SubscriptionTier } from '../../_shared/constants.ts';
 import type { SubscriptionPlanBody } from '../../_shared/schemas/admin.ts';
 import type { AdminSubscriptionPlan } from '../../_shared/types/admin.ts';

@@ -8,7 +8,7 @@ import { BILLING_STATUSES, BILLING_TRANSACTION_TYPES } from '../../_shared/types
 import type { Tx } from '../db.ts';
 import { containsPattern, listPage } from './pagination.ts';
 
-/** `GET /api/admin/stats?days=N`: private.admin_stats, one statement (migration 20261126200000). */
+/** `GET /api/admin/stats?days=N`: private.admin_stats, one statement (migration 20261122000500_flights_and_prices.sql). */
 export async function adminStats(tx: Tx, days: number): Promise<AdminStatsResponse> {
   const [row] = await tx<{ stats: AdminStatsResponse }[]>`select private.admin_stats(${days}::int) as stats`;
   if (!row) throw new Error('private.admin_stats answered no row');
@@ -51,8 +51,8 @@ export function routeSearch(q: string): { from: string; to: string } | { airport
 /**
  * `GET /api/admin/flights`: every traveller's flights. Search: booking code, airline or flight
  * number containing the text, or the route (see routeSearch). A rebooked flight's commission and
- * rate are the ones recorded with it (migration 20261128200100), whatever the plan's rate is now;
- * otherwise the owner's plan's rate of the airline credit, rounded to the cent. `creditReview`
+ * rate are the ones recorded with it (flights.commission_rate, migration
+ * 20261122000700_notifications.sql), whatever the plan's rate is now; otherwise the owner's plan's rate of the airline credit, rounded to the cent. `creditReview`
  * says why a guided rebooking's declared credit needs a look.
  */
 export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>): Promise<ListPage<AdminFlight>> {
@@ -61,7 +61,7 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
     const route = routeSearch(query.q);
     const from = route ? ('airport' in route ? route.airport : route.from) : null;
     const to = route && 'to' in route ? route.to : null;
-    // the ids as their owner, where the trigram indexes apply (migration 20261126200100)
+    // the ids as their owner, where the trigram indexes apply (migration 20261122000500_flights_and_prices.sql)
     search = tx`f.id in (select private.admin_flight_ids_matching(${containsPattern(query.q)}, ${from}, ${to}))`;
   }
   // Left joins on unique keys: a count of the matching rows that reads neither table is planned
@@ -125,7 +125,7 @@ export async function adminBilling(tx: Tx, query: ListQuery<AdminBillingSortKey>
     const types = BILLING_TRANSACTION_TYPES.filter((t) => t.includes(text));
     const statuses = BILLING_STATUSES.filter((s) => s.includes(text));
     // the travellers first (as their owner, where the trigram indexes apply: migration
-    // 20261126200100), then their rows (billing's user index); a type or status only when the
+    // 20261122000500_flights_and_prices.sql), then their rows (billing's user index); a type or status only when the
     // text is part of one
     const travellers = tx`b.user_id in (select private.admin_profile_ids_matching(${pattern}))`;
     search = tx`(${travellers}

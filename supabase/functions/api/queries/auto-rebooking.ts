@@ -1,4 +1,4 @@
-// Automatic rebooking runs (migration 20261125100000_auto_rebooking.sql): starting a run (SQL
+// Automatic rebooking runs (migration 20261122000800_billing_and_payments.sql): starting a run (SQL
 // evaluates the flights and enqueues the qualifying ones in batches), loading a batch's flights
 // with what a rebooking sends to the source, recording a batch's outcome with its job, finishing
 // the run, and the fare source's circuit breaker. Service connection only.

@@ -1,4 +1,4 @@
-// Payments, subscriptions and the commission ledger (migration 20261125200000_payments.sql). The
+// Payments, subscriptions and the commission ledger (migration 20261122001000_contact.sql). The
 // ledger's state changes are SQL functions (private.payment_succeeded / payment_failed /
 // payment_refunded / close_commission_period), each idempotent; these are their callers and the
 // reads of the billing calls.
@@ -93,7 +93,7 @@ export async function activePlan(
 /**
  * The active premium plan checkout offers: the one named 'premium' (any case), else the first
  * premium-tier plan; only a plan with a price (the database keeps one on offer, migration
- * 20261126110000).
+ * 20261122000300_profiles_and_plans.sql).
  */
 export async function premiumPlan(tx: Tx): Promise<SubscriptionPlan | null> {
   const [row] = await tx<{ plan: SubscriptionPlan }[]>`
@@ -181,7 +181,7 @@ export interface CommissionClaim {
 }
 
 /**
- * private.claim_commission_payment (migration 20261128200000): the pending row of the debt is
+ * private.claim_commission_payment (migration 20261122001000_contact.sql): the pending row of the debt is
  * written before the provider is called, under the one-pending-per-traveller index; null when
  * nothing is owed (or this statement was charged before).
  */
@@ -276,14 +276,14 @@ export async function paymentRefunded(tx: Tx, id: string): Promise<boolean> {
   return row?.ok ?? false;
 }
 
-// ---- disputes (migration 20261128100100_payment_disputes.sql) ----
+// ---- disputes (migration 20261122001000_contact.sql) ----
 
 /**
  * A disputed charge the api never created a payment for (a Stripe Checkout subscription's
  * invoice): recorded as the traveller's succeeded subscription payment of their current premium
  * plan and Stripe subscription, so the dispute functions can take it back and restore it, and
  * while it is disputed that subscription's events cannot give Premium back (migration
- * 20261128110000). False when the traveller is not on a premium plan (nothing to take back).
+ * 20261122001000_contact.sql). False when the traveller is not on a premium plan (nothing to take back).
  */
 export async function adoptDisputedSubscriptionPayment(
   tx: Tx,
@@ -387,7 +387,7 @@ export async function applySubscription(tx: Tx, userId: string, sub: Subscriptio
   `;
   if (live && !sub.cancelAtPeriodEnd && planId !== null) {
     // refused while a payment of this subscription is disputed (open or lost); the flights kept
-    // over a limit are watched again by the plan change (migration 20261128110000)
+    // over a limit are watched again by the plan change (migration 20261122001000_contact.sql)
     await tx`
       select private.apply_subscription_plan(${userId}, ${sub.id}, ${planId},
                                              ${sub.currentPeriodStart}, ${sub.currentPeriodEnd})
@@ -584,8 +584,8 @@ export interface RecordedCommissionPayment {
 }
 
 /**
- * private.record_commission_payment (migration 20261126110000): one transaction with its billing
- * row, the ledger move and the audit row; null for an unknown traveller. An amount above what is
+ * private.record_commission_payment (migration 20261122000800_billing_and_payments.sql): one
+ * transaction with its billing row, the ledger move and the audit row; null for an unknown traveller. An amount above what is
  * owed raises FB400 with the amount owed in its message.
  */
 export async function recordManualCommissionPayment(

@@ -1,4 +1,4 @@
-// Address confirmation (migration 20261123000300_email_confirmation.sql): the links confirmation
+// Address confirmation (migration 20261122000300_profiles_and_plans.sql): the links confirmation
 // emails carry, kept as SHA-256 hashes in private.email_confirmations, which also count the
 // emails sent per account for the re-send limit; and profiles.email_confirmed_at, which they set.
 // Service connection only: every function names the account it acts for.

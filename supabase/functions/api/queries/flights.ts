@@ -17,7 +17,7 @@ type Row = Record<string, unknown>;
 
 /**
  * How many price checks a flight carries in its history (the card's chart); also in
- * private.refresh_recent_prices (migration 20261122001500).
+ * private.refresh_recent_prices (migration 20261122000700_notifications.sql).
  */
 export const PRICE_HISTORY_POINTS = 30;
 
@@ -29,7 +29,7 @@ export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * text of a Flight[] built by Postgres. The list is the dashboard's hottest read: building the
  * JSON in SQL spares the function parsing ~40 columns per flight into objects only to serialise
  * them again, and the history comes from the row's own recent_prices (migration
- * 20261122001500_flight_recent_prices.sql) rather than a sorted scan of flight_prices per flight.
+ * 20261122000700_notifications.sql) rather than a sorted scan of flight_prices per flight.
  */
 export async function flightsJson(tx: Tx, userId: string, flightId?: number): Promise<string> {
   const iso = tx.unsafe(ISO_UTC);
@@ -151,7 +151,7 @@ export async function hasBooking(tx: Tx, userId: string, bookingCode: string): P
 
 /**
  * Adds a retrieved booking on the service connection (users may not write flights: migration
- * 20261123000200_flight_bookings.sql), with the retrieval kept apart in private.flight_bookings,
+ * 20261122000700_notifications.sql), with the retrieval kept apart in private.flight_bookings,
  * in one transaction. The flight-limit trigger and the unique key still apply.
  */
 export async function insertFlight(
@@ -238,7 +238,7 @@ export async function deleteFlight(tx: Tx, userId: string, flightId: number): Pr
 
 // ---- rebooking: service connection, owner named ----
 //
-// private.rebookings is the record of every attempt (migration 20261123000200): written with the
+// private.rebookings is the record of every attempt (migration 20261122000600_rebooking.sql): written with the
 // claim, given the source's answer before anything else is recorded, and finished (recorded or
 // released) here or by the reconciler (services/rebooking-reconciler.ts).
 
@@ -352,7 +352,7 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
   // The owner's row first: a traveller's credit and commission move one rebooking at a time. The
   // rate is the one of the plan the traveller is on (by id: a renamed or retired plan keeps it),
   // and it is kept on the flight with the commission: a later change of the plan's rate changes
-  // neither (migration 20261128200100).
+  // neither (migration 20261122000700_notifications.sql).
   const [plan] = await tx<{ commission_rate: number | null }[]>`
     select coalesce(sp.commission_rate, 0) as commission_rate
     from public.profiles p

@@ -1,5 +1,5 @@
 // Raw forwarded emails waiting for their job (private.inbound_emails, migration
-// 20261128300000_inbound_email.sql). Service connection only: no user role may read them.
+// 20261122000900_email_import.sql). Service connection only: no user role may read them.
 import type { Tx } from '../db.ts';
 import { enqueueJob } from './jobs.ts';
 

@@ -1,4 +1,4 @@
-// public.notification_history as the outbox (migration 20261125110000_notification_outbox.sql):
+// public.notification_history as the outbox (migration 20261122000700_notifications.sql):
 // rows are queued by private.queue_notification and sent by the notification jobs
 // (services/notifications.ts). Service connection only.
 import type postgres from 'postgres';

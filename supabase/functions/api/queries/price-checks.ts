@@ -99,7 +99,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
       select u.id, u.user_id, u.price, u.currency, u.checked_at, u.source from updated u
     ),
     -- Price-drop alerts (spec: email alerts on every plan), through the one outbox:
-    -- private.queue_notification (migration 20261125110000_notification_outbox.sql) writes the
+    -- private.queue_notification (migration 20261122000700_notifications.sql) writes the
     -- row with the price and enqueues its delivery, applying the owner's switch, confirmed
     -- address and thresholds (either minPriceDrop cents or minPriceDropPercent). Only a flight
     -- newly entering price_drop alerts.
@@ -122,7 +122,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
         from updated u
         join public.profiles p on p.id = u.user_id
         -- the net figure after the fare's change fee and whether it qualifies for a rebooking:
-        -- private.rebooking_verdict, the rule automatic runs use (migration 20261125100000)
+        -- private.rebooking_verdict, the rule automatic runs use (migration 20261122000800_billing_and_payments.sql)
         cross join lateral (select private.rebooking_verdict(u.flight, p) as verdict) v
        where u.status = 'price_drop' and u.previous_status <> 'price_drop'
     )

@@ -1,6 +1,6 @@
 // The traveller's own settings in public.profiles. Every statement runs as the user (`asUser`):
 // the columns written here are the ones granted to authenticated (migration
-// 20261122000200_profiles.sql), the row is the caller's by `auth.uid()`, and the triggers of
+// 20261122000300_profiles_and_plans.sql), the row is the caller's by `auth.uid()`, and the triggers of
 // profiles refuse what only premium may do (automatic rebooking, rebooking thresholds).
 import type {
   NotificationPreferences,

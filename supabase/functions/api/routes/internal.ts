@@ -1,5 +1,5 @@
 // Endpoints for the scheduler: pg_cron + pg_net on Supabase, the dev stack's ticker locally
-// (migration 20261122001200_price_sweep.sql, dev/ticker.ts). Mounted before the auth middleware:
+// (migration 20261122000200_jobs_and_scheduling.sql, dev/ticker.ts). Mounted before the auth middleware:
 // the caller is not a user but holds the shared CRON_SECRET, sent as `Authorization: Bearer`.
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';

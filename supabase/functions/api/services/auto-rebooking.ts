@@ -3,7 +3,7 @@
 // A run evaluates every watched flight of premium travellers with auto-rebooking on (or one
 // traveller's, for their own Run Check). SQL decides which qualify (private.rebooking_verdict:
 // an eligible fare, a drop, net savings after the change penalty meeting the owner's thresholds)
-// and enqueues them as batches on the job queue (migration 20261125100000_auto_rebooking.sql).
+// and enqueues them as batches on the job queue (migration 20261122000800_billing_and_payments.sql).
 // A batch, run by the one job runner (services/job-runner.ts), takes each flight through the
 // existing exactly-once path: claimRebooking (with the verdict re-checked in the claim's own
 // statement) then rebookClaimed (services/flights.ts), the same path as the Rebook button, so a

@@ -600,7 +600,7 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
     case 'charge.dispute.created':
     case 'charge.dispute.closed': {
       // a chargeback: while open, what the payment paid for is taken back; closed won restores it,
-      // lost keeps it taken back (migration 20261128100100_payment_disputes.sql)
+      // lost keeps it taken back (migration 20261122001000_contact.sql)
       const dispute = await p.retrieveDispute(objectId);
       const charge = dispute.chargeId ? await p.retrieveCharge(dispute.chargeId) : null;
       const paymentId = dispute.paymentIntentId ?? charge?.paymentIntentId ?? dispute.chargeId;

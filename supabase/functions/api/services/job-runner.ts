@@ -1,5 +1,5 @@
 // The one worker loop for queued background work (the job queue: migration
-// 20261124000100_job_queue.sql, queries/jobs.ts). Each area declares its kind in private.job_kinds
+// 20261122000300_profiles_and_plans.sql, queries/jobs.ts). Each area declares its kind in private.job_kinds
 // and registers a JobHandler in jobs/handlers.ts; `POST /api/internal/jobs` (pg_cron every minute
 // on Supabase, the dev stack's ticker locally) runs whatever is due within a time budget.
 //

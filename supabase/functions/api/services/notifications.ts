@@ -1,11 +1,11 @@
 // Sends the notification outbox (public.notification_history, queued by
-// private.queue_notification: migration 20261125110000_notification_outbox.sql) through the job
+// private.queue_notification: migration 20261122000700_notifications.sql) through the job
 // queue. Three job kinds (registered in jobs/handlers.ts):
 //   * notification_email: one instant row. Premium travellers' jobs are claimed first.
 //   * notification_digest: one traveller's daily or weekly digest, keyed by traveller and period.
 //   * notification_passes: every five minutes, queues what is due (digests whose time has come
 //     in the traveller's time zone, airline credits expiring in 30 and 7 days); pg_cron runs the
-//     same SQL where it exists (migration 20261125110100_notification_schedule.sql).
+//     same SQL where it exists (migration 20261122000200_jobs_and_scheduling.sql).
 //
 // Delivery is at least once, with an idempotency key so a message is not sent twice:
 //   1. a transaction turns the row 'sending' under its delivery key ('fareback-notification-<id>',
@@ -20,7 +20,7 @@
 // over SMTP the receiving side sees the same Message-ID (most clients show one message). This is
 // the one window where a duplicate can reach an inbox; nothing is ever lost.
 //
-// Only to confirmed addresses (migration 20261123000300_email_confirmation.sql) and only kinds
+// Only to confirmed addresses (migration 20261122000300_profiles_and_plans.sql) and only kinds
 // the traveller still wants: checked again when sending, a row that fails either is 'suppressed'.
 // The subject is fixed per type (services/notification-templates.ts), never user text.
 import type { Mailer } from '../../_shared/mailer/types.ts';

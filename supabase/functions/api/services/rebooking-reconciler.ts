@@ -1,4 +1,4 @@
-// Settles rebookings a request left open (private.rebookings, migration 20261123000200):
+// Settles rebookings a request left open (private.rebookings, migration 20261122000600_rebooking.sql):
 // - confirmed: the source made the change but recording it failed; recorded now from the kept
 //   result (credit, commission, billing, flight);
 // - claimed for longer than REBOOKING_CLAIM_MINUTES: the request died, or the source's answer was

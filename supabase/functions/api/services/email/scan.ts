@@ -191,7 +191,7 @@ export const RESCAN_MINUTES = 60;
 
 /**
  * Once an hour: a scan for every connected mailbox not synced within the hour
- * (private.open_due_email_scans; migration 20261125300100_email_scan_schedule.sql).
+ * (private.open_due_email_scans; migration 20261122000900_email_import.sql).
  */
 export const emailScanScheduleHandler: JobHandler<{ hour: string }> = {
   kind: 'email_scan_due',
