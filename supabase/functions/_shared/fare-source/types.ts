@@ -86,7 +86,7 @@ export interface FareQuote {
   /**
    * What changing the booking to this fare costs (the airline's change penalty for the fare
    * type), cents; null when the source does not say. Net savings are the fare difference minus
-   * this (migration 20261125100000_auto_rebooking.sql, private.rebooking_verdict).
+   * this (migration 20261122000600_rebooking.sql, private.rebooking_verdict).
    */
   changePenalty?: number | null;
   /** How the difference comes back: airline credit, or cash to the original payment. */
