@@ -335,6 +335,12 @@ export async function paymentDisputeClosed(tx: Tx, id: string, disputeId: string
   return row?.ok ?? false;
 }
 
+/** Whether a Stripe event is already stored: a delivery seen before is answered without work. */
+export async function stripeEventSeen(tx: Tx, id: string): Promise<boolean> {
+  const rows = await tx`select 1 from private.stripe_events where id = ${id}`;
+  return rows.length > 0;
+}
+
 /** Stores a webhook event id; false when it was stored before (a replay). */
 export async function recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
   const rows = await tx`
