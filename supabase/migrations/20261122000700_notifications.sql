@@ -3,6 +3,12 @@
 -- =============================================================================================
 -- Every message FareBack sends a user (price drops, rebookings, cancellations, account
 -- messages), written by the system; the user reads their own and may mark them read.
+-- A notification is its type and the facts of the news (data: cents, dates, ids, airline,
+-- airports), never sentences: the api's email templates
+-- (supabase/functions/api/services/notification-templates/) write every subject, heading and
+-- sentence, one template per type, so the wording of an email lives in one place. The data of
+-- each type is listed in docs/architecture.md "Notifications" and typed (and checked when an
+-- email is rendered) in notification-templates/data.ts.
 -- status: pending (queued) -> sending (a worker is handing it to the mailer, under
 -- delivery_key) -> sent; suppressed (the address was unconfirmed or the kind turned off when it
 -- was due: the notifier never sends to an unconfirmed address, so a pending alert whose address
@@ -14,13 +20,11 @@ create table public.notification_history (
   user_id uuid not null references public.profiles (id) on delete cascade,
   flight_id bigint,
   type text not null,
-  title text not null,
-  message text not null,
   status text not null default 'sent',
   channel text not null default 'email',
   sent_at timestamptz not null default now(),
   read_at timestamptz,
-  additional_data jsonb,
+  data jsonb not null default '{}'::jsonb,
   created_at timestamptz not null default now(),
   dedupe_key text,
   delivery text not null default 'instant',
@@ -33,13 +37,12 @@ create table public.notification_history (
   constraint notification_history_flight_fkey foreign key (flight_id, user_id)
     references public.flights (id, user_id) on delete set null (flight_id),
   constraint notification_history_type_length check (char_length(type) between 1 and 50),
-  constraint notification_history_title_length check (char_length(title) between 1 and 200),
-  constraint notification_history_message_length check (char_length(message) between 1 and 10000),
   constraint notification_history_status_check
     check (status in ('pending', 'sending', 'sent', 'failed', 'suppressed')),
   constraint notification_history_channel_check check (channel in ('email', 'push', 'sms', 'in_app')),
   constraint notification_history_dedupe_key_length check (char_length(dedupe_key) between 1 and 200),
-  constraint notification_history_delivery_check check (delivery in ('instant', 'digest'))
+  constraint notification_history_delivery_check check (delivery in ('instant', 'digest')),
+  constraint notification_history_data_object check (jsonb_typeof(data) = 'object')
 );
 
 alter table public.notification_history enable row level security;
@@ -50,14 +53,18 @@ comment on table public.notification_history is
 comment on column public.notification_history.id is 'Notification id (the delivery job''s payload notificationId).';
 comment on column public.notification_history.user_id is 'The traveller it is for.';
 comment on column public.notification_history.flight_id is 'The flight it is about, or null (account messages; set to null when the flight is removed).';
-comment on column public.notification_history.type is 'Kind of message: price_drop, rebooking, action_needed, flight_cancelled, credit_expiring, payment_failed, commission_statement, email_reconnect, import_over_limit (1-50 characters).';
-comment on column public.notification_history.title is 'Headline shown in the app''s notification list (emails use a fixed subject per type).';
-comment on column public.notification_history.message is 'The message text, 1-10000 characters.';
+comment on column public.notification_history.type is
+  'Kind of message, which names its email template and the shape of data: price_drop, rebooking, action_needed, '
+  'flight_cancelled, credit_expiring, payment_failed, commission_statement, email_reconnect, import_over_limit, '
+  'subscription_expired, payment_refunded, refund_held, admin_alert (1-50 characters).';
 comment on column public.notification_history.status is 'pending (queued) -> sending (handed to the mailer under delivery_key) -> sent; suppressed (address unconfirmed or kind turned off when due); failed (the mailer refused it after the last retry; see public.ops_failed_notifications).';
 comment on column public.notification_history.channel is 'Delivery channel: ''email'' (all FareBack sends today); ''push'', ''sms'', ''in_app'' are allowed by the check.';
 comment on column public.notification_history.sent_at is 'When it was sent (set on sent; until then the time it was written).';
 comment on column public.notification_history.read_at is 'When the traveller marked it read; null while unread.';
-comment on column public.notification_history.additional_data is 'The type''s data as JSON (amounts in cents), e.g. price_drop {airline, flightNumber, route, oldPrice, newPrice, netSavings, qualifies, reason}.';
+comment on column public.notification_history.data is
+  'The facts of the news as a JSON object, never sentences: amounts in cents, dates, ids, airline and airports, '
+  'e.g. price_drop {airline, flightNumber, departureAirport, arrivalAirport, oldPrice, newPrice, netSavings, ...}. '
+  'The api''s template for the type writes the email from it (docs/architecture.md "Notifications").';
 comment on column public.notification_history.created_at is 'When it was queued.';
 comment on column public.notification_history.dedupe_key is 'Names the news once per traveller (e.g. credit_expiring:<flight>:<expiry>:7): queueing it again answers the same row.';
 comment on column public.notification_history.delivery is '''instant'' (its own notification_email job) or ''digest'' (waits for the daily or weekly digest).';
@@ -203,11 +210,9 @@ comment on function private.unsubscribe_notification_kind(uuid, text) is
 -- =============================================================================================
 -- Queue a notification
 -- =============================================================================================
-create or replace function private.queue_notification(
+create function private.queue_notification(
   p_user_id uuid,
   p_type text,
-  p_title text,
-  p_message text,
   p_data jsonb default '{}'::jsonb,
   p_flight_id bigint default null,
   p_dedupe_key text default null
@@ -262,9 +267,9 @@ begin
   end if;
 
   insert into public.notification_history
-    (user_id, flight_id, type, title, message, status, channel, additional_data, dedupe_key, delivery)
+    (user_id, flight_id, type, data, status, channel, dedupe_key, delivery)
   values
-    (p_user_id, p_flight_id, p_type, p_title, p_message, 'pending', 'email', v_data, p_dedupe_key, v_delivery)
+    (p_user_id, p_flight_id, p_type, v_data, 'pending', 'email', p_dedupe_key, v_delivery)
   on conflict (user_id, dedupe_key) where dedupe_key is not null do nothing
   returning id into v_id;
 
@@ -285,11 +290,12 @@ begin
 end;
 $$;
 
-revoke all on function private.queue_notification(uuid, text, text, text, jsonb, bigint, text)
+revoke all on function private.queue_notification(uuid, text, jsonb, bigint, text)
   from public, anon, authenticated, service_role;
 
-comment on function private.queue_notification(uuid, text, text, text, jsonb, bigint, text) is
-  'The outbox''s one writer: writes a notification once per (traveller, dedupe key) if the traveller wants it and queues its delivery; null when not written.';
+comment on function private.queue_notification(uuid, text, jsonb, bigint, text) is
+  'The outbox''s one writer: writes a notification (a type and its data, no text) once per (traveller, dedupe key) '
+  'if the traveller wants it and queues its delivery; null when not written.';
 
 -- Rows left pending without a delivery job (written by hand, or by a writer that failed to queue
 -- one) get one:
@@ -408,9 +414,7 @@ begin
        and f.credit_expiry_date between (v_now at time zone 'UTC')::date - 1 and (v_now at time zone 'UTC')::date + 31
   )
   select count(private.queue_notification(
-           c.user_id, 'credit_expiring', 'Your airline credit expires soon',
-           'Your ' || c.airline || ' credit of ' || to_char(c.airline_credit / 100.0, 'FM$999,999,990.00')
-             || ' expires on ' || to_char(c.credit_expiry_date, 'FMMonth FMDD, YYYY') || '.',
+           c.user_id, 'credit_expiring',
            jsonb_build_object('airline', c.airline, 'amount', c.airline_credit,
                               'expiresAt', to_char(c.credit_expiry_date, 'YYYY-MM-DD'), 'daysLeft', c.days_left),
            c.id,

@@ -267,22 +267,6 @@ comment on column private.local_payment_intents.created_at is 'When it was creat
 revoke all on table private.local_payment_intents from public, anon, authenticated;
 
 -- =============================================================================================
--- Telling the traveller: through the notification outbox (private.queue_notification), which
--- applies their preferences and delivers through the queue; payments never send mail.
--- =============================================================================================
-create or replace function private.billing_notify(
-  p_user_id uuid, p_type text, p_title text, p_message text, p_data jsonb, p_dedupe_key text
-) returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  select private.queue_notification(p_user_id, p_type, p_title, p_message, p_data, null, p_dedupe_key);
-$$;
-
-revoke all on function private.billing_notify(uuid, text, text, text, jsonb, text) from public, anon, authenticated;
-
--- =============================================================================================
 -- Payment outcomes: the only writers of the ledger after a rebooking
 -- =============================================================================================
 -- Each is idempotent (a replayed or late event changes nothing) and decides from the payment's
@@ -373,16 +357,11 @@ begin
   end if;
   update private.payments set status = 'failed', failure_message = left(reason, 500) where id = p_id;
   update public.billing_transactions set status = 'failed' where payment_reference = p_id;
-  perform private.billing_notify(
-    pay.user_id, 'payment_failed', 'Payment failed',
-    case when pay.purpose = 'commission'
-      then 'Your commission payment of $' || to_char(pay.amount / 100.0, 'FM999999990.00')
-           || ' did not go through: ' || reason || ' It is still owed; you can pay it from your dashboard.'
-      else 'Your Premium payment of $' || to_char(pay.amount / 100.0, 'FM999999990.00')
-           || ' did not go through: ' || reason
-    end,
-    jsonb_build_object('amount', pay.amount, 'reason', reason),
-    'payment_failed:' || p_id);
+  -- reason: what the provider said (or the default recorded as the payment's failure_message)
+  perform private.queue_notification(
+    pay.user_id, 'payment_failed',
+    jsonb_build_object('purpose', pay.purpose, 'amount', pay.amount, 'reason', left(reason, 500)),
+    null, 'payment_failed:' || p_id);
   return true;
 end;
 $$;
@@ -566,7 +545,6 @@ declare
   v_moved integer := 0;
   v_unwatched integer;
   v_limit integer;
-  v_ended text;
 begin
   for r in
     select p.id, p.subscription_end_date as ended
@@ -586,14 +564,8 @@ begin
     on conflict (user_id) do update set subscription_status = 'expired', renews = false;
     select sp.flight_limit into v_limit
       from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id where p.id = r.id;
-    v_ended := to_char(r.ended at time zone 'UTC', 'Mon FMDD, YYYY');
     perform private.queue_notification(
-      r.id, 'subscription_expired', 'Your Premium year has ended',
-      'Your Premium subscription ended on ' || v_ended || '. You are now on the Free plan: automatic '
-        || 'rebooking is off' || case when v_limit = -1 then '.' else ' and up to ' || v_limit || ' flights are watched.' end
-        || case when v_unwatched > 0
-             then ' ' || v_unwatched || ' of your flights are kept but no longer watched. Nothing was deleted.'
-             else ' Nothing was deleted.' end,
+      r.id, 'subscription_expired',
       jsonb_build_object('endDate', r.ended, 'flightLimit', v_limit, 'unwatched', v_unwatched),
       null,
       'subscription_expired:' || r.id || ':' || to_char(r.ended at time zone 'UTC', 'YYYY-MM-DD'));
@@ -1007,8 +979,8 @@ $$;
 
 revoke all on function private.queue_unapplied_refund(text) from public, anon, authenticated, service_role;
 
--- One admin_alert to every admin, deduplicated per admin by p_dedupe_key.
-create or replace function private.alert_admins(p_title text, p_message text, p_data jsonb, p_dedupe_key text)
+-- One admin_alert to every admin, deduplicated per admin by p_dedupe_key; p_data.event names the alert.
+create function private.alert_admins(p_data jsonb, p_dedupe_key text)
 returns void
 language plpgsql
 security definer
@@ -1018,12 +990,15 @@ declare
   v_admin uuid;
 begin
   for v_admin in select p.id from public.profiles p where p.is_admin loop
-    perform private.queue_notification(v_admin, 'admin_alert', p_title, p_message, p_data, null, p_dedupe_key);
+    perform private.queue_notification(v_admin, 'admin_alert', p_data, null, p_dedupe_key);
   end loop;
 end;
 $$;
 
-revoke all on function private.alert_admins(text, text, jsonb, text) from public, anon, authenticated, service_role;
+revoke all on function private.alert_admins(jsonb, text) from public, anon, authenticated, service_role;
+
+comment on function private.alert_admins(jsonb, text) is
+  'Queues one admin_alert notification (data: event and its facts) to every admin, once per admin and dedupe key.';
 
 -- The refund is made: recorded once, with its billing row; the traveller is told and every admin
 -- alerted (a debt paid twice means a manual payment and a card payment crossed). A hold (the
@@ -1037,7 +1012,6 @@ as $$
 declare
   v_pay private.payments;
   v_username text;
-  v_dollars text := '$' || to_char(p_amount / 100.0, 'FM999999990.00');
 begin
   select * into v_pay from private.payments pay where pay.id = p_id for update;
   if not found or v_pay.unapplied_refund_id is not null then
@@ -1049,19 +1023,14 @@ begin
   insert into public.billing_transactions (user_id, amount, status, type, description, payment_method, payment_reference)
   values (v_pay.user_id, p_amount, 'completed', 'refund',
           'Refund: commission payment received when nothing more was owed', 'card', p_refund_id);
-  perform private.billing_notify(
-    v_pay.user_id, 'payment_refunded', 'Commission payment refunded',
-    'Your card payment of $' || to_char(v_pay.amount / 100.0, 'FM999999990.00') || ' arrived when ' ||
-    case when v_pay.applied = 0 then 'nothing more was owed' else 'only part of it was owed' end ||
-    ', so ' || v_dollars || ' has been refunded to your card.',
+  perform private.queue_notification(
+    v_pay.user_id, 'payment_refunded',
     jsonb_build_object('amount', p_amount, 'paymentAmount', v_pay.amount, 'applied', v_pay.applied),
-    'payment_refunded:' || p_id);
+    null, 'payment_refunded:' || p_id);
   select p.username into v_username from public.profiles p where p.id = v_pay.user_id;
   perform private.alert_admins(
-    'Commission payment refunded',
-    'A commission payment of ' || coalesce(v_username, v_pay.user_id::text) || ' arrived when the debt was already paid: '
-      || v_dollars || ' was refunded to their card (payment ' || p_id || ').',
-    jsonb_build_object('userId', v_pay.user_id, 'paymentId', p_id, 'refundId', p_refund_id, 'amount', p_amount),
+    jsonb_build_object('event', 'commission_refunded', 'userId', v_pay.user_id, 'username', v_username,
+                       'paymentId', p_id, 'refundId', p_refund_id, 'amount', p_amount),
     'unapplied_refund:' || p_id);
   return true;
 end;
@@ -1096,8 +1065,7 @@ as $$
 declare
   v_pay private.payments;
   v_final boolean;
-  v_who text;
-  v_dollars text;
+  v_username text;
   v_data jsonb;
 begin
   select * into v_pay from private.payments pay where pay.id = p_id for update;
@@ -1106,30 +1074,21 @@ begin
   end if;
   -- the last attempt exactly as private.fail_job decides it (20261124000100_job_queue.sql)
   select j.attempts >= j.max_attempts into v_final from public.jobs j where j.id = p_job_id;
-  select coalesce(p.username, v_pay.user_id::text) into v_who from public.profiles p where p.id = v_pay.user_id;
-  v_who := coalesce(v_who, v_pay.user_id::text);
-  v_dollars := '$' || to_char((v_pay.amount - v_pay.applied) / 100.0, 'FM999999990.00');
-  v_data := jsonb_build_object('userId', v_pay.user_id, 'paymentId', p_id, 'amount', v_pay.amount - v_pay.applied,
-                               'reason', left(p_reason, 500));
+  select p.username into v_username from public.profiles p where p.id = v_pay.user_id;
+  v_data := jsonb_build_object('userId', v_pay.user_id, 'username', v_username, 'paymentId', p_id,
+                               'amount', v_pay.amount - v_pay.applied, 'reason', left(p_reason, 500));
   if not coalesce(v_final, false) then
-    perform private.alert_admins(
-      'Commission refund failed',
-      'The refund of ' || v_dollars || ' to ' || v_who || ' (a commission payment that found nothing owed, payment '
-        || p_id || ') failed: ' || left(p_reason, 500) || '. It will be retried.',
-      v_data, 'unapplied_refund_failed:' || p_id);
+    perform private.alert_admins(v_data || jsonb_build_object('event', 'commission_refund_failed'),
+                                 'unapplied_refund_failed:' || p_id);
     return 'retrying';
   end if;
   update private.payments pay set unapplied_held_at = coalesce(pay.unapplied_held_at, now()) where pay.id = p_id;
-  perform private.alert_admins(
-    'Commission refund given up: money held',
-    'The refund of ' || v_dollars || ' to ' || v_who || ' (payment ' || p_id || ') failed on its last attempt: '
-      || left(p_reason, 500) || '. The money is held for them; refund it by hand or requeue the dead commission_refund job.',
-    v_data, 'unapplied_refund_held:' || p_id);
-  perform private.billing_notify(
-    v_pay.user_id, 'refund_held', 'Refund delayed: your money is held',
-    'We could not refund ' || v_dollars || ' of your commission payment to your card. The money is held for you '
-      || 'and our team has been told; they will refund it to you.',
-    v_data - 'reason', 'unapplied_refund_held:' || p_id);
+  perform private.alert_admins(v_data || jsonb_build_object('event', 'commission_refund_held'),
+                               'unapplied_refund_held:' || p_id);
+  perform private.queue_notification(
+    v_pay.user_id, 'refund_held',
+    jsonb_build_object('paymentId', p_id, 'amount', v_pay.amount - v_pay.applied),
+    null, 'unapplied_refund_held:' || p_id);
   return 'held';
 end;
 $$;

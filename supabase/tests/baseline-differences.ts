@@ -10,4 +10,89 @@ export interface IntendedDifference {
   reason: string;
 }
 
-export const intendedDifferences: IntendedDifference[] = [];
+// Issue 22 item 5 (branch i22-notify, its migration 20261129100000_notification_data.sql folded
+// into the notifications and billing areas): a notification is a type and data, never sentences.
+const NOTIFICATION_DATA =
+  'issue 22 item 5: a notification carries a type and data; the email templates write every sentence';
+const NOTIFICATION_COLUMNS_MOVE =
+  'issue 22 item 5: title and message dropped from notification_history, so the columns after them move up';
+
+export const intendedDifferences: IntendedDifference[] = [
+  { key: 'column public.notification_history.title: only in old', reason: NOTIFICATION_DATA },
+  { key: 'column public.notification_history.message: only in old', reason: NOTIFICATION_DATA },
+  {
+    key: 'constraint public.notification_history.notification_history_title_length: only in old',
+    reason: NOTIFICATION_DATA,
+  },
+  {
+    key: 'constraint public.notification_history.notification_history_message_length: only in old',
+    reason: NOTIFICATION_DATA,
+  },
+  {
+    key: 'column public.notification_history.additional_data: only in old',
+    reason: 'issue 22 item 5: renamed data (the facts of the news), not null default an empty object',
+  },
+  {
+    key: 'column public.notification_history.data: only in new',
+    reason: 'issue 22 item 5: additional_data renamed data, not null default an empty object',
+  },
+  {
+    key: 'constraint public.notification_history.notification_history_data_object: only in new',
+    reason: "issue 22 item 5: a notification's data is a JSON object",
+  },
+  {
+    key: 'column public.notification_history.type: comment differs',
+    reason: 'issue 22 item 5: the type names its email template and the shape of data',
+  },
+  { key: 'column public.notification_history.attempts: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.channel: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.created_at: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.dedupe_key: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.delivery: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.delivery_key: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.digest_key: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.last_error: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.read_at: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.sent_at: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  { key: 'column public.notification_history.status: position differs', reason: NOTIFICATION_COLUMNS_MOVE },
+  {
+    key: 'function private.queue_notification(uuid,text,text,text,jsonb,bigint,text): only in old',
+    reason: 'issue 22 item 5: queue_notification takes a type and data, no title or message',
+  },
+  {
+    key: 'function private.queue_notification(uuid,text,jsonb,bigint,text): only in new',
+    reason: 'issue 22 item 5: queue_notification(p_user_id, p_type, p_data, p_flight_id, p_dedupe_key), same rules',
+  },
+  {
+    key: 'function private.billing_notify(uuid,text,text,text,jsonb,text): only in old',
+    reason: 'issue 22 item 5: it only passed its sentences to queue_notification; its callers call that',
+  },
+  {
+    key: 'function private.alert_admins(text,text,jsonb,text): only in old',
+    reason: 'issue 22 item 5: admin alerts carry data (data.event names the alert), no title or message',
+  },
+  {
+    key: 'function private.alert_admins(jsonb,text): only in new',
+    reason: 'issue 22 item 5: alert_admins(p_data, p_dedupe_key), one admin_alert per admin',
+  },
+  {
+    key: 'function private.run_notification_passes(timestamp with time zone): body differs',
+    reason: 'issue 22 item 5: credit_expiring notifications queued as data',
+  },
+  {
+    key: 'function private.expire_subscriptions(timestamp with time zone): body differs',
+    reason: 'issue 22 item 5: subscription_expired notifications queued as data',
+  },
+  {
+    key: 'function private.payment_failed(text,text): body differs',
+    reason: 'issue 22 item 5: payment_failed notifications queued as data (data.purpose added)',
+  },
+  {
+    key: 'function private.payment_unapplied_refunded(text,text,integer): body differs',
+    reason: 'issue 22 item 5: payment_refunded and the commission_refunded admin alert queued as data',
+  },
+  {
+    key: 'function private.unapplied_refund_failed(bigint,text,text): body differs',
+    reason: 'issue 22 item 5: refund_held and the commission_refund_failed/held admin alerts queued as data',
+  },
+];
