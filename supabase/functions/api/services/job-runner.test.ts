@@ -132,9 +132,9 @@ Deno.test('job runner: a recurring period and its key, in UTC', () => {
   assert.equal(periodOf('15 minutes', new Date('2026-11-28T10:15:00Z')).key, '2026-11-28T10:15');
   assert.equal(periodOf('15 minutes', new Date('2026-11-28T10:14:59.999Z')).key, '2026-11-28T10:00');
   assert.equal(periodOf('month', new Date('2027-02-28T12:00:00Z')).next.toISOString(), '2027-03-01T00:00:00.000Z');
-  assert.deepEqual(recurringJob('maintenance', { every: 'hour' }, new Date('2026-11-28T10:59:00Z')), {
-    kind: 'maintenance',
-    dedupeKey: 'maintenance:2026-11-28T10',
+  assert.deepEqual(recurringJob('email_scan_due', { every: 'hour' }, new Date('2026-11-28T10:59:00Z')), {
+    kind: 'email_scan_due',
+    dedupeKey: 'email_scan_due:2026-11-28T10',
   });
 });
 
