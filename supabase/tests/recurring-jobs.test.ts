@@ -45,7 +45,7 @@ const depsOf = (db: Db): AppDeps => ({
   verifyAccessToken: undefined as never,
 });
 
-// jobs/handlers.ts reaches the sample mailbox (services/email/mailbox.ts), which uses Deno's file
+// jobs/handlers.ts reaches the sample mailbox (_shared/mailbox/sample.ts), which uses Deno's file
 // API only when called: the list runs here, but tsc for the Node side cannot type that file, so
 // it is imported by a path tsc does not follow.
 const HANDLERS_MODULE = '../functions/api/jobs/handlers.ts';

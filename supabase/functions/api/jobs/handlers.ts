@@ -4,7 +4,8 @@
 // migration). The price sweep comes first, so the run where its period's job is due gives it
 // most of the budget. A sweep's `price_check` batches are not here: the price_sweep job runs them.
 import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
-import { commissionRefundJob, commissionStatementsJob } from '../services/billing.ts';
+import { commissionRefundJob } from '../services/billing/refunds.ts';
+import { commissionStatementsJob } from '../services/billing/statements.ts';
 import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
 import { inboundEmailHandler } from '../services/email/inbound.ts';
 import type { JobHandler } from '../services/job-runner.ts';
