@@ -237,7 +237,9 @@ export async function dumpCatalog(sql: postgres.Sql): Promise<Catalog> {
              co.contype::text as type, pg_get_constraintdef(co.oid) as definition,
              obj_description(co.oid, 'pg_constraint') as comment
         from pg_constraint co join pg_namespace n on n.oid = co.connamespace
-       where ${OWNED_SCHEMA} and ${notExtensionMember('pg_constraint', 'co.oid')}`)) {
+       where ${OWNED_SCHEMA} and ${notExtensionMember('pg_constraint', 'co.oid')}
+         -- NOT NULL is the column's not_null aspect; PGlite also lists it here (contype 'n')
+         and co.contype <> 'n'`)) {
       const on = c.on_domain ? `domain ${c.owner_object}` : String(c.owner_object);
       const parent = c.on_domain ? `domain ${c.owner_object}` : relationKey.get(String(c.owner_object));
       add(`constraint ${on}.${c.name}`, { definition: c.definition, comment: c.comment }, parent);

@@ -95,10 +95,11 @@ create table public.jobs (
 alter table public.jobs enable row level security;
 
 comment on table public.jobs is
-  'The job queue: every piece of background work (price-check batches, auto-rebooking batches, notification emails and digests, inbox scans, statements). Enqueued by private.enqueue_job, claimed and finished by the api''s workers with a lease. Admins read; see public.ops_failed_jobs.';
+  'The job queue: every piece of background work (scheduled sweeps and maintenance, price-check batches, auto-rebooking batches, notification emails and digests, inbox scans, statements). Enqueued by private.enqueue_job (recurring kinds by the api''s job runner, once per period), claimed and finished by the api''s workers with a lease. Admins read; see public.ops_failed_jobs.';
 
 comment on column public.jobs.id is 'Job id.';
-comment on column public.jobs.kind is 'What it does: a kind declared in private.job_kinds (price_check, auto_rebook_batch, auto_rebook_own, notification_email, notification_digest, notification_passes, email_scan, email_scan_due, commission_statements).';
+comment on column public.jobs.kind is
+  'What it does: a kind declared in private.job_kinds (its description says what a job of it does).';
 comment on column public.jobs.payload is 'The kind''s input as a JSON object (e.g. notificationId, sweepId and flight range, runId and flightIds).';
 comment on column public.jobs.status is 'queued -> running (claimed, under a lease) -> done; back to queued after a failed attempt (the kind''s backoff); dead (the dead letter: max_attempts used or a permanent error; kept 30 days).';
 comment on column public.jobs.run_at is 'Not claimed before this time (set on enqueue and by the retry backoff).';
@@ -107,12 +108,14 @@ comment on column public.jobs.max_attempts is 'Attempts allowed before the job i
 comment on column public.jobs.locked_by is 'The worker holding the current claim; null unless running.';
 comment on column public.jobs.lease_expires_at is 'When the current claim runs out (the job may then be claimed again); null unless running.';
 comment on column public.jobs.last_error is 'The last failed attempt''s error, at most 1000 characters (kept after a later success).';
-comment on column public.jobs.dedupe_key is 'Names one piece of work (e.g. notification_email:<id>, statements:2026-11): enqueueing it again answers this job.';
+comment on column public.jobs.dedupe_key is
+  'Names one piece of work (e.g. notification_email:<id>; a recurring kind''s <kind>:<period>, commission_statements:2026-11): enqueueing it again answers this job.';
 comment on column public.jobs.created_at is 'When it was enqueued.';
 comment on column public.jobs.updated_at is 'When the row last changed (claim, failure, completion).';
 comment on column public.jobs.claim_token is 'Token of the current claim: only its holder may complete or fail the job; null unless running.';
 comment on column public.jobs.result is 'What the handler answered on completion, as JSON (e.g. a price batch''s checked, drops, quotes).';
-comment on column public.jobs.finished_at is 'When it became done or dead (maintenance prunes done jobs after 7 days, dead after 30); null otherwise.';
+comment on column public.jobs.finished_at is
+  'When it became done or dead (maintenance prunes done jobs after 7 days, dead after 30, but never a kind''s newest job); null otherwise.';
 comment on column public.jobs.priority is 'Higher is claimed first among due jobs of a kind: 10 for premium travellers'' notifications, else 0.';
 
 -- a sweep's jobs, found by the sweep id in their payload
@@ -343,7 +346,12 @@ revoke all on function private.fail_job(bigint, uuid, text, timestamptz, boolean
 -- Maintenance
 -- =============================================================================================
 -- Finished jobs are kept a week (to look into recent runs; a sweep's totals stay on its log row
--- forever), dead letters a month (to find and fix what killed them).
+-- forever), dead letters a month (to find and fix what killed them). A kind's newest job is never
+-- pruned: a recurring kind's job holds its period's dedupe key; pruned after a week, the key
+-- would be free again and a monthly kind would get a second job in the same month. A kind's
+-- newest job is its current period's (or younger), so keeping it keeps the key. The newest ids
+-- are read in one pass over the queue (no index orders jobs by kind and id; pruning runs every
+-- 15 minutes).
 create or replace function private.prune_jobs(
   p_done_after interval default interval '7 days',
   p_dead_after interval default interval '30 days'
@@ -353,10 +361,14 @@ language sql
 security definer
 set search_path = ''
 as $$
-  with pruned as (
+  with newest as (
+    select max(j.id) as id from public.jobs j group by j.kind
+  ),
+  pruned as (
     delete from public.jobs j
-     where (j.status = 'done' and j.finished_at < now() - p_done_after)
-        or (j.status = 'dead' and j.finished_at < now() - p_dead_after)
+     where ((j.status = 'done' and j.finished_at < now() - p_done_after)
+            or (j.status = 'dead' and j.finished_at < now() - p_dead_after))
+       and j.id not in (select n.id from newest n)
     returning 1
   )
   select count(*)::integer from pruned
@@ -365,67 +377,68 @@ $$;
 revoke all on function private.prune_jobs(interval, interval) from public, anon, authenticated, service_role;
 
 comment on function private.prune_jobs(interval, interval) is
-  'Deletes done jobs older than the first interval (7 days) and dead letters older than the second (30 days); answers how many.';
+  'Deletes done jobs older than the first interval (7 days) and dead letters older than the second (30 days), never a kind''s newest job (it holds a recurring kind''s period key); answers how many.';
+
+-- =============================================================================================
+-- The one call pg_cron makes
+-- =============================================================================================
+-- POST <project URL>/functions/v1/api/internal/jobs with `Authorization: Bearer <CRON_SECRET>`,
+-- both read from Vault when it runs, so no secret sits in a migration:
+--   select vault.create_secret('https://<ref>.supabase.co', 'fareback_project_url');
+--   select vault.create_secret('<the function''s CRON_SECRET>', 'fareback_cron_secret');
+-- pg_net sends it from its background worker and this returns at once with the request id (the
+-- answer lands in net._http_response). A missing secret fails the cron run with a message saying
+-- which, rather than posting to a null URL. plpgsql, so the function exists (and the catalog is the
+-- same) where pg_net and Vault do not; there, calling it fails.
+create or replace function private.request_job_run()
+returns bigint
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_url text;
+  v_secret text;
+begin
+  select s.decrypted_secret into v_url from vault.decrypted_secrets s where s.name = 'fareback_project_url';
+  select s.decrypted_secret into v_secret from vault.decrypted_secrets s where s.name = 'fareback_cron_secret';
+  if v_url is null or v_secret is null then
+    raise exception 'FareBack''s job run was not requested: the Vault secret % is missing',
+      case when v_url is null then 'fareback_project_url' else 'fareback_cron_secret' end
+      using hint = 'select vault.create_secret(''https://<ref>.supabase.co'', ''fareback_project_url''); '
+        || 'select vault.create_secret(''<the function''''s CRON_SECRET>'', ''fareback_cron_secret'');';
+  end if;
+  return net.http_post(
+    url := rtrim(v_url, '/') || '/functions/v1/api/internal/jobs',
+    body := '{}'::jsonb,
+    headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || v_secret),
+    -- a run stops claiming after 50 s; the job in hand (a sweep's last batches) may take longer
+    timeout_milliseconds := 120000
+  );
+end;
+$$;
+
+revoke all on function private.request_job_run() from public, anon, authenticated, service_role;
+
+comment on function private.request_job_run() is
+  'The scheduler''s one call (pg_cron, every minute): POST <fareback_project_url>/functions/v1/api/internal/jobs with the fareback_cron_secret, both from Vault, through pg_net; answers the request id.';
+
+-- =============================================================================================
+-- Maintenance, a recurring kind
+-- =============================================================================================
+insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
+values ('maintenance',
+        'Every 15 minutes: settle rebookings a request left open, prune expired rows, give stranded instant notifications a delivery job.',
+        3, 60, 600);
 
 -- =============================================================================================
 -- Schedule (pg_cron where it exists)
 -- =============================================================================================
--- With pg_cron (Supabase; CI's PostgreSQL with Debian's postgresql-15-cron loaded):
---   fareback-price-sweep          every 15 minutes pg_net POST <project>/functions/v1/api/internal/price-sweep
---                                                  (each run checks only what is due)
---   fareback-maintenance          hourly           pg_net POST <project>/functions/v1/api/internal/maintenance
---   fareback-notification-passes  every 5 minutes  select private.run_notification_passes()
---   fareback-jobs                 every minute     pg_net POST <project>/functions/v1/api/internal/jobs
--- The HTTP jobs read the project URL and the CRON_SECRET the function checks from Vault when
--- they run, so no secret sits in a migration:
---   select vault.create_secret('https://<ref>.supabase.co', 'fareback_project_url');
---   select vault.create_secret('<the function''s CRON_SECRET>', 'fareback_cron_secret');
--- Missing secrets are reported by the second block with a WARNING rather than by a job failing
--- quietly every minute. Without pg_cron (PGlite in the dev stack, a plain PostgreSQL) nothing is
--- scheduled here and the stack's ticker (dev/ticker.ts) calls /api/internal/jobs every minute,
--- which runs the same passes as recurring work.
-do $schedule$
-begin
-  if (select count(*) from pg_available_extensions where name in ('pg_cron', 'pg_net')) < 2 then
-    raise notice 'pg_cron or pg_net is not available: the price sweep is not scheduled in the database';
-    return;
-  end if;
-
-  create extension if not exists pg_cron;
-  if exists (select 1 from pg_namespace where nspname = 'extensions') then
-    create extension if not exists pg_net with schema extensions;
-  else
-    create extension if not exists pg_net;
-  end if;
-
-  perform cron.schedule('fareback-price-sweep', '*/15 * * * *', $cmd$
-    select net.http_post(
-      url := (select decrypted_secret from vault.decrypted_secrets where name = 'fareback_project_url')
-             || '/functions/v1/api/internal/price-sweep',
-      headers := jsonb_build_object(
-        'Content-Type', 'application/json',
-        'Authorization', 'Bearer ' || (select decrypted_secret from vault.decrypted_secrets
-                                        where name = 'fareback_cron_secret')),
-      body := '{}'::jsonb,
-      timeout_milliseconds := 150000
-    )
-  $cmd$);
-
-  perform cron.schedule('fareback-maintenance', '7 * * * *', $cmd$
-    select net.http_post(
-      url := (select decrypted_secret from vault.decrypted_secrets where name = 'fareback_project_url')
-             || '/functions/v1/api/internal/maintenance',
-      headers := jsonb_build_object(
-        'Content-Type', 'application/json',
-        'Authorization', 'Bearer ' || (select decrypted_secret from vault.decrypted_secrets
-                                        where name = 'fareback_cron_secret')),
-      body := '{}'::jsonb,
-      timeout_milliseconds := 30000
-    )
-  $cmd$);
-end
-$schedule$;
-
+-- With pg_cron (Supabase; CI's throwaway cluster in supabase/tests/pg-cron.test.ts) the schedule
+-- is one job, fareback-jobs, every minute: select private.request_job_run(). What the job needs and lacks (pg_net, the Vault secrets) is
+-- reported here with a WARNING rather than by a job failing quietly every minute. Without pg_cron
+-- (PGlite in the dev stack, a plain PostgreSQL) nothing is scheduled here and the stack's ticker
+-- (dev/ticker.ts) calls /api/internal/jobs every minute.
 do $schedule$
 declare
   v_missing text[] := array[]::text[];
@@ -438,43 +451,30 @@ begin
     create extension if not exists pg_cron;
   exception when others then
     raise warning using message = 'pg_cron is installed but could not be enabled here (' || sqlerrm
-      || '): FareBack''s notification passes and job runs are NOT scheduled by the database.',
+      || '): FareBack''s job runs are NOT scheduled by the database.',
       hint = 'Load it (shared_preload_libraries = ''pg_cron'', cron.database_name = this database), '
         || 'run "create extension pg_cron" as a superuser, then apply this migration''s schedule block again; '
         || 'until then run the ticker (dev/ticker.ts) or call /api/internal/jobs every minute.';
     return;
   end;
 
-  perform cron.schedule('fareback-notification-passes', '*/5 * * * *',
-                        'select private.run_notification_passes()');
+  if exists (select 1 from pg_available_extensions where name = 'pg_net') then
+    if exists (select 1 from pg_namespace where nspname = 'extensions') then
+      create extension if not exists pg_net with schema extensions;
+    else
+      create extension if not exists pg_net;
+    end if;
+  end if;
 
-  if not exists (select 1 from pg_available_extensions where name = 'pg_net') then
-    raise warning using message = 'pg_net is not available: pg_cron cannot call /api/internal/jobs '
-      || '(nor the price sweep and maintenance endpoints); queued notifications are not sent by the database''s schedule.',
+  perform cron.schedule('fareback-jobs', '* * * * *', 'select private.request_job_run()');
+
+  if to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null then
+    raise warning using message = 'pg_net is not available: the scheduled job (fareback-jobs) cannot call '
+      || '/api/internal/jobs and fails every minute; no background work runs from the database''s schedule.',
       hint = 'Install pg_net and apply this migration''s schedule block again, or call /api/internal/jobs every minute '
         || 'from another scheduler (dev/ticker.ts does locally).';
-    return;
   end if;
-  if exists (select 1 from pg_namespace where nspname = 'extensions') then
-    create extension if not exists pg_net with schema extensions;
-  else
-    create extension if not exists pg_net;
-  end if;
-
-  perform cron.schedule('fareback-jobs', '* * * * *', $cmd$
-    select net.http_post(
-      url := (select decrypted_secret from vault.decrypted_secrets where name = 'fareback_project_url')
-             || '/functions/v1/api/internal/jobs',
-      headers := jsonb_build_object(
-        'Content-Type', 'application/json',
-        'Authorization', 'Bearer ' || (select decrypted_secret from vault.decrypted_secrets
-                                        where name = 'fareback_cron_secret')),
-      body := '{}'::jsonb,
-      timeout_milliseconds := 60000
-    )
-  $cmd$);
-
-  if not exists (select 1 from pg_namespace where nspname = 'vault') then
+  if to_regclass('vault.decrypted_secrets') is null then
     v_missing := array['fareback_project_url', 'fareback_cron_secret'];
   else
     execute $q$select coalesce(array_agg(w.secret), array[]::text[])
@@ -483,7 +483,7 @@ begin
        into v_missing;
   end if;
   if cardinality(v_missing) > 0 then
-    raise warning using message = 'FareBack''s scheduled calls (jobs every minute, price sweep, maintenance) will FAIL: '
+    raise warning using message = 'FareBack''s scheduled job run (every minute) will FAIL: '
       || 'the Vault secret(s) ' || array_to_string(v_missing, ', ') || ' are missing.',
       hint = 'Run: select vault.create_secret(''https://<ref>.supabase.co'', ''fareback_project_url''); '
         || 'select vault.create_secret(''<the function''''s CRON_SECRET>'', ''fareback_cron_secret'');';

@@ -1413,8 +1413,13 @@ comment on function private.count_traveller_flights() is
   'Trigger: keeps profiles.flight_count equal to the traveller''s number of flights (insert, delete, '
   'and a flight moved to another traveller).';
 
+-- the price sweep's kinds: the recurring sweep (it plans the due flights) and its batches
 insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
-values ('price_check', 'One batch of a price sweep: re-quote its flights and record the prices.', 5, 5, 300);
+values
+  ('price_check', 'One batch of a price sweep: re-quote its flights and record the prices.', 5, 5, 300),
+  ('price_sweep',
+   'Every 15 minutes: start a price sweep of the due flights (or resume the running one) and work on its price_check batches until the run''s deadline.',
+   3, 60, 600);
 
 create trigger flights_count_per_traveller
   after insert or delete on public.flights

@@ -327,7 +327,7 @@ comment on function private.enqueue_pending_notifications(integer) is
   'Gives a notification_email job to up to this many instant notifications left pending or sending without one; answers how many.';
 
 -- =============================================================================================
--- Notifications on a schedule: digests, expiring credits, and pg_cron
+-- Notifications on a schedule: digests and expiring credits
 -- =============================================================================================
 -- private.run_notification_passes() queues what is due at a moment:
 --   * digests: a traveller on 'daily' gets one email a day at notification_time in their
@@ -340,9 +340,9 @@ comment on function private.enqueue_pending_notifications(integer) is
 --     expiring within 30 days and within 7 days: one credit_expiring notification per credit and
 --     threshold (the dedupe key names both), the 30-day one only while more than 7 days are left.
 --   * instant rows left without a delivery job get one.
--- It runs every five minutes: as the api's notification_passes job (the job queue's recurring
--- work, so the stack's ticker drives it) and, where pg_cron exists, as a pg_cron job of its own.
--- Both are safe together: everything it queues is keyed.
+-- It runs every five minutes as the notification_passes job (a recurring kind of the job runner,
+-- which pg_cron or the stack's ticker drives); everything it queues is keyed, so a run repeated
+-- or racing another queues nothing twice.
 create or replace function private.run_notification_passes(p_now timestamptz default null)
 returns jsonb
 language plpgsql

@@ -88,9 +88,9 @@ comment on column public.ops_commission_owed.last_statement_at is 'The last stat
 -- A rebook moves the flight price_drop -> rebooking and sets rebooking_claimed_at in one update
 -- (api/queries/flights.ts claimRebooking); the request normally settles the claim within seconds.
 -- When the request dies or the source's answer is lost, the reconciler asks the source about
--- claims older than REBOOKING_CLAIM_MINUTES (5) on every maintenance (hourly) and price sweep
--- (every 15 minutes) call. Stuck = still 'rebooking' 30 minutes after the claim: past the
--- 5-minute lease plus a 15-minute sweep interval with room to spare, so a row here means the
+-- claims older than REBOOKING_CLAIM_MINUTES (5) at every maintenance job (every 15 minutes).
+-- Stuck = still 'rebooking' 30 minutes after the claim: past the 5-minute lease plus a 15-minute
+-- maintenance interval with room to spare, so a row here means the
 -- reconciler could not settle it (the source keeps failing) or is not running. A flight in
 -- 'rebooking' without a claim time (set by hand) is listed too. The attempt's own record (state,
 -- error, reconciler attempts) is private.rebookings, flight_id = this flight_id, readable in Studio.
@@ -119,7 +119,7 @@ select f.id as flight_id,
  order by f.rebooking_claimed_at nulls first, f.id;
 
 comment on view public.ops_stuck_rebookings is
-  'Operators: flights still in status rebooking 30 minutes after their claim (the reconciler settles claims older than 5 minutes at every sweep and maintenance), oldest first. See private.rebookings for the attempt. Read-only; admins and service_role only.';
+  'Operators: flights still in status rebooking 30 minutes after their claim (the reconciler settles claims older than 5 minutes at every maintenance job, every 15 minutes), oldest first. See private.rebookings for the attempt. Read-only; admins and service_role only.';
 
 comment on column public.ops_stuck_rebookings.flight_id is 'The flight (public.flights.id; private.rebookings.flight_id).';
 comment on column public.ops_stuck_rebookings.user_id is 'The flight''s owner.';

@@ -17,6 +17,11 @@ const NOTIFICATION_DATA =
 const NOTIFICATION_COLUMNS_MOVE =
   'issue 22 item 5: title and message dropped from notification_history, so the columns after them move up';
 
+// Issue 22 item 4 (branch i22-scheduler, its migration 20261129200000_one_scheduler.sql folded
+// into the jobs and scheduling, flights and operator views areas): pg_cron calls only
+// POST /api/internal/jobs; the sweep and maintenance are recurring job kinds.
+const ONE_SCHEDULER = 'issue 22 item 4: one scheduler (recurring job kinds; pg_cron only asks the api to run its jobs)';
+
 export const intendedDifferences: IntendedDifference[] = [
   { key: 'column public.notification_history.title: only in old', reason: NOTIFICATION_DATA },
   { key: 'column public.notification_history.message: only in old', reason: NOTIFICATION_DATA },
@@ -94,5 +99,38 @@ export const intendedDifferences: IntendedDifference[] = [
   {
     key: 'function private.unapplied_refund_failed(bigint,text,text): body differs',
     reason: 'issue 22 item 5: refund_held and the commission_refund_failed/held admin alerts queued as data',
+  },
+  {
+    key: 'function private.request_job_run(): only in new',
+    reason: 'issue 22 item 4: the one pg_net call pg_cron makes (POST /api/internal/jobs, Vault secrets)',
+  },
+  {
+    key: 'function private.prune_jobs(interval,interval): body differs',
+    reason: "issue 22 item 4: never prunes a kind's newest job, which holds a recurring kind's period key",
+  },
+  { key: 'function private.prune_jobs(interval,interval): comment differs', reason: ONE_SCHEDULER },
+  {
+    key: 'rows of private.job_kinds: row (kind=maintenance) differs',
+    reason: 'issue 22 item 4: maintenance is a recurring job kind',
+  },
+  {
+    key: 'rows of private.job_kinds: row (kind=price_sweep) differs',
+    reason: 'issue 22 item 4: the price sweep is a recurring job kind',
+  },
+  { key: 'table public.jobs: comment differs', reason: ONE_SCHEDULER },
+  { key: 'column public.jobs.kind: comment differs', reason: ONE_SCHEDULER },
+  { key: 'column public.jobs.dedupe_key: comment differs', reason: ONE_SCHEDULER },
+  { key: 'column public.jobs.finished_at: comment differs', reason: ONE_SCHEDULER },
+  { key: 'view public.ops_stuck_rebookings: comment differs', reason: ONE_SCHEDULER },
+  // On the pg_cron clusters only (no pg_net there: the archive scheduled no HTTP job). Where pg_net
+  // exists the archive also had fareback-price-sweep and fareback-maintenance, and fareback-jobs
+  // ran its own pg_net block: the baseline has fareback-jobs alone, running request_job_run().
+  {
+    key: 'cron job fareback-notification-passes: only in old',
+    reason: 'issue 22 item 4: the notification passes are the notification_passes recurring job kind',
+  },
+  {
+    key: 'cron job fareback-jobs: only in new',
+    reason: 'issue 22 item 4: the one cron job, select private.request_job_run(), scheduled wherever pg_cron is',
   },
 ];
