@@ -7,6 +7,7 @@
 // answer, a timeout, or any other answer without a token is GoogleUnavailableError. Revocation
 // never throws: it answers whether Google confirmed. No token or message body is ever logged or
 // thrown.
+import { sha256 } from '../sha256.ts';
 import { GMAIL_READONLY_SCOPE } from '../types/email.ts';
 import { type GoogleConfig, GoogleGrantError, type GoogleTokens, GoogleUnavailableError } from './types.ts';
 
@@ -25,8 +26,7 @@ export function randomToken(bytes = 32): string {
 
 /** PKCE S256: base64url(SHA-256(verifier)). */
 export async function codeChallenge(verifier: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
-  return base64Url(new Uint8Array(digest));
+  return base64Url(await sha256(verifier));
 }
 
 export function authorizationUrl(config: GoogleConfig, state: string, challenge: string): string {

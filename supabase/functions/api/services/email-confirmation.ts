@@ -4,6 +4,7 @@
 // is fixed text: no username or anything else a user wrote, in its subject or body.
 // Links: a random 256-bit token, stored only as its SHA-256; single use, CONFIRMATION_LINK_VALID_HOURS.
 import { CONFIRM_EMAIL_PATH, CONFIRMATION_LINK_VALID_HOURS } from '../../_shared/constants.ts';
+import { sha256Hex } from '../../_shared/sha256.ts';
 import type { AppDeps } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { confirmEmailWithToken, recordConfirmationEmail } from '../queries/email-confirmations.ts';
@@ -26,9 +27,8 @@ function base64url(bytes: Uint8Array): string {
     .replace(/=+$/, '');
 }
 
-export async function hashConfirmationToken(token: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+export function hashConfirmationToken(token: string): Promise<string> {
+  return sha256Hex(token);
 }
 
 export function confirmationEmail(link: string): { subject: string; text: string; html: string } {

@@ -40,7 +40,7 @@ import {
   revokeToken,
 } from '../../../_shared/mailbox/google.ts';
 import { GoogleGrantError, type GoogleTokens } from '../../../_shared/mailbox/types.ts';
-import { sha256Hex } from '../../lib/sha256.ts';
+import { sha256Hex } from '../../../_shared/sha256.ts';
 import { kickScans } from './scan.ts';
 import { createTokenCipher } from './token-crypto.ts';
 
