@@ -13,7 +13,9 @@ import { createPayments } from '../functions/_shared/payments/index.ts';
 import type { Config } from '../functions/api/config.ts';
 import type { AppDeps } from '../functions/api/context.ts';
 import { createDb, type Db } from '../functions/api/db.ts';
+import { enqueueJob } from '../functions/api/queries/jobs.ts';
 import { type JobHandler, periodOf, runDueJobs, type RunDueJobsResult } from '../functions/api/services/job-runner.ts';
+import { sweepContinuation } from '../functions/api/services/price-sweep.ts';
 import { createEmailConnection, createFlight, createUser, type Sql } from './factories.ts';
 
 let database: TestDatabase;
@@ -320,5 +322,14 @@ describe('a sweep longer than a run', () => {
     expect(new Set(left).size).toBe(left.length);
     expect(continuations.at(-1)?.result.finished).toBe(true);
     expect(await sql`select 1 from public.jobs where kind = 'price_sweep' and status <> 'done'`).toHaveLength(0);
+
+    // a continuation of a sweep another run finished does nothing, and starts no sweep
+    await workerA.asService((tx) => enqueueJob(tx, sweepContinuation({ sweepId, batchesLeft: 99 })));
+    const late = await runDueJobs(deps, [sweepHandler], { clock: () => clock, worker: 'test-long-sweep' });
+    expect(late.byKind.price_sweep).toEqual({ completed: 1, failed: 0 });
+    const [lateJob] =
+      await sql`select status, result from public.jobs where dedupe_key = ${`price_sweep:sweep:${sweepId}:left:99`}`;
+    expect(lateJob).toEqual({ status: 'done', result: { sweepId, alreadyFinished: true } });
+    expect(await sql`select 1 from public.price_check_logs where id > ${sweepId}`).toHaveLength(0);
   });
 });

@@ -397,6 +397,7 @@ export const priceSweepJob: JobHandler<PriceSweepPayload> = {
     await ctx.finish(() => Promise.resolve({ ...sweep }));
   },
 };
+
 /** The sentence the admin sees after a run. */
 export function priceSweepMessage(result: PriceSweepResult): string {
   const checked = `${result.checkedCount} flight${result.checkedCount === 1 ? '' : 's'}`;
