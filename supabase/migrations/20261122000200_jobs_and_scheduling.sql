@@ -125,6 +125,10 @@ create index jobs_lease_idx on public.jobs (kind, lease_expires_at) where status
 create index jobs_finished_idx on public.jobs (finished_at) where status in ('done', 'dead');
 create index jobs_queued_idx on public.jobs (kind, priority desc, run_at, id) where status = 'queued';
 
+-- each kind's newest job, which pruning keeps (private.prune_jobs): walking (kind, id desc) from
+-- one kind to the next reads one index entry per kind (the planner has no skip scan)
+create index jobs_kind_newest_idx on public.jobs (kind, id desc);
+
 revoke all on table public.jobs from anon, authenticated;
 grant select on table public.jobs to authenticated;
 
@@ -350,28 +354,38 @@ revoke all on function private.fail_job(bigint, uuid, text, timestamptz, boolean
 -- pruned: a recurring kind's job holds its period's dedupe key; pruned after a week, the key
 -- would be free again and a monthly kind would get a second job in the same month. A kind's
 -- newest job is its current period's (or younger), so keeping it keeps the key. The newest ids
--- are read in one pass over the queue (no index orders jobs by kind and id; pruning runs every
--- 15 minutes).
+-- are found through jobs_kind_newest_idx, one probe per kind (a loose index scan). plpgsql rather
+-- than sql: a SQL function's statement is planned with its intervals unknown, so the planner
+-- guessed a third of the queue expired and read all of it; plpgsql plans with the values, and
+-- jobs_finished_idx finds the expired rows.
 create or replace function private.prune_jobs(
   p_done_after interval default interval '7 days',
   p_dead_after interval default interval '30 days'
 )
 returns integer
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
-  with newest as (
-    select max(j.id) as id from public.jobs j group by j.kind
-  ),
-  pruned as (
-    delete from public.jobs j
-     where ((j.status = 'done' and j.finished_at < now() - p_done_after)
-            or (j.status = 'dead' and j.finished_at < now() - p_dead_after))
-       and j.id not in (select n.id from newest n)
-    returning 1
+declare
+  v_pruned integer;
+begin
+  with recursive newest (kind, id) as (
+    (select j.kind, j.id from public.jobs j order by j.kind, j.id desc limit 1)
+    union all
+    select later.kind, later.id
+      from newest n
+     cross join lateral (
+       select j.kind, j.id from public.jobs j where j.kind > n.kind order by j.kind, j.id desc limit 1
+     ) later
   )
-  select count(*)::integer from pruned
+  delete from public.jobs j
+   where ((j.status = 'done' and j.finished_at < now() - p_done_after)
+          or (j.status = 'dead' and j.finished_at < now() - p_dead_after))
+     and j.id not in (select n.id from newest n);
+  get diagnostics v_pruned = row_count;
+  return v_pruned;
+end;
 $$;
 
 revoke all on function private.prune_jobs(interval, interval) from public, anon, authenticated, service_role;

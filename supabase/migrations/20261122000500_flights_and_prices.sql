@@ -562,8 +562,14 @@ comment on function private.start_price_sweep(uuid, integer, integer) is
 -- While a batch of the sweep is queued or held, the sweep stays running and `finished` is false;
 -- the worker that completes the last batch finishes it. success is false when a batch died or an
 -- itinerary could not be quoted (those flights stay due for the next sweep). Finishing twice
--- answers the same.
-create or replace function private.finish_price_sweep(p_sweep_id bigint)
+-- answers the same. batches_left (queued or running; 0 once closed) lets a scheduled sweep go on
+-- at the next run: a scheduled sweep works until its run's deadline (about 50 s), and when its run
+-- ends with batches left the price_sweep job enqueues a continuation of the same kind
+-- (api/services/price-sweep.ts) keyed by the sweep and the number of its batches still outstanding
+-- (`price_sweep:sweep:<id>:left:<n>`): that number only falls, so each step of a sweep has one
+-- continuation however many jobs reach it. The sweep itself stays one: private.start_price_sweep
+-- answers the running sweep to every start, so continuations never overlap a second sweep.
+create function private.finish_price_sweep(p_sweep_id bigint)
 returns table (
   finished boolean,
   total_flights_checked integer,
@@ -571,7 +577,8 @@ returns table (
   quotes_made integer,
   execution_time_ms integer,
   success boolean,
-  error_message text
+  error_message text,
+  batches_left integer
 )
 language plpgsql
 security definer
@@ -579,7 +586,7 @@ set search_path = ''
 as $$
 declare
   v_sweep public.price_check_logs%rowtype;
-  v_outstanding integer;
+  v_outstanding integer := 0;
   v_checked integer;
   v_drops integer;
   v_quotes integer;
@@ -632,14 +639,14 @@ begin
 
   return query select v_sweep.status <> 'running', v_sweep.total_flights_checked, v_sweep.total_price_drops_found,
     coalesce((v_sweep.additional_data ->> 'quotesMade')::integer, 0),
-    v_sweep.execution_time_ms, v_sweep.success, v_sweep.error_message;
+    v_sweep.execution_time_ms, v_sweep.success, v_sweep.error_message, v_outstanding;
 end;
 $$;
 
 revoke all on function private.finish_price_sweep(bigint) from public, anon, authenticated, service_role;
 
 comment on function private.finish_price_sweep(bigint) is
-  'Writes a sweep''s totals from its jobs and closes it once no batch is outstanding; idempotent.';
+  'Writes a sweep''s totals from its jobs and closes it once no batch is outstanding; answers them with the batches left (queued or running, 0 once closed); idempotent.';
 
 create or replace function private.refresh_recent_prices(flight_ids bigint[])
 returns void
@@ -1418,7 +1425,7 @@ insert into private.job_kinds (kind, description, max_attempts, backoff_base_sec
 values
   ('price_check', 'One batch of a price sweep: re-quote its flights and record the prices.', 5, 5, 300),
   ('price_sweep',
-   'Every 15 minutes: start a price sweep of the due flights (or resume the running one) and work on its price_check batches until the run''s deadline.',
+   'Every 15 minutes: start a price sweep of the due flights (or resume the running one) and work on its price_check batches until the run''s deadline; a run that ends with batches left enqueues a continuation (key price_sweep:sweep:<id>:left:<n>) for the next run.',
    3, 60, 600);
 
 create trigger flights_count_per_traveller

@@ -22,6 +22,8 @@ const NOTIFICATION_COLUMNS_MOVE =
 // POST /api/internal/jobs; the sweep and maintenance are recurring job kinds.
 const ONE_SCHEDULER = 'issue 22 item 4: one scheduler (recurring job kinds; pg_cron only asks the api to run its jobs)';
 
+const SWEEP_CONTINUATION = 'issue 22 item 4: a sweep longer than a run continues at the next run (batches_left)';
+
 export const intendedDifferences: IntendedDifference[] = [
   { key: 'column public.notification_history.title: only in old', reason: NOTIFICATION_DATA },
   { key: 'column public.notification_history.message: only in old', reason: NOTIFICATION_DATA },
@@ -132,5 +134,20 @@ export const intendedDifferences: IntendedDifference[] = [
   {
     key: 'cron job fareback-jobs: only in new',
     reason: 'issue 22 item 4: the one cron job, select private.request_job_run(), scheduled wherever pg_cron is',
+  },
+  // The scheduler's 20261129600000_sweep_continuation.sql, folded the same way.
+  {
+    key: 'function private.finish_price_sweep(bigint): returns differs',
+    reason: 'issue 22 item 4: also answers batches_left, so a scheduled sweep goes on at the next run',
+  },
+  { key: 'function private.finish_price_sweep(bigint): body differs', reason: SWEEP_CONTINUATION },
+  { key: 'function private.finish_price_sweep(bigint): comment differs', reason: SWEEP_CONTINUATION },
+  {
+    key: 'index public.jobs_kind_newest_idx: only in new',
+    reason: "issue 22 item 4: pruning finds each kind's newest job with one index probe per kind",
+  },
+  {
+    key: 'function private.prune_jobs(interval,interval): language differs',
+    reason: 'issue 22 item 4: plpgsql, so its delete is planned with the intervals and uses jobs_finished_idx',
   },
 ];
