@@ -3,7 +3,6 @@
 // ledger through the idempotent SQL functions behind queries/billing.ts. A payment's outcome is
 // always read back from the provider (the intent, the subscription, the invoice) and applied by
 // `settle`, whoever reports it: the webhook, the test-mode confirmation, a statement's charge.
-import { UNLIMITED_FLIGHTS } from '../../_shared/constants.ts';
 import type { LocalPayments } from '../../_shared/payments/local.ts';
 import {
   CardDeclinedError,
@@ -149,10 +148,10 @@ export async function updateSubscription(
     const subscriptionId = profile.subscriptionId;
     await provider(() => deps.payments.cancelSubscriptionAtPeriodEnd(subscriptionId));
   }
-  const { watched, limit } = await deps.db.asService((tx) => moveToFreePlan(tx, userId));
+  const { watched, flightLimit: limit, room } = await deps.db.asService((tx) => moveToFreePlan(tx, userId));
   const after = await loadProfile(deps, userId);
   const paidThrough = profile.endDate && new Date(profile.endDate) > new Date() ? new Date(profile.endDate) : null;
-  const flightsOverLimit = limit === UNLIMITED_FLIGHTS ? 0 : Math.max(0, watched - limit);
+  const flightsOverLimit = Math.max(0, -room);
   let message = 'Your subscription has been downgraded. Auto-rebooking has been disabled.';
   if (paidThrough) {
     message += ` Your Premium subscription will not renew; the paid year ends on ${dateLabel(paidThrough)}.`;
