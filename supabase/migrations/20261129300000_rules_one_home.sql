@@ -32,7 +32,10 @@
 --     gets automatic runs (before, the tier and the traveller's switch were enough).
 --   * new: private.commission_on(integer, integer) returns integer (immutable, inlinable SQL) and
 --     private.record_rebooking(bigint, uuid, bigint, integer, integer, text, date, text,
---     timestamptz, text) returns integer (security definer; the api's role only).
+--     timestamptz, text) returns integer (security definer; the api's role only). Its 'rebooking'
+--     notification is a type and data (private.queue_notification of
+--     20261129100000_notification_data.sql), the fields the api wrote before: airline,
+--     flightNumber, departureAirport, arrivalAirport, newPrice, credit, reference, creditExpiresAt.
 
 -- =============================================================================================
 -- The status of a flight no check has found a drop on
@@ -362,7 +365,8 @@ declare
   v_commission integer;
   v_airline text;
   v_flight_number text;
-  v_route text;
+  v_departure_airport text;
+  v_arrival_airport text;
 begin
   perform 1 from private.rebookings r
    where r.id = p_rebooking_id and r.user_id = p_user_id and r.state in ('claimed', 'confirmed')
@@ -400,8 +404,8 @@ begin
     commission_rate = v_rate,
     credit_review = p_credit_review
    where f.id = p_flight_id and f.user_id = p_user_id and not f.has_been_rebooked
-  returning f.airline, f.flight_number, f.departure_airport || ' to ' || f.arrival_airport
-       into v_airline, v_flight_number, v_route;
+  returning f.airline, f.flight_number, f.departure_airport, f.arrival_airport
+       into v_airline, v_flight_number, v_departure_airport, v_arrival_airport;
 
   update public.profiles p set
     total_credits_earned = p.total_credits_earned + p_airline_credit,
@@ -430,15 +434,16 @@ begin
       'rebookedAt', to_char(p_rebooked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
    where r.id = p_rebooking_id;
 
-  -- the traveller hears of it through the outbox, once per rebooking
+  -- the traveller hears of it through the outbox, once per rebooking: the facts only, the
+  -- rebooking template writes the email (notification-templates/data.ts 'rebooking')
   if v_airline is not null then
     perform private.queue_notification(
-      p_user_id, 'rebooking', 'Your flight was rebooked at a lower fare',
-      v_airline || ' ' || v_flight_number || ' (' || v_route || ') was rebooked at a lower fare.',
+      p_user_id, 'rebooking',
       jsonb_build_object(
         'airline', v_airline,
         'flightNumber', v_flight_number,
-        'route', v_route,
+        'departureAirport', v_departure_airport,
+        'arrivalAirport', v_arrival_airport,
         'newPrice', p_new_price,
         'credit', p_airline_credit,
         'reference', p_credit_reference,

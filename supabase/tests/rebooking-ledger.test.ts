@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx as ApiTx } from '../functions/api/db.ts';
 import { recordRebooking } from '../functions/api/queries/flights.ts';
+import { notificationDataSchemas } from '../functions/api/services/notification-templates/data.ts';
 import {
   actAs,
   apiRole,
@@ -71,7 +72,7 @@ interface Ledger {
   bills: { amount: number; status: string; type: string; description: string; credits: number }[];
   flight: Record<string, unknown> | undefined;
   record: { state: string; commission: number | null } | undefined;
-  notifications: { type: string; flight_id: number; dedupe_key: string }[];
+  notifications: { type: string; flight_id: number; dedupe_key: string; data: Record<string, unknown> }[];
 }
 
 async function ledgerOf(userId: string, flightId: number, rebookingId: number): Promise<Ledger> {
@@ -87,7 +88,7 @@ async function ledgerOf(userId: string, flightId: number, rebookingId: number): 
   const [record] = await db.sql<{ state: string; commission: number | null }[]>`
     select state, commission from private.rebookings where id = ${rebookingId}`;
   const notifications = await db.sql<Ledger['notifications']>`
-    select type, flight_id::int, dedupe_key from public.notification_history where user_id = ${userId} order by id`;
+    select type, flight_id::int, dedupe_key, data from public.notification_history where user_id = ${userId} order by id`;
   return { credits: profile?.credits ?? 0, owed: profile?.owed ?? 0, bills, flight, record, notifications };
 }
 
@@ -150,8 +151,36 @@ describe('private.record_rebooking', () => {
         rebooking_claimed_at: null,
       },
       record: { state: 'recorded', commission: 1_750 },
-      notifications: [{ type: 'rebooking', flight_id: r.flightId, dedupe_key: `rebooking:${r.rebookingId}` }],
+      // the facts the rebooking template writes its email from (notification-templates/data.ts)
+      notifications: [
+        {
+          type: 'rebooking',
+          flight_id: r.flightId,
+          dedupe_key: `rebooking:${r.rebookingId}`,
+          data: {
+            airline: 'Delta Air Lines',
+            flightNumber: 'DL450',
+            departureAirport: 'JFK',
+            arrivalAirport: 'LAX',
+            newPrice: 38_000,
+            credit: 7_000,
+            reference: 'CR-123',
+            creditExpiresAt: '2027-12-31',
+          },
+        },
+      ],
     });
+  });
+
+  it("writes the notification's data in the shape the rebooking template reads, with or without a credit reference", async () => {
+    for (const creditReference of ['CR-9', null]) {
+      const r = await claimedRebooking(25);
+      await asApi((tx) => recordRebooking(tx, { ...r, ...RESULT, creditReference }));
+      const [notification] = (await ledgerOf(r.userId, r.flightId, r.rebookingId)).notifications;
+      expect(notificationDataSchemas.rebooking.safeParse(notification?.data).success, String(creditReference)).toBe(
+        true,
+      );
+    }
   });
 
   it('records it once: a second call (the reconciler after a late request) answers null and changes nothing', async () => {

@@ -423,13 +423,13 @@ export async function cancelFlights(tx: Tx, flights: { flightId: number; userId:
         from unnest(${flights.map((f) => f.flightId)}::bigint[], ${flights.map((f) => f.userId)}::uuid[])
              as c(flight_id, user_id)
        where f.id = c.flight_id and f.user_id = c.user_id and private.flight_is_checkable(f)
-      returning f.id, f.user_id, f.airline, f.flight_number, f.departure_airport || ' to ' || f.arrival_airport as route
+      returning f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport
     )
     select c.id,
            private.queue_notification(
-             c.user_id, 'flight_cancelled', 'The airline cancelled one of your flights',
-             c.airline || ' ' || c.flight_number || ' (' || c.route || ') was cancelled by the airline.',
-             jsonb_build_object('airline', c.airline, 'flightNumber', c.flight_number, 'route', c.route),
+             c.user_id, 'flight_cancelled',
+             jsonb_build_object('airline', c.airline, 'flightNumber', c.flight_number,
+                                'departureAirport', c.departure_airport, 'arrivalAirport', c.arrival_airport),
              c.id, 'flight_cancelled:' || c.id) as notification_id
       from cancelled c
   `;
