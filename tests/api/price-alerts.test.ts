@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { AddFlightResponse, CheckPriceResponse } from '../../supabase/functions/_shared/types/flights.ts';
 import { apiClient, databaseClient, emailsTo } from './client.ts';
 import { CONFIRMATION_SUBJECT, confirmAddress, confirmationEmails } from './confirmation.ts';
-import { registerUser, type RegisteredUser } from './factories.ts';
+import { registerUser, runRecurringNow, type RegisteredUser } from './factories.ts';
 
 const api = apiClient();
 const sql = databaseClient();
@@ -183,12 +183,9 @@ describe('price-drop alerts', () => {
       insert into public.notification_history (user_id, type, data, status, channel)
       values (${user.id}, 'price_drop', '{"airline": "Invoice overdue: pay now at evil.example"}', 'pending', 'email')
       returning id::int`;
-    // the scheduler's hourly maintenance delivers whatever is pending
+    // the scheduler's maintenance gives whatever is pending a delivery job, which the run sends
     const cronSecret = await readFile(path.join(path.dirname(api.stack.signingKeyPath), 'cron-secret'), 'utf8');
-    const maintenance = await api.post('/internal/maintenance', undefined, {
-      headers: { Authorization: `Bearer ${cronSecret.trim()}` },
-    });
-    expect(maintenance.status).toBe(200);
+    await runRecurringNow({ api, sql, cronSecret: cronSecret.trim() }, 'maintenance', ['notification_email']);
     const [row] = await sql<{ status: string }[]>`
       select status from public.notification_history where id = ${queued!.id}`;
     expect(row?.status).toBe('suppressed');

@@ -32,7 +32,7 @@ export interface Config {
   payments: PaymentsConfig;
   sweep: SweepConfig;
   travellerLimits: TravellerLimitsConfig;
-  /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/*. */
+  /** Shared secret the scheduler (pg_cron + pg_net, or the dev ticker) sends to /api/internal/jobs. */
   cronSecret: string | null;
   /**
    * UNSUBSCRIBE_SECRET: the HMAC key of the one-click unsubscribe links in notification emails

@@ -3,9 +3,9 @@
 // queue. Three job kinds (registered in jobs/handlers.ts):
 //   * notification_email: one instant row. Premium travellers' jobs are claimed first.
 //   * notification_digest: one traveller's daily or weekly digest, keyed by traveller and period.
-//   * notification_passes: every five minutes, queues what is due (digests whose time has come
-//     in the traveller's time zone, airline credits expiring in 30 and 7 days); pg_cron runs the
-//     same SQL where it exists (migration 20261125110100_notification_schedule.sql).
+//   * notification_passes: every five minutes (recurring work of the job runner), queues what is
+//     due (digests whose time has come in the traveller's time zone, airline credits expiring in
+//     30 and 7 days; migration 20261125110100_notification_schedule.sql).
 //
 // Delivery is at least once, with an idempotency key so a message is not sent twice:
 //   1. a transaction turns the row 'sending' under its delivery key ('fareback-notification-<id>',
@@ -57,9 +57,6 @@ export const NOTIFICATION_PASSES_JOB = 'notification_passes';
 
 /** Alert emails one scheduler or admin request sends; a backlog drains over the following runs. */
 export const ALERTS_PER_REQUEST = 200;
-
-/** How often the passes run (and pg_cron's schedule of the same SQL). */
-const PASSES_EVERY_MINUTES = 5;
 
 type Deps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'log'>;
 
@@ -204,12 +201,9 @@ export const notificationDigestHandler: JobHandler<DigestPayload> = {
 export const notificationPassesHandler: JobHandler = {
   kind: NOTIFICATION_PASSES_JOB,
   leaseSeconds: 120,
+  recurring: { every: '5 minutes' },
   async run(_job, ctx) {
     await ctx.finish((tx) => runNotificationPasses(tx));
-  },
-  recurring(now) {
-    const slot = new Date(Math.floor(now.getTime() / (PASSES_EVERY_MINUTES * 60_000)) * PASSES_EVERY_MINUTES * 60_000);
-    return [{ kind: NOTIFICATION_PASSES_JOB, dedupeKey: `notification_passes:${slot.toISOString()}` }];
   },
 };
 
@@ -220,9 +214,9 @@ export const NOTIFICATION_HANDLERS = [
 ] as const;
 
 /**
- * Sends queued instant notifications now (after a traveller's own check found a drop, after a
- * sweep, in maintenance), premium travellers' first; the same jobs the scheduler runs every
- * minute, so nothing here is a second way of sending.
+ * Sends queued instant notifications now (after a traveller's own check found a drop, after an
+ * admin's sweep), premium travellers' first; the same jobs the scheduler runs every minute, so
+ * nothing here is a second way of sending.
  */
 export function sendQueuedNotifications(
   deps: AppDeps,

@@ -43,6 +43,7 @@ import {
 import type { AppDeps } from '../context.ts';
 import { sendQueuedNotifications } from './notifications.ts';
 import { startAutoRebookingRun } from './auto-rebooking.ts';
+import type { JobHandler } from './job-runner.ts';
 
 export interface PriceSweepDeps {
   db: Pick<Db, 'asService' | 'serviceStatement'>;
@@ -293,8 +294,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
 }
 
 /**
- * How long one HTTP request keeps claiming batches. Supabase stops an edge function after 150 s
- * of wall clock on the free plan; what is left stays queued and the next scheduled run carries on.
+ * How long an admin's request keeps claiming batches. Supabase stops an edge function after 150 s
+ * of wall clock on the free plan; what is left stays queued and the next price_sweep job carries on.
  */
 export const SWEEP_REQUEST_BUDGET_MS = 100_000;
 
@@ -306,24 +307,54 @@ export interface SweepRun {
 }
 
 /**
- * What an admin's "Run Price Check" and the scheduler's call both do: work on the sweep (start
- * one, or carry on with the running one) for at most one request's budget, then send the alerts
- * it queued.
+ * Works on the sweep (starts one, or carries on with the running one) for at most `budgetMs`;
+ * a finished sweep is followed by an automatic rebooking run over the new prices (its batches
+ * wait on the job queue, services/auto-rebooking.ts; a running one is joined).
+ */
+async function sweepThenAutoRebook(
+  deps: AppDeps,
+  initiatedBy: string | null,
+  budgetMs: number,
+  onFinished?: RunPriceSweepOptions['onFinished'],
+): Promise<PriceSweepResult> {
+  const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs, onFinished });
+  if (sweep.finished) {
+    await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
+  }
+  return sweep;
+}
+
+/**
+ * An admin's "Run Price Check": the sweep for one request's budget, then the alerts it queued,
+ * so the admin's answer counts what went out.
  */
 export async function runSweepAndSendAlerts(
   deps: AppDeps,
   initiatedBy: string | null,
   onFinished?: RunPriceSweepOptions['onFinished'],
 ): Promise<SweepRun> {
-  const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS, onFinished });
-  if (sweep.finished) {
-    // every finished sweep is followed by an automatic rebooking run over the new prices; its
-    // batches wait on the job queue (services/auto-rebooking.ts), a running one is joined
-    await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
-  }
+  const sweep = await sweepThenAutoRebook(deps, initiatedBy, SWEEP_REQUEST_BUDGET_MS, onFinished);
   const alerts = await sendQueuedNotifications(deps);
   return { sweep, alertsSent: alerts.completed, message: priceSweepMessage(sweep) };
 }
+
+export const PRICE_SWEEP_KIND = 'price_sweep';
+
+/**
+ * The scheduled sweep: one job every 15 minutes, working until the run's deadline. A sweep left
+ * unfinished stays running and the next period's job resumes it; the alerts it queued go out as
+ * notification_email jobs of the same run (or the next).
+ */
+export const priceSweepJob: JobHandler = {
+  kind: PRICE_SWEEP_KIND,
+  // longer than any run's budget (a batch in flight finishes after the deadline)
+  leaseSeconds: 300,
+  recurring: { every: '15 minutes' },
+  async run(_job, ctx) {
+    const sweep = await sweepThenAutoRebook(ctx.deps, null, Math.max(0, ctx.deadline - Date.now()));
+    await ctx.finish(() => Promise.resolve({ ...sweep }));
+  },
+};
 
 /** The sentence the admin sees after a run. */
 export function priceSweepMessage(result: PriceSweepResult): string {

@@ -90,15 +90,13 @@ interface StatementJobPayload {
 export const commissionStatementsJob: JobHandler<StatementJobPayload> = {
   kind: 'commission_statements',
   leaseSeconds: 600,
-  recurring(now) {
-    const period = previousMonth(now);
-    return [
-      {
-        kind: 'commission_statements',
-        payload: { periodStart: period.periodStart, periodEnd: period.periodEnd },
-        dedupeKey: `statements:${period.key}`,
-      },
-    ];
+  // the job of a month closes the month before it
+  recurring: {
+    every: 'month',
+    payload: (month) => {
+      const { periodStart, periodEnd } = previousMonth(month.start);
+      return { periodStart, periodEnd };
+    },
   },
   async run(job, ctx) {
     const { periodStart, periodEnd } = job.payload;

@@ -207,13 +207,10 @@ export const RESCAN_MINUTES = 60;
  * Once an hour: a scan for every connected mailbox not synced within the hour
  * (private.open_due_email_scans; migration 20261125300100_email_scan_schedule.sql).
  */
-export const emailScanScheduleHandler: JobHandler<{ hour: string }> = {
+export const emailScanScheduleHandler: JobHandler = {
   kind: 'email_scan_due',
   leaseSeconds: 60,
-  recurring(now) {
-    const hour = now.toISOString().slice(0, 13);
-    return [{ kind: 'email_scan_due', payload: { hour }, dedupeKey: `email_scan_due:${hour}` }];
-  },
+  recurring: { every: 'hour' },
   async run(_job, ctx) {
     await ctx.finish(async (tx) => {
       const since = new Date(Date.now() - RESCAN_MINUTES * 60_000);
