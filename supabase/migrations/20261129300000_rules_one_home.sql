@@ -23,9 +23,9 @@
 --     security for the Add Flight check).
 --   * redefined, same signatures, now reading private.room_on_plan: private.enforce_flight_limit()
 --     (same refusal, FB409), private.promote_found_flights(uuid), private.unwatch_flights_over_limit(uuid).
---   * new: private.auto_rebooking_refusal(public.profiles) returns text and
---     private.auto_rebooking_applies(public.profiles) returns boolean (stable, inlinable SQL; the
---     api's role only).
+--   * new: private.auto_rebooking_refusal(public.profiles, public.subscription_plans) returns text
+--     and private.auto_rebooking_applies(public.profiles, public.subscription_plans) returns boolean
+--     (immutable, inlinable SQL; the api's role only).
 --   * redefined, same signature: private.start_auto_rebooking_run(text, uuid, uuid, integer) counts
 --     the travellers private.auto_rebooking_applies to. Behaviour change: a premium plan that does
 --     not allow automatic rebooking (subscription_plans.auto_rebooking_enabled false) no longer
@@ -187,39 +187,39 @@ $$;
 -- To a traveller on a premium plan that allows automatic rebooking, who switched it on. Why not,
 -- in one word the api answers with: 'plan' (the plan is not premium or does not allow it; the
 -- tier check is the rule as written, though subscription_plans_tier_derived already makes every
--- plan that allows it premium) or 'switched_off'. Inlinable SQL: an automatic run's start counts
--- every traveller's flights with it.
+-- plan that allows it premium) or 'switched_off'. Given the traveller's plan row (callers join
+-- it on profiles.plan_id), so the functions stay plain expressions the planner inlines into the
+-- start of a run, which asks it of every traveller.
 
-create function private.auto_rebooking_refusal(p public.profiles)
+create function private.auto_rebooking_refusal(p public.profiles, sp public.subscription_plans)
 returns text
 language sql
-stable
+immutable
 as $$
   select case
-    when not exists (
-      select 1 from public.subscription_plans sp
-       where sp.id = p.plan_id and sp.tier = 'premium' and sp.auto_rebooking_enabled
-    ) then 'plan'
+    when not coalesce(sp.id = p.plan_id and sp.tier = 'premium' and sp.auto_rebooking_enabled, false) then 'plan'
     when not p.auto_rebooking then 'switched_off'
   end
 $$;
 
-create function private.auto_rebooking_applies(p public.profiles)
+create function private.auto_rebooking_applies(p public.profiles, sp public.subscription_plans)
 returns boolean
 language sql
-stable
+immutable
 as $$
-  select private.auto_rebooking_refusal(p) is null
+  select private.auto_rebooking_refusal(p, sp) is null
 $$;
 
-revoke all on function private.auto_rebooking_refusal(public.profiles) from public, anon, authenticated, service_role;
-revoke all on function private.auto_rebooking_applies(public.profiles) from public, anon, authenticated, service_role;
-comment on function private.auto_rebooking_refusal(public.profiles) is
-  'Why automatic rebooking does not apply to this traveller: ''plan'' (their plan is not premium or does not allow '
-  'it: subscription_plans.auto_rebooking_enabled), ''switched_off'' (profiles.auto_rebooking is off), or null when '
-  'it applies. Inlinable SQL.';
-comment on function private.auto_rebooking_applies(public.profiles) is
-  'Automatic rebooking applies to this traveller: a premium plan that allows it, and switched on '
+revoke all on function private.auto_rebooking_refusal(public.profiles, public.subscription_plans)
+  from public, anon, authenticated, service_role;
+revoke all on function private.auto_rebooking_applies(public.profiles, public.subscription_plans)
+  from public, anon, authenticated, service_role;
+comment on function private.auto_rebooking_refusal(public.profiles, public.subscription_plans) is
+  'Why automatic rebooking does not apply to this traveller on this plan (their plan_id''s row): ''plan'' (not '
+  'their plan, not premium, or it does not allow it: subscription_plans.auto_rebooking_enabled), ''switched_off'' '
+  '(profiles.auto_rebooking is off), or null when it applies. Inlinable SQL.';
+comment on function private.auto_rebooking_applies(public.profiles, public.subscription_plans) is
+  'Automatic rebooking applies to this traveller on their plan: premium, the plan allows it, switched on '
   '(private.auto_rebooking_refusal is null). What a run''s start, its batches and the claim of an automatic rebooking check.';
 
 create or replace function private.start_auto_rebooking_run(
@@ -266,8 +266,9 @@ begin
   with watched as (
     select f.id, f.status, f as flight, p as traveller
       from public.profiles p
+      join public.subscription_plans sp on sp.id = p.plan_id
       join public.flights f on f.user_id = p.id
-     where private.auto_rebooking_applies(p)
+     where private.auto_rebooking_applies(p, sp)
        and (p_scope_user is null or p.id = p_scope_user)
        and private.flight_is_watched(f)
   ),

@@ -86,9 +86,17 @@ describe('private.auto_rebooking_refusal and auto_rebooking_applies', () => {
   it.each(CASES)('on a $plan plan, switched on: $switchedOn, refuses with $refusal', async (c) => {
     const { userId } = await travellerOn(c.plan, c.switchedOn);
     const [row] = await sql<{ refusal: string | null; applies: boolean }[]>`
-      select private.auto_rebooking_refusal(p) as refusal, private.auto_rebooking_applies(p) as applies
-        from public.profiles p where p.id = ${userId}`;
+      select private.auto_rebooking_refusal(p, sp) as refusal, private.auto_rebooking_applies(p, sp) as applies
+        from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id where p.id = ${userId}`;
     expect(row).toEqual({ refusal: c.refusal, applies: c.refusal === null });
+  });
+  it("answers 'plan' when given a plan row that is not the traveller's", async () => {
+    const { userId } = await travellerOn('premium', true);
+    const [row] = await sql<{ refusal: string | null }[]>`
+      select private.auto_rebooking_refusal(p, sp) as refusal
+        from public.profiles p join public.subscription_plans sp on sp.id <> p.plan_id and sp.tier = 'premium'
+       where p.id = ${userId} limit 1`;
+    expect(row).toEqual({ refusal: 'plan' });
   });
 });
 

@@ -45,7 +45,9 @@ export type AutoRebookingRefusalReason = 'plan' | 'switched_off';
 /** The traveller's refusal; a traveller without a profile has no plan that gives it. */
 export async function autoRebookingRefusal(tx: Tx, userId: string): Promise<AutoRebookingRefusalReason | null> {
   const [row] = await tx<{ refusal: AutoRebookingRefusalReason | null }[]>`
-    select private.auto_rebooking_refusal(p) as refusal from public.profiles p where p.id = ${userId}
+    select private.auto_rebooking_refusal(p, sp) as refusal
+      from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+     where p.id = ${userId}
   `;
   return row ? row.refusal : 'plan';
 }
@@ -98,11 +100,12 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
            v.verdict, b.booking, b.price_paid
       from public.flights f
       join public.profiles p on p.id = f.user_id
+      join public.subscription_plans sp on sp.id = p.plan_id
       left join private.flight_bookings b on b.flight_id = f.id
       cross join lateral (select private.rebooking_verdict(f, p) as verdict) v
      where f.id = any(${flightIds}::bigint[])
        and f.status = 'price_drop' and not f.has_been_rebooked
-       and private.auto_rebooking_applies(p)
+       and private.auto_rebooking_applies(p, sp)
        and (v.verdict ->> 'qualifies')::boolean
      order by f.id
   `;

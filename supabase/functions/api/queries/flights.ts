@@ -282,7 +282,8 @@ export async function claimRebooking(
         claim.automatic
           ? tx`and exists (
                  select 1 from public.profiles p
-                 where p.id = f.user_id and private.auto_rebooking_applies(p)
+                 join public.subscription_plans sp on sp.id = p.plan_id
+                 where p.id = f.user_id and private.auto_rebooking_applies(p, sp)
                    and private.rebooking_qualifies(f, p))`
           : tx``
       }
