@@ -2,8 +2,9 @@
 // (api/jobs/handlers.ts; its period is its handler's `recurring`) driven through runDueJobs, the
 // code POST /api/internal/jobs runs every minute, on the api's role. For each kind: two runs in
 // one period make one job, a run in the next period makes another, and each job runs to `done`
-// having done its work. Also: two runs racing make one job per kind, and pruning never frees a
-// period's key while the period lasts. The runner's clock (`now`) is moved; the database's is not.
+// having done its work. Also: two runs racing make one job per kind, pruning never frees a
+// period's key while the period lasts, and a sweep longer than a run goes on at the next runs.
+// The runner's clock (`now`, `clock`) is moved; the database's is not.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../dev/db/test-db.ts';
@@ -12,7 +13,9 @@ import { createPayments } from '../functions/_shared/payments/index.ts';
 import type { Config } from '../functions/api/config.ts';
 import type { AppDeps } from '../functions/api/context.ts';
 import { createDb, type Db } from '../functions/api/db.ts';
-import { type JobHandler, periodOf, runDueJobs } from '../functions/api/services/job-runner.ts';
+import { enqueueJob } from '../functions/api/queries/jobs.ts';
+import { type JobHandler, periodOf, runDueJobs, type RunDueJobsResult } from '../functions/api/services/job-runner.ts';
+import { sweepContinuation } from '../functions/api/services/price-sweep.ts';
 import { createEmailConnection, createFlight, createUser, type Sql } from './factories.ts';
 
 let database: TestDatabase;
@@ -240,5 +243,93 @@ describe('recurring job kinds', () => {
     await run(new Date('2041-04-01T00:00:00Z'));
     await workerA.asService((tx) => tx`select private.prune_jobs()`);
     expect(await sql`select 1 from public.jobs where dedupe_key = 'commission_statements:2041-03'`).toHaveLength(0);
+  });
+});
+
+describe('a sweep longer than a run', () => {
+  it('goes on at each next run until done: every flight checked once, one sweep across periods', async () => {
+    // The runner's clock is a counter that each quote moves 10 s (the simulated source's latency,
+    // waited for on it): a run's 50 s budget quotes a few batches of 3 flights and stops.
+    let clock = Date.parse('2042-03-01T10:05:00Z');
+    const deps: AppDeps = {
+      ...depsOf(workerA),
+      config: { ...config, sweep: { ...config.sweep, batchSize: 3, concurrency: 1 } },
+      fareSource: createSimulatedFareSource({
+        latencyMs: 10_000,
+        sleep: (ms) => {
+          clock += ms;
+          return Promise.resolve();
+        },
+      }),
+    };
+    const sweepHandler = RECURRING.find((handler) => handler.kind === 'price_sweep')!;
+    // the flights the tests above made are not this sweep's
+    await sql`update public.flights set last_checked = now() where last_checked is null`;
+    const flights: number[] = [];
+    for (let t = 0; t < 6; t++) {
+      const traveller = await createUser(sql);
+      for (let i = 0; i < 5; i++) flights.push(await createFlight(sql, traveller.id, { current_price: null }));
+    }
+    const [{ last } = { last: 0 }] = await sql<{ last: number }[]>`
+      select coalesce(max(id), 0)::int as last from public.price_check_logs`;
+    const sweepRunning = async () =>
+      (await sql`select 1 from public.price_check_logs where id > ${last} and status = 'running'`).length > 0;
+
+    const runs: RunDueJobsResult[] = [];
+    do {
+      // the second run is the next period's: its job finds the sweep still running
+      if (runs.length === 1) clock = Date.parse('2042-03-01T10:15:00Z');
+      runs.push(await runDueJobs(deps, [sweepHandler], { clock: () => clock, worker: 'test-long-sweep' }));
+    } while ((await sweepRunning()) && runs.length < 20);
+
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(await sweepRunning()).toBe(false);
+    const sweeps = await sql<{ id: number; status: string; total_flights_checked: number }[]>`
+      select id::int, status, total_flights_checked from public.price_check_logs where id > ${last}`;
+    expect(sweeps).toEqual([{ id: expect.any(Number), status: 'completed', total_flights_checked: 30 }]);
+    const sweepId = sweeps[0]!.id;
+    const checks = await sql<{ n: number }[]>`
+      select count(p.id)::int as n from public.flights f left join public.flight_prices p on p.flight_id = f.id
+       where f.id = any(${flights}) group by f.id`;
+    expect(checks).toEqual(flights.map(() => ({ n: 1 })));
+
+    const jobs = await sql<
+      { dedupe_key: string; status: string; result: { sweepId: number; resumed: boolean; finished: boolean } }[]
+    >`
+      select dedupe_key, status, result from public.jobs
+       where kind = 'price_sweep' and (dedupe_key like 'price_sweep:2042-03-01T%' or dedupe_key like ${`price_sweep:sweep:${sweepId}:%`})
+       order by id`;
+    // every run picked up the job the one before left, and the second also ran its period's job
+    expect(runs.map((run) => run.byKind.price_sweep)).toEqual(
+      runs.map((_, i) => ({ completed: i === 1 ? 2 : 1, failed: 0 })),
+    );
+    expect(jobs.every((job) => job.status === 'done' && job.result.sweepId === sweepId)).toBe(true);
+    const [first, continued, nextPeriod, ...rest] = jobs;
+    expect(first).toMatchObject({
+      dedupe_key: 'price_sweep:2042-03-01T10:00',
+      result: { resumed: false, finished: false },
+    });
+    expect(continued?.dedupe_key).toMatch(new RegExp(`^price_sweep:sweep:${sweepId}:left:\\d+$`));
+    // the next period's job worked on the same sweep, and queued no second continuation
+    expect(nextPeriod).toMatchObject({
+      dedupe_key: 'price_sweep:2042-03-01T10:15',
+      result: { resumed: true, finished: false },
+    });
+    const continuations = [continued!, ...rest];
+    expect(continuations).toHaveLength(runs.length - 1);
+    const left = continuations.map((job) => Number(job.dedupe_key.split(':left:')[1]));
+    expect(left).toEqual([...left].sort((a, b) => b - a));
+    expect(new Set(left).size).toBe(left.length);
+    expect(continuations.at(-1)?.result.finished).toBe(true);
+    expect(await sql`select 1 from public.jobs where kind = 'price_sweep' and status <> 'done'`).toHaveLength(0);
+
+    // a continuation of a sweep another run finished does nothing, and starts no sweep
+    await workerA.asService((tx) => enqueueJob(tx, sweepContinuation({ sweepId, batchesLeft: 99 })));
+    const late = await runDueJobs(deps, [sweepHandler], { clock: () => clock, worker: 'test-long-sweep' });
+    expect(late.byKind.price_sweep).toEqual({ completed: 1, failed: 0 });
+    const [lateJob] =
+      await sql`select status, result from public.jobs where dedupe_key = ${`price_sweep:sweep:${sweepId}:left:99`}`;
+    expect(lateJob).toEqual({ status: 'done', result: { sweepId, alreadyFinished: true } });
+    expect(await sql`select 1 from public.price_check_logs where id > ${sweepId}`).toHaveLength(0);
   });
 });

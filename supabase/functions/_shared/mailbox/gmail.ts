@@ -6,6 +6,7 @@
 // time Gmail asked to wait (Retry-After, at most an hour); a 404 on the history is
 // GmailHistoryGoneError (the mailbox lists in full instead); another 403 is GmailUnauthorizedError;
 // anything else, a timeout or an unreadable answer is GoogleUnavailableError.
+import { fromBase64Url } from '../base64url.ts';
 import { callGoogle } from './google.ts';
 import {
   type GoogleConfig,
@@ -111,9 +112,7 @@ export async function gmailHistory(
 export async function gmailRawMessage(config: GoogleConfig, accessToken: string, id: string): Promise<Uint8Array> {
   const message = await gmail<{ raw?: string }>(config, accessToken, `messages/${encodeURIComponent(id)}?format=raw`);
   if (!message.raw) throw new GoogleUnavailableError('Gmail sent a message without its raw form');
-  const normal = message.raw.replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(normal + '='.repeat((4 - (normal.length % 4)) % 4));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  return fromBase64Url(message.raw);
 }
 
 /** The traveller's token: `token()` answers the current access token, `refresh()` a new one. */

@@ -7,26 +7,16 @@
 // answer, a timeout, or any other answer without a token is GoogleUnavailableError. Revocation
 // never throws: it answers whether Google confirmed. No token or message body is ever logged or
 // thrown.
+import { toBase64Url } from '../base64url.ts';
+import { sha256 } from '../sha256.ts';
 import { GMAIL_READONLY_SCOPE } from '../types/email.ts';
 import { type GoogleConfig, GoogleGrantError, type GoogleTokens, GoogleUnavailableError } from './types.ts';
 
 const TIMEOUT_MS = 15_000;
 
-function base64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** A random URL-safe string of `bytes` random bytes (state, PKCE verifier). */
-export function randomToken(bytes = 32): string {
-  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
 /** PKCE S256: base64url(SHA-256(verifier)). */
 export async function codeChallenge(verifier: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
-  return base64Url(new Uint8Array(digest));
+  return toBase64Url(await sha256(verifier));
 }
 
 export function authorizationUrl(config: GoogleConfig, state: string, challenge: string): string {

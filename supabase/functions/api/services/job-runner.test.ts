@@ -153,3 +153,26 @@ Deno.test("job runner: a job is told the run's deadline", async () => {
   await runDueJobs(depsWith(db), [handler], { budgetMs: 30_000 });
   assert.ok(deadline >= before + 30_000 && deadline <= Date.now() + 30_000, String(deadline - before));
 });
+
+Deno.test("job runner: the periods, the budget and the deadline are read on the run's clock", async () => {
+  const db = new ScriptedDb([[{ id: '1' }], [job(1)], [{ completed: true }]]);
+  let clock = Date.parse('2026-11-28T10:14:50Z');
+  const seen: { deadline: number; now: number }[] = [];
+  const handler: JobHandler = {
+    kind: 'test_kind',
+    leaseSeconds: 5,
+    recurring: { every: '15 minutes' },
+    run: (_job, ctx) => {
+      seen.push({ deadline: ctx.deadline, now: ctx.now() });
+      // the job's work takes the whole budget: the run claims nothing more
+      clock = ctx.deadline;
+      return Promise.resolve();
+    },
+  };
+  const started = clock;
+  await runDueJobs(depsWith(db), [handler], { budgetMs: 30_000, clock: () => clock });
+  assert.deepEqual(seen, [{ deadline: started + 30_000, now: started }]);
+  assert.ok(db.parameters[0]?.includes('test_kind:2026-11-28T10:00'), JSON.stringify(db.parameters[0]));
+  // the period's job enqueued, claimed and completed; no second claim past the deadline
+  assert.equal(db.queries.length, 3);
+});

@@ -36,10 +36,13 @@ export interface JobContext {
   /** Names this worker in the job's locked_by. */
   worker: string;
   /**
-   * When the run stops claiming jobs (ms since the epoch). A job whose work can be cut anywhere
-   * (a sweep) stops there and leaves the rest to a later job, so a request stays in its budget.
+   * When the run stops claiming jobs (ms since the epoch, on `now`). A job whose work can be cut
+   * anywhere (a sweep) stops there and leaves the rest to a later job, so a request stays in its
+   * budget.
    */
   deadline: number;
+  /** The run's clock (ms since the epoch), the one `deadline` is on: Date.now unless a test steps it. */
+  now(): number;
   /**
    * Runs `write` and completes the job in one transaction; what `write` returns is the job's
    * result. Throws ClaimLostError (after rolling `write` back) when another worker holds the job.
@@ -154,8 +157,10 @@ export interface RunDueJobsOptions {
   worker?: string;
   /** Stop after this many jobs in all (tests, benchmarks). */
   maxJobs?: number;
-  /** The moment whose periods recurring work is enqueued for (default: the clock; tests move it). */
+  /** The moment whose periods recurring work is enqueued for (default: the clock's; tests move it). */
   now?: Date;
+  /** Milliseconds since the epoch, read for the budget and the jobs' deadline (default Date.now; tests step it). */
+  clock?: () => number;
 }
 
 export interface KindCounts {
@@ -180,7 +185,8 @@ export async function runDueJobs(
   options: RunDueJobsOptions = {},
 ): Promise<RunDueJobsResult> {
   const worker = options.worker ?? `jobs-${crypto.randomUUID()}`;
-  const deadline = Date.now() + (options.budgetMs ?? 50_000);
+  const clock = options.clock ?? Date.now;
+  const deadline = clock() + (options.budgetMs ?? 50_000);
   const batch = options.batch ?? 10;
   const selected = handlers.filter((h) => !options.kinds || options.kinds.includes(h.kind));
   const result: RunDueJobsResult = { completed: 0, failed: 0, byKind: {} };
@@ -189,7 +195,7 @@ export async function runDueJobs(
     counts[key] += 1;
     result[key] += 1;
   };
-  const now = options.now ?? new Date();
+  const now = options.now ?? new Date(clock());
   const recurring = selected.flatMap((h) => (h.recurring ? [recurringJob(h.kind, h.recurring, now)] : []));
   if (recurring.length > 0) {
     await deps.db.asService(async (tx) => {
@@ -200,16 +206,16 @@ export async function runDueJobs(
     options.maxJobs === undefined ? batch : Math.min(batch, options.maxJobs - result.completed - result.failed);
 
   let claimedAny = true;
-  while (claimedAny && Date.now() < deadline && room() > 0) {
+  while (claimedAny && clock() < deadline && room() > 0) {
     claimedAny = false;
     for (const handler of selected) {
-      if (Date.now() >= deadline || room() <= 0) break;
+      if (clock() >= deadline || room() <= 0) break;
       const jobs = await deps.db.asService((tx) =>
         claimJobs<never>(tx, { kinds: [handler.kind], worker, limit: room(), leaseSeconds: handler.leaseSeconds }),
       );
       if (jobs.length > 0) claimedAny = true;
       for (const job of jobs) {
-        const outcome = await runOne(deps, handler, job, worker, deadline);
+        const outcome = await runOne(deps, handler, job, worker, deadline, clock);
         if (outcome) count(handler.kind, outcome);
       }
     }
@@ -224,12 +230,14 @@ async function runOne(
   job: ClaimedJob<never>,
   worker: string,
   deadline: number,
+  clock: () => number,
 ): Promise<keyof KindCounts | null> {
   let finished = false;
   const ctx: JobContext = {
     deps,
     worker,
     deadline,
+    now: clock,
     finish: async (write) => {
       if (finished) throw new Error(`job ${job.id} finished twice`);
       await deps.db.asService(async (tx) => {

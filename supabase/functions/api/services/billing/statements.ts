@@ -18,11 +18,11 @@ export interface StatementPeriod {
 }
 
 /** The calendar month before `now` (UTC): the period a statement run closes. */
-export function previousMonth(now: Date): StatementPeriod & { key: string } {
+export function previousMonth(now: Date): StatementPeriod {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  return { periodStart: day(start), periodEnd: day(end), key: day(start).slice(0, 7) };
+  return { periodStart: day(start), periodEnd: day(end) };
 }
 
 /** Closes one traveller's period and, with a saved card, charges what is due. */
@@ -93,10 +93,7 @@ export const commissionStatementsJob: JobHandler<StatementJobPayload> = {
   // the job of a month closes the month before it
   recurring: {
     every: 'month',
-    payload: (month) => {
-      const { periodStart, periodEnd } = previousMonth(month.start);
-      return { periodStart, periodEnd };
-    },
+    payload: (month) => ({ ...previousMonth(month.start) }),
   },
   async run(job, ctx) {
     const { periodStart, periodEnd } = job.payload;

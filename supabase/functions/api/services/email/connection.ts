@@ -32,15 +32,10 @@ import {
   takeOAuthAttempt,
 } from '../../queries/email.ts';
 import { gmailProfile } from '../../../_shared/mailbox/gmail.ts';
-import {
-  authorizationUrl,
-  codeChallenge,
-  exchangeCode,
-  randomToken,
-  revokeToken,
-} from '../../../_shared/mailbox/google.ts';
+import { authorizationUrl, codeChallenge, exchangeCode, revokeToken } from '../../../_shared/mailbox/google.ts';
 import { GoogleGrantError, type GoogleTokens } from '../../../_shared/mailbox/types.ts';
-import { sha256Hex } from '../../lib/sha256.ts';
+import { randomToken } from '../../../_shared/base64url.ts';
+import { sha256Hex } from '../../../_shared/sha256.ts';
 import { kickScans } from './scan.ts';
 import { createTokenCipher } from './token-crypto.ts';
 

@@ -25,7 +25,7 @@ import {
   INBOUND_MAX_WAITING,
   storeInboundEmail,
 } from '../../queries/inbound-email.ts';
-import { sha256Hex } from '../../lib/sha256.ts';
+import { sha256Hex } from '../../../_shared/sha256.ts';
 import { type JobHandler, runDueJobs } from '../job-runner.ts';
 import { importEmail, readEmail } from './importer.ts';
 
