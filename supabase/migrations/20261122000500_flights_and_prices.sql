@@ -277,12 +277,12 @@ create trigger flights_set_updated_at
 -- =============================================================================================
 -- Flight limit
 -- =============================================================================================
--- A plan's flight limit counts the watched flights (private.flight_is_watched); -1 means
--- unlimited. Enforced here as well as in the api so direct SQL cannot exceed it. A flight added
--- as already rebooked, departed or cancelled (an import of past trips) adds nothing to the
--- count, so it is never refused. The profile row is locked so two concurrent adds cannot both
--- take the last slot. Security definer: the lock needs UPDATE rights on profiles that users do
--- not have.
+-- A watched flight is refused when the plan has no room (private.room_on_plan: the plan's flight
+-- limit, -1 unlimited, less the watched flights). Enforced here as well as in the api so direct
+-- SQL cannot exceed it. A flight added as already rebooked, departed or cancelled (an import of
+-- past trips) adds nothing to the count, so it is never refused. The profile row is locked so two
+-- concurrent adds cannot both take the last slot. Security definer: the lock needs UPDATE rights
+-- on profiles that users do not have.
 create or replace function private.enforce_flight_limit()
 returns trigger
 language plpgsql
@@ -290,34 +290,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  plan_limit integer;
-  watched integer;
+  v_room record;
 begin
   if not private.flight_is_watched(new) then
     return new;
   end if;
-
-  -- the owner's row is locked so two concurrent adds cannot both take the last slot
-  select sp.flight_limit into plan_limit
-    from public.profiles p
-    join public.subscription_plans sp on sp.id = p.plan_id
-   where p.id = new.user_id
-   for update of p;
-
-  if plan_limit is null or plan_limit = -1 then
-    return new;
-  end if;
-
-  select count(*) into watched
-    from public.flights f
-   where f.user_id = new.user_id
-     and private.flight_is_watched(f);
-
-  if watched >= plan_limit then
-    raise exception 'Flight limit reached: your plan monitors up to % flights.', plan_limit
+  -- the owner's row is locked so two concurrent adds cannot both take the last place
+  perform 1 from public.profiles p where p.id = new.user_id for update;
+  select * into v_room from private.room_on_plan(new.user_id);
+  if v_room.room <= 0 then
+    raise exception 'Flight limit reached: your plan monitors up to % flights.', v_room.flight_limit
       using errcode = 'FB409';
   end if;
-
   return new;
 end;
 $$;
@@ -857,6 +841,64 @@ revoke all on function private.flight_is_due(public.flights, timestamptz) from p
 grant execute on function private.flight_is_due(public.flights, timestamptz) to service_role;
 
 comment on function private.flight_is_due(public.flights, timestamptz) is 'Checkable and not checked since the given time: a sweep''s due rule.';
+
+-- =============================================================================================
+-- The status of a flight no check has found a drop on
+-- =============================================================================================
+-- One home for the rule (docs/architecture.md "Where each rule lives"): a new flight, a check
+-- that finds no lower fare, and a rebooking the source refused because the fare is gone all show
+-- the flight this way: monitored when its fare can be changed, 'limited' (drops are missed
+-- opportunities) when it cannot. Only the system inserts flights; the api's inserts and price
+-- checks ask this function. Language sql without SET, so a price check's update inlines it.
+create function private.flight_initial_status(p_is_eligible_for_rebooking boolean)
+returns text
+language sql
+immutable
+as $$
+  select case when p_is_eligible_for_rebooking then 'monitoring' else 'limited' end
+$$;
+
+-- =============================================================================================
+-- Room on the plan
+-- =============================================================================================
+-- How many more flights a traveller's plan watches: its flight limit less the flights watched now
+-- (private.flight_is_watched). Security invoker: the Add Flight check runs it as the traveller,
+-- under the policies (the traveller sees their own flights and the plan they are on); the
+-- triggers and passes below run it as its owner. Callers that decide on the answer lock the
+-- traveller's profile row first, so two adds cannot both take the last place.
+create function private.room_on_plan(p_user_id uuid)
+returns table (flight_limit integer, watched integer, room integer)
+language sql
+stable
+as $$
+  select sp.flight_limit,
+         w.watched,
+         case when sp.flight_limit = -1 then 2147483647 else sp.flight_limit - w.watched end
+    from public.profiles p
+    join public.subscription_plans sp on sp.id = p.plan_id
+   cross join lateral (
+     select count(*)::integer as watched
+       from public.flights f
+      where f.user_id = p.id and private.flight_is_watched(f)
+   ) w
+   where p.id = p_user_id
+$$;
+
+revoke all on function private.room_on_plan(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.room_on_plan(uuid) to authenticated;
+
+comment on function private.room_on_plan(uuid) is
+  'Room on the traveller''s plan: flight_limit (-1 unlimited), watched (flights private.flight_is_watched counts) '
+  'and room, how many more flights it watches (flight_limit - watched; negative when it watches more than the '
+  'plan allows, after a downgrade; 2147483647 when unlimited). No row without a profile. Security invoker: '
+  'a traveller calling it sees only their own flights.';
+
+revoke all on function private.flight_initial_status(boolean) from public, anon, authenticated, service_role;
+
+comment on function private.flight_initial_status(boolean) is
+  'The status of a flight no check has found a drop on: ''monitoring'' for a fare that can be changed '
+  '(is_eligible_for_rebooking), else ''limited''. What the api inserts a flight with, what a check without a '
+  'drop and a rebooking refused for a fare now gone leave. Inlinable SQL.';
 
 -- =============================================================================================
 -- Which country an airport is in

@@ -78,30 +78,6 @@ create policy "Admins can view auto-rebooking logs"
   to authenticated
   using ((select private.is_admin()));
 
--- A flight a user adds gets its status from its fare alone: eligible fares are monitored, the
--- rest are 'limited'. Set here rather than granted, so nobody can insert a flight as already
--- rebooked or as a price drop. System inserts (service role, seeds, imports) set what they mean.
-create or replace function private.set_initial_flight_status()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if current_user not in ('authenticated', 'anon') then
-    return new;
-  end if;
-  new.status := case when new.is_eligible_for_rebooking then 'monitoring' else 'limited' end;
-  new.rebooking_claimed_at := null;
-  return new;
-end;
-$$;
-
-revoke all on function private.set_initial_flight_status() from public, anon, authenticated;
-
-create trigger flights_set_initial_status
-  before insert on public.flights
-  for each row execute function private.set_initial_flight_status();
-
 -- =============================================================================================
 -- Rebookings: the record that outlives the card
 -- =============================================================================================
@@ -282,6 +258,49 @@ comment on function private.rebooking_qualifies(public.flights, public.profiles)
   'private.rebooking_min_net_savings. Inlinable SQL (no security definer, no SET) so set-wide counts cost no call per row; '
   'private.rebooking_verdict''s qualifies is this function.';
 
+-- =============================================================================================
+-- Automatic rebooking applies
+-- =============================================================================================
+-- To a traveller on a premium plan that allows automatic rebooking, who switched it on. Why not,
+-- in one word the api answers with: 'plan' (the plan is not premium or does not allow it; the
+-- tier check is the rule as written, though subscription_plans_tier_derived already makes every
+-- plan that allows it premium) or 'switched_off'. Given the traveller's plan row (callers join
+-- it on profiles.plan_id), so the functions stay plain expressions the planner inlines into the
+-- start of a run, which asks it of every traveller.
+create function private.auto_rebooking_refusal(p public.profiles, sp public.subscription_plans)
+returns text
+language sql
+immutable
+as $$
+  select case
+    when not coalesce(sp.id = p.plan_id and sp.tier = 'premium' and sp.auto_rebooking_enabled, false) then 'plan'
+    when not p.auto_rebooking then 'switched_off'
+  end
+$$;
+
+revoke all on function private.auto_rebooking_refusal(public.profiles, public.subscription_plans)
+  from public, anon, authenticated, service_role;
+
+comment on function private.auto_rebooking_refusal(public.profiles, public.subscription_plans) is
+  'Why automatic rebooking does not apply to this traveller on this plan (their plan_id''s row): ''plan'' (not '
+  'their plan, not premium, or it does not allow it: subscription_plans.auto_rebooking_enabled), ''switched_off'' '
+  '(profiles.auto_rebooking is off), or null when it applies. Inlinable SQL.';
+
+create function private.auto_rebooking_applies(p public.profiles, sp public.subscription_plans)
+returns boolean
+language sql
+immutable
+as $$
+  select private.auto_rebooking_refusal(p, sp) is null
+$$;
+
+revoke all on function private.auto_rebooking_applies(public.profiles, public.subscription_plans)
+  from public, anon, authenticated, service_role;
+
+comment on function private.auto_rebooking_applies(public.profiles, public.subscription_plans) is
+  'Automatic rebooking applies to this traveller on their plan: premium, the plan allows it, switched on '
+  '(private.auto_rebooking_refusal is null). What a run''s start, its batches and the claim of an automatic rebooking check.';
+
 create or replace function private.rebooking_verdict(f public.flights, p public.profiles)
 returns jsonb
 language plpgsql
@@ -379,7 +398,8 @@ revoke all on table private.auto_rebooking_batches from public, anon, authentica
 -- =============================================================================================
 -- Starting a run
 -- =============================================================================================
--- Evaluates every watched flight of premium travellers with auto-rebooking on (one traveller's
+-- Evaluates every watched flight of the travellers automatic rebooking applies to
+-- (private.auto_rebooking_applies: a premium plan that allows it, switched on; one traveller's
 -- for a traveller's own run) and enqueues the qualifying ones (a price drop whose verdict
 -- qualifies) in batches of explicit ids. A run of the same scope already running is joined. A run
 -- left running for an hour (its worker and retries gone) is closed as failed; its flights are
@@ -431,7 +451,7 @@ begin
       from public.profiles p
       join public.subscription_plans sp on sp.id = p.plan_id
       join public.flights f on f.user_id = p.id
-     where sp.tier = 'premium' and p.auto_rebooking
+     where private.auto_rebooking_applies(p, sp)
        and (p_scope_user is null or p.id = p_scope_user)
        and private.flight_is_watched(f)
   ),

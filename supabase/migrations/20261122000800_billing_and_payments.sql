@@ -489,7 +489,8 @@ comment on function private.move_to_free_plan(uuid) is
   'nothing. Called by the downgrade, the expiry pass and a disputed subscription payment.';
 
 -- ---- the flight limit applied to flights already watched --------------------------------------
--- The inverse of private.promote_found_flights: the watched flights beyond the plan's limit are
+-- The inverse of private.promote_found_flights: the watched flights the plan has no room for
+-- (private.room_on_plan) are
 -- kept with over_limit (not watched: no price checks, no rebooking), the most recently added
 -- first; a flight being rebooked right now is kept watched. A later scan, or a larger plan and a
 -- scan, watches them again (promote_found_flights).
@@ -500,24 +501,22 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_limit integer;
+  v_over integer;
   v_count integer;
 begin
-  select sp.flight_limit into v_limit
-    from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
-   where p.id = p_user_id
-   for update of p;
-  if v_limit is null or v_limit = -1 then
+  perform 1 from public.profiles p where p.id = p_user_id for update;
+  select greatest(-r.room, 0) into v_over from private.room_on_plan(p_user_id) r;
+  if coalesce(v_over, 0) = 0 then
     return 0;
   end if;
   with ranked as (
-    select f.id, row_number() over (order by (f.status = 'rebooking') desc, f.created_at, f.id) as n
+    select f.id, row_number() over (order by (f.status = 'rebooking'), f.created_at desc, f.id desc) as n
       from public.flights f
      where f.user_id = p_user_id and private.flight_is_watched(f)
   )
   update public.flights f set over_limit = true
     from ranked r
-   where f.id = r.id and r.n > v_limit;
+   where f.id = r.id and r.n <= v_over;
   get diagnostics v_count = row_count;
   return v_count;
 end;
@@ -1203,3 +1202,161 @@ comment on function private.record_commission_payment(uuid, uuid, integer) is
   'An admin (p_actor) records a commission payment of p_amount cents made outside the app by traveller p_user_id: a completed manual commission billing row, the amount moved from commission_owed to commission_paid, an audit row. FB400 for an amount above what is owed; 42501 when the actor is the traveller (another admin must record it); no row for an unknown traveller. The api''s role only.';
 
 revoke all on function private.record_commission_payment(uuid, uuid, integer) from public, anon, authenticated, service_role;
+
+-- =============================================================================================
+-- The rebooking ledger
+-- =============================================================================================
+-- Beside the payment ledger (private.claim_commission_payment, private.record_commission_payment,
+-- above): what a completed rebooking changes, in the transaction that records it.
+
+-- The commission on a rebooking: the plan's rate (integer percent) of the airline credit,
+-- rounded to the cent (half up); nothing on no credit or no rate.
+create function private.commission_on(p_airline_credit integer, p_commission_rate integer)
+returns integer
+language sql
+immutable
+as $$
+  select case
+    when coalesce(p_airline_credit, 0) <= 0 or coalesce(p_commission_rate, 0) <= 0 then 0
+    else round(p_airline_credit::numeric * p_commission_rate / 100)::integer
+  end
+$$;
+
+-- Records a completed rebooking once: the owner's credits and, for a plan with a commission
+-- rate, the commission owed plus a pending commission billing row; the flight (when it still
+-- exists and is not already rebooked) with the commission and the rate it was charged at (a later
+-- change of the plan's rate changes neither); the rebooking record as recorded; the traveller's
+-- notification. Answers the commission charged, or null when the record is not open (already
+-- recorded or released) or the traveller is gone. The credit is the traveller's whatever happened
+-- to the card since the claim: the airline change was made.
+create function private.record_rebooking(
+  p_rebooking_id bigint,
+  p_user_id uuid,
+  p_flight_id bigint,
+  p_new_price integer,
+  p_airline_credit integer,
+  p_credit_reference text,
+  p_credit_expiry_date date,
+  p_seat_number text,
+  p_rebooked_at timestamptz,
+  p_credit_review text default null
+)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_rate integer;
+  v_commission integer;
+  v_airline text;
+  v_flight_number text;
+  v_departure_airport text;
+  v_arrival_airport text;
+begin
+  perform 1 from private.rebookings r
+   where r.id = p_rebooking_id and r.user_id = p_user_id and r.state in ('claimed', 'confirmed')
+   for update;
+  if not found then
+    return null;
+  end if;
+
+  -- the owner's row first, as every ledger change does: a traveller's credit and commission move
+  -- one rebooking at a time. The rate is the plan's the traveller is on (by id: a renamed or
+  -- retired plan keeps it).
+  select coalesce(sp.commission_rate, 0) into v_rate
+    from public.profiles p
+    join public.subscription_plans sp on sp.id = p.plan_id
+   where p.id = p_user_id
+   for update of p;
+  if not found then
+    return null;
+  end if;
+  v_commission := private.commission_on(p_airline_credit, v_rate);
+
+  update public.flights f set
+    has_been_rebooked = true,
+    status = 'rebooked',
+    rebooking_claimed_at = null,
+    rebooking_date = p_rebooked_at,
+    rebooking_price = p_new_price,
+    current_price = p_new_price,
+    lowest_price = least(coalesce(f.lowest_price, p_new_price), p_new_price),
+    airline_credit = p_airline_credit,
+    credit_reference_number = p_credit_reference,
+    credit_expiry_date = p_credit_expiry_date,
+    seat_number = coalesce(p_seat_number, f.seat_number),
+    commission_amount = v_commission,
+    commission_rate = v_rate,
+    credit_review = p_credit_review
+   where f.id = p_flight_id and f.user_id = p_user_id and not f.has_been_rebooked
+  returning f.airline, f.flight_number, f.departure_airport, f.arrival_airport
+       into v_airline, v_flight_number, v_departure_airport, v_arrival_airport;
+
+  update public.profiles p set
+    total_credits_earned = p.total_credits_earned + p_airline_credit,
+    commission_owed = p.commission_owed + v_commission
+   where p.id = p_user_id;
+
+  if v_commission > 0 then
+    insert into public.billing_transactions
+      (user_id, amount, status, type, description, transaction_date, credits_earned_in_period)
+    values (
+      p_user_id, v_commission, 'pending', 'commission',
+      v_rate || '% commission on '
+        || case when v_airline is not null then 'the ' || v_airline || ' ' || v_flight_number || ' rebooking'
+                else 'rebooking #' || p_rebooking_id end,
+      p_rebooked_at, p_airline_credit);
+  end if;
+
+  update private.rebookings r set
+    state = 'recorded', commission = v_commission, finished_at = now(),
+    result = coalesce(r.result, jsonb_build_object(
+      'newPrice', p_new_price,
+      'airlineCredit', p_airline_credit,
+      'creditReference', p_credit_reference,
+      'creditExpiryDate', p_credit_expiry_date,
+      'seatNumber', p_seat_number,
+      'rebookedAt', to_char(p_rebooked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+   where r.id = p_rebooking_id;
+
+  -- the traveller hears of it through the outbox, once per rebooking: the facts only, the
+  -- rebooking template writes the email (notification-templates/data.ts 'rebooking')
+  if v_airline is not null then
+    perform private.queue_notification(
+      p_user_id, 'rebooking',
+      jsonb_build_object(
+        'airline', v_airline,
+        'flightNumber', v_flight_number,
+        'departureAirport', v_departure_airport,
+        'arrivalAirport', v_arrival_airport,
+        'newPrice', p_new_price,
+        'credit', p_airline_credit,
+        'reference', p_credit_reference,
+        'creditExpiresAt', p_credit_expiry_date),
+      p_flight_id,
+      'rebooking:' || p_rebooking_id);
+  end if;
+
+  return v_commission;
+end;
+$$;
+
+revoke all on function private.record_rebooking(bigint, uuid, bigint, integer, integer, text, date, text, timestamptz, text)
+  from public, anon, authenticated, service_role;
+
+comment on function private.record_rebooking(bigint, uuid, bigint, integer, integer, text, date, text, timestamptz, text) is
+  'Records a completed rebooking once (rebooking id, traveller, flight, new price and airline credit in cents, credit '
+  'reference and expiry, seat, when, credit review): credits, commission owed and a pending commission billing row '
+  '(private.commission_on at the plan''s rate), the flight rebooked with that commission and rate, the record '
+  'recorded, the rebooking notification. Answers the commission in cents, or null when the record is not open. '
+  'The api''s role only.';
+
+revoke all on function private.commission_on(integer, integer) from public, anon, authenticated, service_role;
+
+-- the admin's flight list shows what a rebooking would be charged; it runs as the admin
+grant execute on function private.commission_on(integer, integer) to authenticated;
+
+comment on function private.commission_on(integer, integer) is
+  'Commission in cents on a rebooking: round(airline credit (cents) x commission rate (percent) / 100), half up; '
+  '0 without a credit or a rate. Inlinable SQL.';

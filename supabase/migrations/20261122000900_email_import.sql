@@ -294,8 +294,8 @@ create policy "Users can view the emails read for them"
   on public.email_imports for select to authenticated
   using (user_id = (select auth.uid()));
 
--- Found-not-watched flights of a traveller become watched while the plan has room, oldest first.
--- Called by each scan before it imports (so an upgrade or a removal makes room on the next scan).
+-- Found-not-watched flights of a traveller become watched while the plan has room
+-- (private.room_on_plan), oldest first. Called by each scan before it imports (so an upgrade or a removal makes room on the next scan).
 create or replace function private.promote_found_flights(p_user_id uuid)
 returns integer
 language plpgsql
@@ -303,21 +303,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_limit integer;
-  v_watched integer;
   v_room integer;
   v_promoted integer;
 begin
-  select sp.flight_limit into v_limit
-    from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
-   where p.id = p_user_id
-   for update of p;
-  if v_limit is null then
-    return 0;
-  end if;
-  select count(*) into v_watched from public.flights f where f.user_id = p_user_id and private.flight_is_watched(f);
-  v_room := case when v_limit = -1 then 2147483647 else greatest(v_limit - v_watched, 0) end;
-  if v_room = 0 then
+  perform 1 from public.profiles p where p.id = p_user_id for update;
+  select greatest(r.room, 0) into v_room from private.room_on_plan(p_user_id) r;
+  if coalesce(v_room, 0) = 0 then
     return 0;
   end if;
   with chosen as (

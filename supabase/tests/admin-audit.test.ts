@@ -1,4 +1,4 @@
-// The admin audit log (migration 20261122000500_flights_and_prices.sql): one row per admin action with
+// The admin audit log (migration 20261122000400_admin_audit.sql): one row per admin action with
 // who, what, when and the values before and after; immutable for every role, the owner and a
 // superuser included; readable by admins only. And the last-admin rule: no change or delete may
 // leave the app without an admin, even when two admins revoke each other at the same moment.

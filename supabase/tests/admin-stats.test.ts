@@ -1,4 +1,4 @@
-// Migration 20261122000500_flights_and_prices.sql: private.admin_stats (the admin dashboard's stats and
+// Migration 20261122001100_admin_reports.sql: private.admin_stats (the admin dashboard's stats and
 // chart in one statement) and flights.price_drop_found_at, the time a price drop was first found.
 // Each case arranges its rows in a transaction that is rolled back, so every case starts from the
 // same database: one admin and one traveller, no flights.
@@ -252,7 +252,7 @@ describe('flights.price_drop_found_at', () => {
   });
 });
 
-describe('the admin searches (migration 20261122000500_flights_and_prices.sql)', () => {
+describe('the admin searches (migration 20261122001100_admin_reports.sql)', () => {
   it('answer an admin the matching ids and anyone else none', async () => {
     const search = (as: TestUser) =>
       actAs(

@@ -24,6 +24,8 @@ const ONE_SCHEDULER = 'issue 22 item 4: one scheduler (recurring job kinds; pg_c
 
 const SWEEP_CONTINUATION = 'issue 22 item 4: a sweep longer than a run continues at the next run (batches_left)';
 
+const ROOM_ON_PLAN = 'issue 22 item 3: reads private.room_on_plan, the one rule of room on the plan';
+
 export const intendedDifferences: IntendedDifference[] = [
   { key: 'column public.notification_history.title: only in old', reason: NOTIFICATION_DATA },
   { key: 'column public.notification_history.message: only in old', reason: NOTIFICATION_DATA },
@@ -149,5 +151,47 @@ export const intendedDifferences: IntendedDifference[] = [
   {
     key: 'function private.prune_jobs(interval,interval): language differs',
     reason: 'issue 22 item 4: plpgsql, so its delete is planned with the intervals and uses jobs_finished_idx',
+  },
+  // Issue 22 item 3 (branch i22-rules, its migration 20261129300000_rules_one_home.sql folded
+  // into the flights, rebooking, billing and email import areas): each rule one home, in SQL.
+  {
+    key: 'trigger public.flights.flights_set_initial_status: only in old',
+    reason: 'issue 22 item 3: only the system inserts flights, so it never fired; the api asks flight_initial_status',
+  },
+  {
+    key: 'function private.set_initial_flight_status(): only in old',
+    reason: 'issue 22 item 3: the function of the dropped trigger',
+  },
+  {
+    key: 'function private.flight_initial_status(boolean): only in new',
+    reason: 'issue 22 item 3: the status of a flight no check has found a drop on, one home',
+  },
+  {
+    key: 'function private.room_on_plan(uuid): only in new',
+    reason: 'issue 22 item 3: room on the plan, one home (the Add Flight check runs it as the traveller)',
+  },
+  { key: 'function private.enforce_flight_limit(): body differs', reason: ROOM_ON_PLAN },
+  { key: 'function private.promote_found_flights(uuid): body differs', reason: ROOM_ON_PLAN },
+  { key: 'function private.unwatch_flights_over_limit(uuid): body differs', reason: ROOM_ON_PLAN },
+  {
+    key: 'function private.auto_rebooking_refusal(public.profiles,public.subscription_plans): only in new',
+    reason: 'issue 22 item 3: why automatic rebooking does not apply (plan, switched_off), one home',
+  },
+  {
+    key: 'function private.auto_rebooking_applies(public.profiles,public.subscription_plans): only in new',
+    reason: 'issue 22 item 3: automatic rebooking applies (premium, the plan allows it, switched on), one home',
+  },
+  {
+    key: 'function private.start_auto_rebooking_run(text,uuid,uuid,integer): body differs',
+    reason:
+      'issue 22 item 3: runs for the travellers auto_rebooking_applies to (a premium plan that does not allow it gets none)',
+  },
+  {
+    key: 'function private.commission_on(integer,integer): only in new',
+    reason: 'issue 22 item 3: the commission on a rebooking, one home beside the payment ledger',
+  },
+  {
+    key: 'function private.record_rebooking(bigint,uuid,bigint,integer,integer,text,date,text,timestamp with time zone,text): only in new',
+    reason: 'issue 22 item 3: the rebooking ledger in SQL beside the payment ledger, out of the flights queries',
   },
 ];

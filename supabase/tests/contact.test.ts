@@ -39,7 +39,7 @@ const message = {
 
 describe('sending a contact message', () => {
   // Only the api stores messages, on its service connection after validating and rate-limiting
-  // them (migration 20261122000200_jobs_and_scheduling.sql). On Supabase an insert grant to anon or
+  // them (migration 20261122001000_contact.sql). On Supabase an insert grant to anon or
   // authenticated is a public endpoint: POST /rest/v1/contact_messages took 1,000 rows at once.
   it('a visitor cannot insert directly, one row or a thousand', async () => {
     expect(await attempt(db.sql, anon, (tx) => tx`insert into public.contact_messages ${tx(message)}`)).toMatchObject({

@@ -1,8 +1,7 @@
-// Migration 20261122000700_notifications.sql: how a flight can be rebooked, the 'rebooking'
+// Migration 20261122000500_flights_and_prices.sql: how a flight can be rebooked, the 'rebooking'
 // claim status, and who decides a new flight's status. Only the system inserts flights and sets
-// their status; travellers cannot insert or update them at all, so
-// private.set_initial_flight_status (which reset a traveller's insert to its fare's status) is no
-// longer reached by anyone.
+// their status; travellers cannot insert or update them at all (the api's inserts ask
+// private.flight_initial_status, flight-initial-status.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,

@@ -1,4 +1,4 @@
-// Migration 20261122000700_notifications.sql: the last 30 checks kept on the flight row for
+// Migration 20261122000500_flights_and_prices.sql: the last 30 checks kept on the flight row for
 // the dashboard list, rebuilt from flight_prices by private.refresh_recent_prices, and not
 // writable by travellers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Flights and their price history: what a traveller may do with a flight (read it and remove it;
-// only the system writes flights, migration 20261122000700_notifications.sql), the itinerary
+// only the system writes flights, migration 20261122000500_flights_and_prices.sql), the itinerary
 // constraints, the duplicate rule, which flights are watched (the plan's flight limit, the
 // dashboard's counts and the flight list all count by private.flight_is_watched) and the status a
 // price check leaves.

@@ -1,4 +1,4 @@
-// The job queue (migration 20261122000300_profiles_and_plans.sql) against a real database, driven through
+// The job queue (migration 20261122000200_jobs_and_scheduling.sql) against a real database, driven through
 // the api's own client (api/queries/jobs.ts) on the api's role, as workers in the api drive it.
 // Time is moved by shifting a job's timestamps back as the superuser, never by waiting: an
 // expired lease is a lease_expires_at in the past, a backoff that ran out a run_at in the past.

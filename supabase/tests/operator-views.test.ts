@@ -1,4 +1,4 @@
-// The operator views of migration 20261122000500_flights_and_prices.sql, against a known dataset:
+// The operator views of migration 20261122001200_operator_views.sql, against a known dataset:
 // what each answers, who may read it (service_role, an admin, the api's role: every row; a
 // traveller who is not an admin: no row; a visitor: denied) and that nobody can write through it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

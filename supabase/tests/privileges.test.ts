@@ -134,16 +134,20 @@ const ALLOWED = [
   'function private.admin_flight_ids_matching(text,text,text): authenticated EXECUTE',
   'function private.admin_profile_ids_matching(text): authenticated EXECUTE',
   'function private.admin_stats(integer): authenticated EXECUTE',
+  // the admin's flight list shows what a rebooking would be charged, with the ledger's rule
+  'function private.commission_on(integer,integer): authenticated EXECUTE',
   'function private.flight_is_watched(public.flights): authenticated EXECUTE',
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
   // the admin's stats count qualifying drops as the admin with the inlinable rule (migration
-  // 20261122000800_billing_and_payments.sql); the border lookup answers only whether two airports are in different countries
+  // 20261122000600_rebooking.sql); the border lookup answers only whether two airports are in different countries
   'function private.rebooking_min_net_savings(public.flights,public.profiles): authenticated EXECUTE',
   'function private.rebooking_qualifies(public.flights,public.profiles): authenticated EXECUTE',
   // the flight list shows each card's net savings and why a drop does or does not qualify
   'function private.rebooking_verdict(public.flights,public.profiles): authenticated EXECUTE',
+  // Add Flight checks room on the plan as the traveller, before the search (security invoker)
+  'function private.room_on_plan(uuid): authenticated EXECUTE',
   'function private.route_crosses_border(text,text): authenticated EXECUTE',
   'schema auth: anon USAGE',
   'schema auth: authenticated USAGE',
@@ -151,7 +155,7 @@ const ALLOWED = [
   'schema public: PUBLIC USAGE',
   'schema public: anon USAGE',
   'schema public: authenticated USAGE',
-  // admins read the audit log (its policy); nobody may write it (migration 20261122000500_flights_and_prices.sql)
+  // admins read the audit log (its policy); nobody may write it (migration 20261122000400_admin_audit.sql)
   'table public.admin_audit_log: authenticated SELECT',
   'table public.auto_rebooking_logs: authenticated SELECT',
   'table public.billing_transactions: authenticated SELECT',
@@ -168,7 +172,7 @@ const ALLOWED = [
   'table public.profiles: authenticated SELECT',
   'table public.subscription_plans: anon SELECT',
   'table public.subscription_plans: authenticated SELECT',
-  // operator views (migration 20261122000500_flights_and_prices.sql): admins read them; see OPERATOR_VIEWS below
+  // operator views (migration 20261122001200_operator_views.sql): admins read them; see OPERATOR_VIEWS below
   'view public.ops_commission_owed: authenticated SELECT',
   'view public.ops_failed_jobs: authenticated SELECT',
   'view public.ops_failed_notifications: authenticated SELECT',
@@ -176,7 +180,7 @@ const ALLOWED = [
 ];
 
 // The only views in an exposed schema that end users hold a grant on: the operators' read-only
-// answers (migration 20261122000500_flights_and_prices.sql). Each is security_invoker, so it reads its
+// answers (migration 20261122001200_operator_views.sql). Each is security_invoker, so it reads its
 // tables with the caller's rights and row-level security (never its owner's BYPASSRLS), reads only
 // tables admins may read in full, and returns no row to an end user who is not an admin.
 const OPERATOR_VIEWS = [

@@ -1,5 +1,6 @@
-// profiles.flight_count (migration 20261122000700_notifications.sql): every flight of the
-// traveller, kept by a trigger on flights in the same transaction, whoever adds, removes or moves the flight.
+// profiles.flight_count (migration 20261122000500_flights_and_prices.sql): every flight of the
+// traveller, kept by a trigger on flights in the same transaction, whoever adds, removes or moves
+// the flight.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiRole,

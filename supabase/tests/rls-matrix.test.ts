@@ -119,7 +119,7 @@ const tables: TableCase[] = [
     },
     expected: {
       // only the api writes flights, on its service connection, after retrieving the booking
-      // (migration 20261122000700_notifications.sql); travellers read and remove their own
+      // (migration 20261122000500_flights_and_prices.sql); travellers read and remove their own
       anon: [D, D, D, D],
       userA: [1, D, D, 1],
       userB: [1, D, D, 1],
@@ -257,7 +257,7 @@ const tables: TableCase[] = [
       return {
         select: { run: (tx) => tx`select id from public.contact_messages` },
         insert: {
-          // only the api inserts, on its service connection (migration 20261122000200_jobs_and_scheduling.sql)
+          // only the api inserts, on its service connection (migration 20261122001000_contact.sql)
           run: (tx) =>
             actor === 'anon'
               ? tx`insert into public.contact_messages (name, email, subject, message)

@@ -121,7 +121,7 @@ const PG_CLIENT_ERRORS: Record<string, [HttpError['status'], string]> = {
   '23505': [409, 'This already exists'],
   '42501': [403, 'You are not allowed to do that'],
   FB409: [409, 'This would exceed your limit'],
-  // the last-admin rule (migration 20261122000500_flights_and_prices.sql): a revoke or an account deletion
+  // the last-admin rule (migration 20261122000400_admin_audit.sql): a revoke or an account deletion
   FBADM: [409, 'The last admin cannot be removed'],
   FB400: [400, 'Invalid input'],
 };

@@ -1,6 +1,6 @@
 // The contact form's request body. The web form validates with this same
 // schema, so the minimums and their messages live only here. The maximums match the CHECK
-// constraints of public.contact_messages (migration 20261122000200_jobs_and_scheduling.sql): oversized input
+// constraints of public.contact_messages (migration 20261122001000_contact.sql): oversized input
 // is refused here with a message naming the field, never by the database.
 import { z } from 'zod';
 import { CONTACT_MESSAGE_MIN_LENGTH, CONTACT_NAME_MIN_LENGTH, CONTACT_SUBJECT_MIN_LENGTH } from '../constants.ts';

@@ -7,7 +7,7 @@ export type { FlightStatus, RebookingMethod, RefundForm };
 
 /**
  * What a drop is worth and whether it qualifies for an automatic rebooking under the owner's
- * thresholds (private.rebooking_verdict, migration 20261122000800_billing_and_payments.sql). Cents.
+ * thresholds (private.rebooking_verdict, migration 20261122000600_rebooking.sql). Cents.
  */
 export interface RebookingVerdict {
   /** Original price - current fare - change penalty; negative when the fee exceeds the drop, 0 without a drop. */

@@ -1,4 +1,4 @@
-// public.admin_audit_log (migration 20261122000500_flights_and_prices.sql): the list admins read, run as
+// public.admin_audit_log (migration 20261122000400_admin_audit.sql): the list admins read, run as
 // the admin (the table's policy lets admins only read it), and the writer the api calls for what
 // is not a row change of its own (commission payments, manual runs), on its own connection: only
 // the api's role may execute private.record_admin_action.

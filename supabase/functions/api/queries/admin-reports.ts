@@ -8,7 +8,7 @@ import { BILLING_STATUSES, BILLING_TRANSACTION_TYPES } from '../../_shared/types
 import type { Tx } from '../db.ts';
 import { containsPattern, listPage } from './pagination.ts';
 
-/** `GET /api/admin/stats?days=N`: private.admin_stats, one statement (migration 20261122000500_flights_and_prices.sql). */
+/** `GET /api/admin/stats?days=N`: private.admin_stats, one statement (migration 20261122001100_admin_reports.sql). */
 export async function adminStats(tx: Tx, days: number): Promise<AdminStatsResponse> {
   const [row] = await tx<{ stats: AdminStatsResponse }[]>`select private.admin_stats(${days}::int) as stats`;
   if (!row) throw new Error('private.admin_stats answered no row');
@@ -52,8 +52,9 @@ export function routeSearch(q: string): { from: string; to: string } | { airport
  * `GET /api/admin/flights`: every traveller's flights. Search: booking code, airline or flight
  * number containing the text, or the route (see routeSearch). A rebooked flight's commission and
  * rate are the ones recorded with it (flights.commission_rate, migration
- * 20261122000700_notifications.sql), whatever the plan's rate is now; otherwise the owner's plan's rate of the airline credit, rounded to the cent. `creditReview`
- * says why a guided rebooking's declared credit needs a look.
+ * 20261122000500_flights_and_prices.sql), whatever the plan's rate is now; otherwise the owner's
+ * plan's rate of the airline credit, rounded to the cent. `creditReview` says why a guided
+ * rebooking's declared credit needs a look.
  */
 export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>): Promise<ListPage<AdminFlight>> {
   let search = tx`true`;
@@ -61,7 +62,7 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
     const route = routeSearch(query.q);
     const from = route ? ('airport' in route ? route.airport : route.from) : null;
     const to = route && 'to' in route ? route.to : null;
-    // the ids as their owner, where the trigram indexes apply (migration 20261122000500_flights_and_prices.sql)
+    // the ids as their owner, where the trigram indexes apply (migration 20261122001100_admin_reports.sql)
     search = tx`f.id in (select private.admin_flight_ids_matching(${containsPattern(query.q)}, ${from}, ${to}))`;
   }
   // Left joins on unique keys: a count of the matching rows that reads neither table is planned
@@ -75,8 +76,7 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
            f.original_price as "originalPrice", f.current_price as "currentPrice",
            f.rebooking_price as "rebookingPrice", f.airline_credit as "airlineCredit",
            coalesce(f.commission_rate, sp.commission_rate, 0) as "commissionRate",
-           coalesce(f.commission_amount,
-                    round(coalesce(f.airline_credit, 0) * coalesce(sp.commission_rate, 0) / 100.0)::int) as "commission",
+           coalesce(f.commission_amount, private.commission_on(f.airline_credit, sp.commission_rate)) as "commission",
            f.credit_review as "creditReview",
            f.last_checked as "lastChecked", f.created_at as "createdAt"
       from public.flights f
@@ -125,7 +125,7 @@ export async function adminBilling(tx: Tx, query: ListQuery<AdminBillingSortKey>
     const types = BILLING_TRANSACTION_TYPES.filter((t) => t.includes(text));
     const statuses = BILLING_STATUSES.filter((s) => s.includes(text));
     // the travellers first (as their owner, where the trigram indexes apply: migration
-    // 20261122000500_flights_and_prices.sql), then their rows (billing's user index); a type or status only when the
+    // 20261122001100_admin_reports.sql), then their rows (billing's user index); a type or status only when the
     // text is part of one
     const travellers = tx`b.user_id in (select private.admin_profile_ids_matching(${pattern}))`;
     search = tx`(${travellers}

@@ -1,6 +1,6 @@
 // The admin area's users: the list and the admin flag. Every statement runs as the admin (asUser):
 // the profiles' and flights' policies let admins read every row, and the flag changes through the
-// policy "Admins can update any profile" and the triggers of migration 20261122000500_flights_and_prices.sql (the audit
+// policy "Admins can update any profile" and the triggers of migration 20261122000400_admin_audit.sql (the audit
 // row, the last-admin rule) with the admin as the actor.
 import type postgres from 'postgres';
 import type { ListPage, ListQuery } from '../../_shared/schemas/pagination.ts';
@@ -44,7 +44,7 @@ function toAdminUser(row: Record<string, unknown>): AdminUser {
 /** `GET /api/admin/users`: search by username or email. */
 export async function adminUsersPage(tx: Tx, query: ListQuery<AdminUserSortKey>): Promise<ListPage<AdminUser>> {
   // the matching ids come from their owner, where the trigram indexes apply (ILIKE under a policy
-  // cannot use them; migration 20261122000500_flights_and_prices.sql); the rows are then read under the policies
+  // cannot use them; migration 20261122001100_admin_reports.sql); the rows are then read under the policies
   const where = query.q
     ? tx`where p.id in (select private.admin_profile_ids_matching(${containsPattern(query.q)}))`
     : tx``;

@@ -1,5 +1,5 @@
 // Contact messages (public.contact_messages) and the submissions the contact form's rate limits
-// count (private.contact_submissions, migration 20261122000200_jobs_and_scheduling.sql). The
+// count (private.contact_submissions, migration 20261122001000_contact.sql). The
 // limits themselves are the contact service's (services/contact.ts).
 import type { ContactInput } from '../../_shared/schemas/contact.ts';
 import type { Tx } from '../db.ts';
@@ -64,7 +64,7 @@ export async function recordContactSubmission(tx: Tx, { email, ip }: ContactSend
 /**
  * Stores the message on the service connection, with the signed-in sender's id (from their
  * verified token) or none for a visitor. Only the api writes contact_messages: users hold no
- * insert grant (migration 20261122000200_jobs_and_scheduling.sql), since on Supabase that grant would let
+ * insert grant (migration 20261122001000_contact.sql), since on Supabase that grant would let
  * anyone post rows straight to /rest/v1, past the validation and the limits.
  */
 export async function insertContactMessage(tx: Tx, input: ContactInput, userId: string | null): Promise<void> {

@@ -1,4 +1,4 @@
-// private.fare_source_calls (migration 20261122000700_notifications.sql): what a traveller's own
+// private.fare_source_calls (migration 20261122000500_flights_and_prices.sql): what a traveller's own
 // requests cost at the fare source. A call is counted before it is made, so a failing source
 // still spends the budget (it cost a request all the same).
 import type { Tx } from '../db.ts';

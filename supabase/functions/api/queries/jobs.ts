@@ -1,4 +1,4 @@
-// The job queue (migration 20261122000300_profiles_and_plans.sql): every kind of background work is a row
+// The job queue (migration 20261122000200_jobs_and_scheduling.sql): every kind of background work is a row
 // of public.jobs that SQL enqueues and a worker claims, with a lease and a claim token, and then
 // completes or fails. These are thin calls of the private.* functions that hold the rules; run
 // them on the service connection.

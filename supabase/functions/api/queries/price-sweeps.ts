@@ -1,6 +1,6 @@
 // A price sweep's bookkeeping: its run-log row (public.price_check_logs), the batches it enqueued
 // as price_check jobs (private.start_price_sweep and finish_price_sweep, migration
-// 20261122000700_notifications.sql; claimed through private.claim_jobs) and the flights a batch
+// 20261122000500_flights_and_prices.sql; claimed through private.claim_jobs) and the flights a batch
 // still has to check. Service connection only.
 import type { Itinerary } from '../../_shared/fare-source/types.ts';
 import type { Tx } from '../db.ts';

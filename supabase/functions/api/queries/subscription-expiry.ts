@@ -1,4 +1,4 @@
-// The end of a paid year (migration 20261122001000_contact.sql): the SQL pass decides
+// The end of a paid year (migration 20261122000800_billing_and_payments.sql): the SQL pass decides
 // who is due and moves them; this is its caller.
 import type { Tx } from '../db.ts';
 

@@ -1,5 +1,5 @@
 // The admin flag: who may grant or revoke it and what each refusal says. The database holds the
-// same rules (migration 20261122000500_flights_and_prices.sql: the last admin, the audit row; guard_profile_update: no
+// same rules (migration 20261122000400_admin_audit.sql: the last admin, the audit row; guard_profile_update: no
 // admin changes their own flag), so they hold for the data API and operators too; here they get
 // the api's words.
 import postgres from 'postgres';

@@ -2,7 +2,7 @@
 //
 // The database plans the work: starting a sweep enqueues its due flights on the job queue as
 // price_check jobs, each a range of ids holding `batchSize` due flights (migrations
-// 20261122000300_profiles_and_plans.sql and 20261122000700_notifications.sql); this worker claims them one
+// 20261122000200_jobs_and_scheduling.sql and 20261122000500_flights_and_prices.sql); this worker claims them one
 // at a time with a lease, so several workers can share a sweep and a crashed one's batch comes
 // back when its lease runs out. Per batch:
 //   1. claim it and load its flights that are still due, in one statement (a flight checked since
