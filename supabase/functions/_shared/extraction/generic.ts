@@ -18,7 +18,13 @@ import { analyseLine, at, labelTextTables, type GenericContext } from './generic
 import { findPlaces } from './airport-names.ts';
 import { findStops, pairLegs } from './generic/legs.ts';
 import { assignFlights, findFlightTokens } from './generic/flight-numbers.ts';
-import { cabinOfLines, findSeatMentions, seatsListedAfterLegs } from './generic/seats.ts';
+import {
+  cabinOfLines,
+  findCabinStatements,
+  findSeatMentions,
+  seatsListedAfterLegs,
+  statedCabin,
+} from './generic/seats.ts';
 import { codeFromSubject, findBookingCodes } from './generic/codes.ts';
 import { findPassengers } from './generic/passengers.ts';
 import { findTotalPrice } from './generic/price.ts';
@@ -192,6 +198,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     if (mention.flight && !seatOnFlight.has(mention.flight)) seatOnFlight.set(mention.flight, mention);
   }
   const plainSeats = seats.filter((mention) => !mention.route && !mention.flight); // in line order
+  const cabinStatements = findCabinStatements(infos, context.airline);
   const segments: (DraftSegment & { pos: number })[] = [];
   let previousDate: DateToken | null = null;
   legs.forEach((leg, index) => {
@@ -242,7 +249,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
       arrivalLocal,
       arrivalDayOffset,
       departureDateShared: shared,
-      cabinClass: cabinOfLines(infos, from, to, context.airline),
+      cabinClass: cabinOfLines(infos, from, to, context.airline) ?? statedCabin(cabinStatements, leg.departure.line),
       seatNumber,
     });
   });

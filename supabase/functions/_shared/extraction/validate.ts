@@ -78,7 +78,7 @@ async function finalizeSegment(
     arrivalAirport: segment.arrivalAirport,
     departureTime: formatAtAirport(departureUtc, departure.timeZone),
     arrivalTime: formatAtAirport(arrivalUtc, arrival.timeZone),
-    cabinClass: segment.cabinClass ?? 'Economy',
+    cabinClass: segment.cabinClass,
     seatNumber: segment.seatNumber,
     departureUtc,
     arrivalUtc,

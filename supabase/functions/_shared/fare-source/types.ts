@@ -34,10 +34,11 @@ export interface RetrievedBooking {
   isRoundTrip: boolean;
   returnFlightNumber: string | null;
   returnDate: string | null;
-  cabinClass: string;
+  /** The cabin; null when the booking (an email) does not state one. */
+  cabinClass: string | null;
   seatNumber: string | null;
-  /** The fare brand, e.g. 'Flexible Economy', 'Basic Economy'. */
-  fareType: string;
+  /** The fare brand, e.g. 'Flexible Economy', 'Basic Economy'; null when an email names neither fare nor cabin. */
+  fareType: string | null;
   /** Whether the airline allows changing this fare (Basic Economy never). */
   fareChangeable: boolean;
   pricePaid: number;

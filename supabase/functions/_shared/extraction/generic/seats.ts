@@ -192,7 +192,11 @@ export function seatsListedAfterLegs(
 }
 
 export const CABIN_LABEL =
-  /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina|klass|reisklasse)\s*[:|]\s*([^|·•,;]+)/i;
+  /(?<![A-Za-z])(?:cabin|cabine|class|travel class|klasse|reiseklasse|classe|clase|cabina|klass|reisklasse)\s*[:|]\s*([^|·•,;]+)/i;
+const CABIN_CELL = /^(?:(?:premium\s+)?economy|business|first)(?:\s+class)?$/i;
+/** A fare label whose value may name the cabin: 'Tarif: Economy Classic', 'FARE FAMILY: ECONOMY CLASSIC'. */
+const FARE_NAMING_CABIN =
+  /(?<![A-Za-z])(?:fare(?:\s+(?:family|type|brand))?|tarif|tarifa|tariffa|tarief|bundle)\s*[:|]\s*([^|·•;]+)/i;
 
 /** The cabin a document names on a short cabin line ('Business Class · Fare: ...'), for markup without one. */
 export function documentCabin(lines: TextLine[], airline: AirlineProfile | null): CabinClass | null {
@@ -231,4 +235,39 @@ export function cabinOfLines(
     if (cabin) return cabin;
   }
   return null;
+}
+
+export interface CabinStatement {
+  line: number;
+  cabin: CabinClass;
+}
+
+/**
+ * Lines that state a cabin outside any flight row: 'Klasse: Economy' under the legs it covers,
+ * 'Cabin: Main Cabin' below the itinerary, a fare brand that names one ('Tarif: Economy Classic').
+ * A fare brand alone ('Fare: Saver', 'Tarif: SMART') or a booking-class letter states no cabin.
+ */
+export function findCabinStatements(infos: LineInfo[], airline: AirlineProfile | null): CabinStatement[] {
+  const statements: CabinStatement[] = [];
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    if (text.length > 200) return;
+    const value =
+      CABIN_LABEL.exec(text)?.[1] ??
+      FARE_NAMING_CABIN.exec(text)?.[1] ??
+      // 'Traveler: Anneliese Drummond · Economy': a cabin alone in its cell.
+      text.split(/\s[·•|]\s/).find((cell) => CABIN_CELL.test(cell.trim()));
+    const cabin = value ? cabinFromText(value, airline) : null;
+    if (cabin) statements.push({ line, cabin });
+  });
+  return statements;
+}
+
+/**
+ * The cabin of a leg whose own rows name none: the statement printed next below it (a cabin line
+ * closes the legs above it), else the last one above it; null when the mail states no cabin.
+ */
+export function statedCabin(statements: CabinStatement[], departureLine: number): CabinClass | null {
+  const below = statements.find((statement) => statement.line >= departureLine);
+  return (below ?? statements[statements.length - 1])?.cabin ?? null;
 }

@@ -91,7 +91,7 @@ const CABIN_FARE: Record<string, string> = {
 function bookingOf(fields: EmailFlightFields): RetrievedBooking {
   return {
     ...fields,
-    fareType: fields.fareType ?? CABIN_FARE[fields.cabinClass] ?? fields.cabinClass,
+    fareType: fields.fareType ?? (fields.cabinClass ? (CABIN_FARE[fields.cabinClass] ?? fields.cabinClass) : null),
     fareChangeable: false,
     rebookingMethod: 'assisted',
     sourceReference: null,
