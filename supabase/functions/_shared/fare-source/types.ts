@@ -34,11 +34,10 @@ export interface RetrievedBooking {
   isRoundTrip: boolean;
   returnFlightNumber: string | null;
   returnDate: string | null;
-  /** The cabin; null when the booking (an email) does not state one. */
-  cabinClass: string | null;
+  cabinClass: string;
   seatNumber: string | null;
-  /** The fare brand, e.g. 'Flexible Economy', 'Basic Economy'; null when an email names neither fare nor cabin. */
-  fareType: string | null;
+  /** The fare brand, e.g. 'Flexible Economy', 'Basic Economy'. */
+  fareType: string;
   /** Whether the airline allows changing this fare (Basic Economy never). */
   fareChangeable: boolean;
   pricePaid: number;
