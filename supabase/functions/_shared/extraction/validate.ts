@@ -79,7 +79,8 @@ async function finalizeSegment(
     departureTime: formatAtAirport(departureUtc, departure.timeZone),
     arrivalTime: formatAtAirport(arrivalUtc, arrival.timeZone),
     cabinClass: segment.cabinClass,
-    seatNumber: segment.seatNumber,
+    // '02A' on a ticket receipt is seat 2A
+    seatNumber: segment.seatNumber?.replace(/^0+(?=\d)/, '') ?? null,
     departureUtc,
     arrivalUtc,
   };
