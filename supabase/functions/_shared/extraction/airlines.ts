@@ -463,6 +463,22 @@ const profiles: AirlineProfile[] = [
     fareBrands: [],
   },
   {
+    iata: 'V7',
+    name: 'Volotea',
+    domains: ['volotea.com'],
+    flightPrefixes: ['Volotea'],
+    currency: 'EUR',
+    fareBrands: ['Megavolotea'],
+  },
+  {
+    iata: 'HV',
+    name: 'Transavia',
+    domains: ['transavia.com'],
+    flightPrefixes: ['Transavia'],
+    currency: 'EUR',
+    fareBrands: [],
+  },
+  {
     iata: 'TK',
     name: 'Turkish Airlines',
     domains: ['thy.com', 'turkishairlines.com'],

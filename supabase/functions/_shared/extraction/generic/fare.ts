@@ -149,8 +149,9 @@ export function findFareType(
       if (match?.[2] ? !CABIN_WORD.test(value) : !AMBIGUOUS_BRAND.test(value)) return value;
     }
   }
-  // 'Tarif Basic: 49,99 EUR', 'Flight fare - Smart 120.00 EUR', 'Fare (Smart): 120.00',
-  // 'Basic fare: 49.99 EUR': the brand beside the fare's own word, on the line of its amount.
+  // 'Tarif Basic: 49,99 EUR', 'Flight fare - Smart 120.00 EUR', 'Fare (Smart): 120.00', 'Fare
+  // Light | EUR 129.00', 'Basic fare: 49.99 EUR': the brand beside the fare's own word, on the
+  // line of its amount.
   for (const info of infos) {
     const text = info.line.text;
     if (findAmounts(text).length === 0) continue;
@@ -164,7 +165,7 @@ export function findFareType(
 
 /** A brand of one to three capitalised words after the word 'fare' or 'Tarif', or before 'fare'. */
 const BRAND_BESIDE_FARE =
-  /(?<![\p{L}])(?:[Ff]are|FARE|[Tt]arif|TARIF|[Tt]arifa|TARIFA)\s*(?:[-–]\s*)?\(?(\p{Lu}[\p{L}+'’]*(?:[ -]\p{Lu}[\p{L}+'’]*){0,2})\)?\s*(?::|(?=\s+(?:\d|[$€£]|[A-Z]{3}\s?\d)))|^\s*(\p{Lu}[\p{L}+'’]*(?: \p{Lu}[\p{L}+'’]*)?)\s+(?:fare|Fare|FARE)\s*:/u;
+  /(?<![\p{L}])(?:[Ff]are|FARE|[Tt]arif|TARIF|[Tt]arifa|TARIFA)\s*(?:[-–]\s*)?\(?(\p{Lu}[\p{L}+'’]*(?:[ -]\p{Lu}[\p{L}+'’]*){0,2})\)?\s*(?::|(?=\s+(?:\|\s+)?(?:\d|[$€£]|[A-Z]{3}\s?\d)))|^\s*(\p{Lu}[\p{L}+'’]*(?: \p{Lu}[\p{L}+'’]*)?)\s+(?:fare|Fare|FARE)\s*:/u;
 /** Words beside 'fare' that say which amount, not which brand. */
 const NOT_A_FARE_BESIDE =
   /^(?:base|total|grand|net|gross|air|adult|adults|child|children|infant|youth|senior|student|per|one[- ]way|return|round[- ]trip|outbound|inbound|ticket|flight|your|the|new|old|original|additional|difference|change|rules?|basis|calc(?:ulation)?|conditions?|details?|summary|information|type|family|class|amount|price|paid|due|tax(?:es)?|fees?|surcharges?|carrier|fuel|a[ée]rea|a[ée]rien(?:ne)?|de|del|des|du|pro|por|und|y|et|gesamt|grund|summe|betrag|erwachsene[rn]?|kind(?:er)?|hinflug|r[üu]ckflug)(?:\s|$)/i;

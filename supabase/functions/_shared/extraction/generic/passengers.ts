@@ -79,6 +79,8 @@ export function findPassengers(infos: LineInfo[]): string[] {
       if (start > 0 && !/[\s|·:(]$/.test(text.slice(0, start))) continue;
       const explicit = !!match[2];
       const rest = text.slice(start + match[0].length);
+      // 'RESENAR / TRAVELLER  HOLM/INGRID MS': the label in a second language follows.
+      if (/^\/\s*\p{L}/u.test(rest)) continue;
       const reading = rest.trim() ? readName(rest) : null;
       if (reading && (explicit || reading.marked)) {
         for (const name of readNameList(rest, reading.name)) add(name);

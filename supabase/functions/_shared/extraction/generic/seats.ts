@@ -194,7 +194,7 @@ export function seatsListedAfterLegs(
 
 export const CABIN_LABEL =
   /(?<![A-Za-z])(?:cabin|cabine|class|travel class|klasse|reiseklasse|classe|clase|cabina|klass|reisklasse)\s*[:|]\s*([^|·•,;]+)/i;
-const CABIN_CELL = /^(?:(?:premium\s+)?economy|business|first)(?:\s+class)?$/i;
+const CABIN_CELL = /^(?:(?:premium\s+)?economy|business|first)(?:\s+class)?(?:\s*\([A-Z]\))?$/i;
 /** A fare label whose value may name the cabin: 'Tarif: Economy Classic', 'FARE FAMILY: ECONOMY CLASSIC'. */
 const FARE_NAMING_CABIN =
   /(?<![A-Za-z])(?:fare(?:\s+(?:family|type|brand))?|tarif|tarifa|tariffa|tarief|bundle)\s*[:|]\s*([^|·•;]+)/i;
@@ -283,8 +283,8 @@ export function findCabinStatements(infos: LineInfo[], airline: AirlineProfile |
     const value =
       CABIN_LABEL.exec(text)?.[1] ??
       FARE_NAMING_CABIN.exec(text)?.[1] ??
-      // 'Traveler: Anneliese Drummond · Economy': a cabin alone in its cell.
-      text.split(/\s[·•|]\s/).find((cell) => CABIN_CELL.test(cell.trim()));
+      // 'Traveler: Anneliese Drummond · Economy', 'BAGGAGE 1PC - ECONOMY CLASS (N)': a cabin alone in its cell.
+      text.split(/\s[·•|–-]\s/).find((cell) => CABIN_CELL.test(cell.trim()));
     if (value && cabinFromText(value, airline)) statements.push({ line, value });
   });
   return statements;
