@@ -74,6 +74,7 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'cancellationFee', f.cancellation_fee,
       'seatNumber', f.seat_number,
       'cabinClass', f.cabin_class,
+      'passengerCount', f.passenger_count,
       'notes', f.notes,
       'createdAt', to_char(f.created_at at time zone 'UTC', ${iso}),
       'priceHistory', f.recent_prices,
@@ -178,6 +179,8 @@ export async function insertFlight(
     emailSource?: Record<string, unknown> | null;
     /** Found in an email past the plan's limit: kept, not watched. */
     overLimit?: boolean;
+    /** How many travel on the booking, when an email said (null: not known). */
+    passengerCount?: number | null;
   },
 ): Promise<number> {
   const b = input.booking;
@@ -187,14 +190,15 @@ export async function insertFlight(
       departure_airport, arrival_airport, departure_date, return_date, is_round_trip,
       return_flight_number, currency, original_price, fare_type, is_eligible_for_rebooking, status,
       is_manual_entry, seat_number, cabin_class, notes, rebooking_method, source_reference,
-      email_source, over_limit
+      email_source, over_limit, passenger_count
     ) values (
       ${input.userId}, ${b.airline}, ${b.flightNumber}, ${b.bookingCode}, ${b.passengerLastName},
       ${b.departureAirport}, ${b.arrivalAirport}, ${b.departureDate}, ${b.returnDate}, ${b.isRoundTrip},
       ${b.returnFlightNumber}, ${b.currency}, ${b.pricePaid}, ${b.fareType}, ${input.isEligibleForRebooking},
       ${input.status}, ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes},
       ${b.rebookingMethod}, ${b.sourceReference},
-      ${input.emailSource ? tx.json(input.emailSource as never) : null}::jsonb, ${input.overLimit ?? false}
+      ${input.emailSource ? tx.json(input.emailSource as never) : null}::jsonb, ${input.overLimit ?? false},
+      ${input.passengerCount ?? null}
     )
     returning id
   `;

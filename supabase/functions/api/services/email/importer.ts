@@ -126,6 +126,8 @@ export async function createEmailFlight(
     isManualEntry: false,
     emailSource: { ...source },
     overLimit,
+    // a held booking kept before the party was read has none
+    passengerCount: fields.passengerCount ?? null,
   });
   await releaseHeldCode(tx, userId, fields.bookingCode);
   return { flightId, overLimit };
