@@ -17,8 +17,9 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
     // a year of Premium, paid 60 days ago with the test card
     await tx`
       update public.profiles set
-        plan_id = (select id from public.subscription_plans where tier = 'premium' and is_active
-                    order by (lower(name) = 'premium') desc, id limit 1),
+        -- the premium offer (_shared/plans/offer.ts): by tier and price, whatever its name
+        plan_id = (select id from public.subscription_plans where tier = 'premium' and is_active and price > 0
+                    order by price, id limit 1),
         subscription_start_date = now() - interval '60 days',
         subscription_end_date = now() - interval '60 days' + interval '1 year',
         last_billing_date = least(now(), date_trunc('month', now()) + interval '1 hour'),
@@ -28,8 +29,9 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
       insert into private.billing_accounts (user_id, customer_id, subscription_status, renews, payment_method_id)
       values (${userId}, ${`cus_test_${compact}`}, 'active', false, 'pm_test_card')
       on conflict (user_id) do nothing`;
-    const [plan] = await tx<{ id: number; price: number }[]>`
-      select sp.id, sp.price from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+    const [plan] = await tx<{ id: number; price: number; rate: number }[]>`
+      select sp.id, sp.price, coalesce(sp.commission_rate, 0) as rate
+        from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
        where p.id = ${userId}`;
     const subscription = `pi_test_demo_premium_${compact}`;
     await tx`
@@ -54,8 +56,11 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
       at: string;
     }) => {
       const credit = r.paid - r.now;
-      const rate = 25; // the Premium plan's, kept with the rebooking as recordRebooking does
-      const commission = Math.round((credit * rate) / 100);
+      // the plan's rate, kept with the rebooking, and the ledger's maths, as private.record_rebooking
+      // does (which is not called: the demo's rebookings are history, nobody is to be emailed)
+      const rate = plan?.rate ?? 0;
+      const [{ commission } = { commission: 0 }] = await tx<{ commission: number }[]>`
+        select private.commission_on(${credit}, ${rate}) as commission`;
       const [flight] = await tx<{ id: number }[]>`
         insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
                                     departure_airport, arrival_airport, departure_date, original_price,
@@ -82,7 +87,7 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
         insert into public.billing_transactions (user_id, amount, status, type, description, transaction_date,
                                                  credits_earned_in_period)
         values (${userId}, ${commission}, 'pending', 'commission',
-                ${`25% commission on the ${r.airline} ${r.flightNumber} rebooking`}, ${r.at}::timestamptz, ${credit})
+                ${`${rate}% commission on the ${r.airline} ${r.flightNumber} rebooking`}, ${r.at}::timestamptz, ${credit})
         returning id::int`;
       return { commission, credit, rowId: row?.id ?? 0 };
     };

@@ -13,6 +13,7 @@ import {
   recordManualCommissionPayment,
 } from '../functions/api/queries/billing.ts';
 import { recordRebooking } from '../functions/api/queries/flights.ts';
+import { activePlans } from '../functions/api/queries/plans.ts';
 import {
   actAs,
   type Actor,
@@ -270,6 +271,32 @@ describe('guards: sign-up and checkout keep a plan', () => {
     await db.sql`update public.subscription_plans set price = 2499 where id = ${premium}`;
     expect(await asApi((tx) => premiumPlan(tx))).toMatchObject({ id: premium, name: 'Premium', price: 2499 });
     await db.sql`update public.subscription_plans set is_active = false where id = ${gold}`;
+  });
+
+  it('renaming the plans changes neither what checkout offers nor which plan the list calls premium or free', async () => {
+    const { free, premium } = await onlyFreeAndPremiumOnOffer();
+    const rename = (id: number, name: string) => (tx: Tx) =>
+      tx`update public.subscription_plans set name = ${name} where id = ${id}`;
+    // Premium renamed, and its old name given to the free plan: a lookup by name would sell that
+    expect(await attempt(db.sql, user(admin.id), rename(premium, 'FareBack Plus'), { commit: true })).toEqual({
+      rows: 1,
+    });
+    expect(await attempt(db.sql, user(admin.id), rename(free, 'Premium'), { commit: true })).toEqual({ rows: 1 });
+    try {
+      expect(await asApi((tx) => premiumPlan(tx))).toMatchObject({
+        id: premium,
+        name: 'FareBack Plus',
+        tier: 'premium',
+      });
+      const plans = await actAs(db.sql, anon, (tx) => activePlans(tx as unknown as ApiTx));
+      expect(plans.map(({ id, name, tier }) => ({ id, name, tier }))).toEqual([
+        { id: free, name: 'Premium', tier: 'free' },
+        { id: premium, name: 'FareBack Plus', tier: 'premium' },
+      ]);
+    } finally {
+      await db.sql`update public.subscription_plans set name = 'Free' where id = ${free}`;
+      await db.sql`update public.subscription_plans set name = 'Premium' where id = ${premium}`;
+    }
   });
 
   onServer('two admins retiring the last two paid plans at the same moment: the second is refused', async () => {

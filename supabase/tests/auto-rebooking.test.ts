@@ -80,7 +80,6 @@ async function addFlight(userId: string, prefix: string, airline = 'United Airli
       source: 'simulated',
       booking,
       isEligibleForRebooking: eligible,
-      status: eligible ? 'monitoring' : 'limited',
       notes: null,
       isManualEntry: true,
     }),
@@ -582,7 +581,7 @@ describe('20,000 concurrent rebook attempts over 1,000 qualifying flights', () =
           claimRebooking(tx, { userId, flightId, method: 'source', request }),
         );
         if (rebookingId === null) return;
-        await rebookClaimed(depsWith(simulated, db), { rebookingId, userId, flightId, request, eligible: true });
+        await rebookClaimed(depsWith(simulated, db), { rebookingId, userId, flightId, request });
       };
       // ... and half as automatic runs' batches, each over a slice of the flights
       const automatic = async (n: number) => {

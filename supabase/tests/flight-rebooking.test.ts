@@ -1,8 +1,9 @@
 // Migration 20261122001100_flight_rebooking: how a flight can be rebooked, the 'rebooking' claim
 // status, and who decides a new flight's status. Since 20261123000200_flight_bookings only the
-// system inserts flights and sets their status; travellers cannot insert or update them at all, so
-// private.set_initial_flight_status (which reset a traveller's insert to its fare's status) is no
-// longer reached by anyone.
+// system inserts flights and sets their status; travellers cannot insert or update them at all
+// (the trigger that reset a traveller's insert to its fare's status is dropped by
+// 20261129300000_rules_one_home; the api's inserts ask private.flight_initial_status,
+// flight-initial-status.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,

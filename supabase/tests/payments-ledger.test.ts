@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { commissionOn } from '../functions/_shared/flights/rules.ts';
 import type { Tx as ApiTx } from '../functions/api/db.ts';
 import {
   abandonPayment,
@@ -56,6 +55,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({ op: fc.constant('statement' as const), month: fc.integer({ min: 1, max: 12 }) }),
 );
+
+/** The model of the ledger's commission rule (private.commission_on): the rate of the credit, half up. */
+const commissionOn = (credit: number, ratePercent: number): number =>
+  credit <= 0 || ratePercent <= 0 ? 0 : Math.round((credit * ratePercent) / 100);
 
 const tx = <T>(fn: (t: ApiTx) => Promise<T>): Promise<T> =>
   db.sql.begin((t) => fn(t as unknown as ApiTx)) as Promise<T>;

@@ -134,6 +134,8 @@ const ALLOWED = [
   'function private.admin_flight_ids_matching(text,text,text): authenticated EXECUTE',
   'function private.admin_profile_ids_matching(text): authenticated EXECUTE',
   'function private.admin_stats(integer): authenticated EXECUTE',
+  // the admin's flight list shows what a rebooking would be charged, with the ledger's rule
+  'function private.commission_on(integer,integer): authenticated EXECUTE',
   'function private.flight_is_watched(public.flights): authenticated EXECUTE',
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
@@ -144,6 +146,8 @@ const ALLOWED = [
   'function private.rebooking_qualifies(public.flights,public.profiles): authenticated EXECUTE',
   // the flight list shows each card's net savings and why a drop does or does not qualify
   'function private.rebooking_verdict(public.flights,public.profiles): authenticated EXECUTE',
+  // Add Flight checks room on the plan as the traveller, before the search (security invoker)
+  'function private.room_on_plan(uuid): authenticated EXECUTE',
   'function private.route_crosses_border(text,text): authenticated EXECUTE',
   'schema auth: anon USAGE',
   'schema auth: authenticated USAGE',

@@ -90,6 +90,7 @@ describe('GET /api/admin/subscription-plans', () => {
     expect(premium).toEqual({
       id: expect.any(Number),
       name: 'Premium',
+      tier: 'premium',
       price: 2499,
       flightLimit: -1,
       autoRebookingEnabled: true,
@@ -117,6 +118,7 @@ describe('POST /api/admin/subscription-plans', () => {
     expect(res.body.plan).toEqual({
       id: expect.any(Number),
       name: body.name,
+      tier: 'premium',
       price: 1999,
       flightLimit: 20,
       autoRebookingEnabled: true,
@@ -349,6 +351,7 @@ describe('the public plan list follows the admin’s changes', () => {
     expect((await publicPlans()).find((p) => p.id === plan.id)).toEqual({
       id: plan.id,
       name: plan.name,
+      tier: 'premium',
       price: 1234,
       flightLimit: 20,
       autoRebookingEnabled: true,

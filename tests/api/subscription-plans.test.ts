@@ -24,6 +24,7 @@ describe('GET /api/subscription/plans', () => {
       {
         id: expect.any(Number),
         name: 'Free',
+        tier: 'free',
         price: 0,
         flightLimit: 5,
         autoRebookingEnabled: false,
@@ -33,6 +34,7 @@ describe('GET /api/subscription/plans', () => {
       {
         id: expect.any(Number),
         name: 'Premium',
+        tier: 'premium',
         price: 2499,
         flightLimit: -1,
         autoRebookingEnabled: true,

@@ -62,8 +62,9 @@ export class ScriptedDb implements Db {
       },
     });
     // a stand-in for postgres.js's tagged-template transaction; only the call shape is used
-    // (tx.json(value) passes the value on, as a parameter)
-    return Object.assign(run, { json: (value: unknown) => value }) as unknown as Tx;
+    // (tx.json(value) and tx.unsafe(text), a fragment such as queries/plans.ts planJson, pass the
+    // value on, as a parameter)
+    return Object.assign(run, { json: (value: unknown) => value, unsafe: (text: string) => text }) as unknown as Tx;
   }
 
   asUser<T>(claims: AuthClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {

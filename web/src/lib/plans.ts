@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { freeOffer, premiumOffer } from '@shared/plans/offer.ts';
 import type { SubscriptionPlan, SubscriptionPlansResponse } from '@shared/types/plans.ts';
 import { apiRequest } from './api-client';
 
@@ -25,7 +26,15 @@ export async function getSubscriptionPlans(): Promise<SubscriptionPlan[]> {
 
 export const plansQueryOptions = () => queryOptions({ queryKey: planKeys.list(), queryFn: getSubscriptionPlans });
 
-/** The plan named 'premium' (in any case): what checkout sells and the landing page prices. */
+/**
+ * What checkout sells and the landing page prices: the premium offer, found by tier (an admin may
+ * rename the plan), the one the api's checkout picks too.
+ */
 export function premiumPlan(plans: readonly SubscriptionPlan[]): SubscriptionPlan | undefined {
-  return plans.find((plan) => plan.name.trim().toLowerCase() === 'premium');
+  return premiumOffer(plans);
+}
+
+/** The free plan, found by tier: the landing page's flight limit, a free traveller's plan card. */
+export function freePlan(plans: readonly SubscriptionPlan[] | undefined): SubscriptionPlan | undefined {
+  return plans ? freeOffer(plans) : undefined;
 }

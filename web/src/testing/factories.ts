@@ -57,14 +57,21 @@ export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
   };
 }
 
-/** A plan as GET /api/subscription/plans returns it: Premium at $24.99 unless overridden. */
+/**
+ * A plan as GET /api/subscription/plans returns it: Premium at $24.99 unless overridden. A plan
+ * with a price has automatic rebooking unless told otherwise, and its tier is the one the
+ * database derives (premium with a price or automatic rebooking, else free).
+ */
 export function buildPlan(overrides: Partial<SubscriptionPlan> = {}): SubscriptionPlan {
+  const price = overrides.price ?? 2499;
+  const autoRebookingEnabled = overrides.autoRebookingEnabled ?? price > 0;
   return {
     id: 2,
     name: 'Premium',
-    price: 2499,
+    tier: price > 0 || autoRebookingEnabled ? 'premium' : 'free',
+    price,
     flightLimit: -1,
-    autoRebookingEnabled: true,
+    autoRebookingEnabled,
     commissionRate: 25,
     description: 'Unlimited monitoring and automatic rebooking',
     ...overrides,

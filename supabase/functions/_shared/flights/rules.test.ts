@@ -1,11 +1,9 @@
 import { describe, expect, it } from '../extraction/testing/harness.ts';
 import {
   canRebook,
-  commissionOn,
   creditExpiryDate,
   creditPlausibility,
   flightSavings,
-  initialStatus,
   isEligibleFareType,
   roundPercent,
   savingsPercent,
@@ -30,13 +28,6 @@ describe('isEligibleFareType', () => {
     expect(isEligibleFareType('Main Cabin')).toBe(false);
     expect(isEligibleFareType(null, true)).toBe(true);
     expect(isEligibleFareType('  ')).toBe(false);
-  });
-});
-
-describe('initialStatus', () => {
-  it('starts eligible fares as monitoring and the rest as limited', () => {
-    expect(initialStatus(true)).toBe('monitoring');
-    expect(initialStatus(false)).toBe('limited');
   });
 });
 
@@ -80,17 +71,6 @@ describe('canRebook', () => {
     expect(canRebook({ ...f, hasBeenRebooked: true })).toBe(false);
     expect(canRebook({ ...f, status: 'monitoring' })).toBe(false);
     expect(canRebook({ ...f, status: 'limited' })).toBe(false);
-  });
-});
-
-describe('commissionOn', () => {
-  it('is the rate of the credit, rounded to the cent, and 0 without a rate or credit', () => {
-    expect(commissionOn(10000, 25)).toBe(2500);
-    expect(commissionOn(1234, 25)).toBe(309); // 308.5 rounds half up
-    expect(commissionOn(1, 25)).toBe(0);
-    expect(commissionOn(10000, 0)).toBe(0);
-    expect(commissionOn(0, 25)).toBe(0);
-    expect(commissionOn(-500, 25)).toBe(0);
   });
 });
 

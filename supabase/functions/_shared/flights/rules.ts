@@ -1,8 +1,9 @@
 // Domain rules for monitored flights, shared by the api function and
 // the web app, so a rule means the same thing on the server and on the card. Rules the database
-// applies live there only: the status after a price check (queries/price-checks.ts), which flights
-// are watched, checkable and due (private.flight_is_* in 20261124000200_flight_rules.sql). Money
-// is integer cents; this file imports only constants.
+// applies live there only (docs/architecture.md "Where each rule lives"): a new flight's status and
+// the status after a price check (private.flight_initial_status), which flights are watched,
+// checkable and due (private.flight_is_*), room on the plan (private.room_on_plan), the commission
+// on a rebooking (private.commission_on). Money is integer cents; this file imports only constants.
 import { SUPPORTED_FARE_TYPES } from '../constants.ts';
 
 /** The statuses public.flights.status takes (its check constraint). */
@@ -31,11 +32,6 @@ export function isEligibleFareType(fareType: string | null | undefined, fareChan
   if (NON_CHANGEABLE_FARE.test(fare)) return false;
   if (SUPPORTED_FARE_TYPES.some((supported) => supported.toLowerCase() === fare.toLowerCase())) return true;
   return fareChangeable === true;
-}
-
-/** The status of a newly added flight, before any price check. */
-export function initialStatus(isEligibleForRebooking: boolean): FlightStatus {
-  return isEligibleForRebooking ? 'monitoring' : 'limited';
 }
 
 export interface SavingsInput {
@@ -74,12 +70,6 @@ export function roundPercent(percent: number): number {
 /** The rebook button shows only for a price drop on an eligible fare that is not yet rebooked. */
 export function canRebook(f: { status: string; isEligibleForRebooking: boolean; hasBeenRebooked: boolean }): boolean {
   return f.status === 'price_drop' && f.isEligibleForRebooking && !f.hasBeenRebooked;
-}
-
-/** Commission on a rebooking: the plan's rate (25% for premium) of the airline credit, rounded to the cent. */
-export function commissionOn(airlineCredit: number, commissionRatePercent: number): number {
-  if (airlineCredit <= 0 || commissionRatePercent <= 0) return 0;
-  return Math.round((airlineCredit * commissionRatePercent) / 100);
 }
 
 /** Airline credit is typically valid one year: the expiry date of a credit issued on `issued`. */

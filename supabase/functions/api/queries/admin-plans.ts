@@ -5,12 +5,10 @@ import type { SubscriptionTier } from '../../_shared/constants.ts';
 import type { SubscriptionPlanBody } from '../../_shared/schemas/admin.ts';
 import type { AdminSubscriptionPlan } from '../../_shared/types/admin.ts';
 import type { Tx } from '../db.ts';
+import { planJsonFields } from './plans.ts';
 
 /** A plan row as the admin API answers it; subscriberCount counts the profiles on it. */
-const adminPlanJson = (alias: string) => `json_build_object(
-  'id', ${alias}.id, 'name', ${alias}.name, 'price', ${alias}.price, 'flightLimit', ${alias}.flight_limit,
-  'autoRebookingEnabled', ${alias}.auto_rebooking_enabled, 'commissionRate', coalesce(${alias}.commission_rate, 0),
-  'description', ${alias}.description, 'isActive', ${alias}.is_active,
+const adminPlanJson = (alias: string) => `json_build_object(${planJsonFields(alias)}, 'isActive', ${alias}.is_active,
   'subscriberCount', (select count(*)::int from public.profiles pr where pr.plan_id = ${alias}.id),
   'createdAt', ${alias}.created_at, 'updatedAt', ${alias}.updated_at)`;
 

@@ -75,8 +75,7 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
            f.original_price as "originalPrice", f.current_price as "currentPrice",
            f.rebooking_price as "rebookingPrice", f.airline_credit as "airlineCredit",
            coalesce(f.commission_rate, sp.commission_rate, 0) as "commissionRate",
-           coalesce(f.commission_amount,
-                    round(coalesce(f.airline_credit, 0) * coalesce(sp.commission_rate, 0) / 100.0)::int) as "commission",
+           coalesce(f.commission_amount, private.commission_on(f.airline_credit, sp.commission_rate)) as "commission",
            f.credit_review as "creditReview",
            f.last_checked as "lastChecked", f.created_at as "createdAt"
       from public.flights f

@@ -39,6 +39,19 @@ export async function startRun(
   };
 }
 
+/** Why automatic rebooking does not apply to a traveller (private.auto_rebooking_refusal), or null when it does. */
+export type AutoRebookingRefusalReason = 'plan' | 'switched_off';
+
+/** The traveller's refusal; a traveller without a profile has no plan that gives it. */
+export async function autoRebookingRefusal(tx: Tx, userId: string): Promise<AutoRebookingRefusalReason | null> {
+  const [row] = await tx<{ refusal: AutoRebookingRefusalReason | null }[]>`
+    select private.auto_rebooking_refusal(p, sp) as refusal
+      from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+     where p.id = ${userId}
+  `;
+  return row ? row.refusal : 'plan';
+}
+
 /** A flight of a batch that still qualifies (the rule's answer now), with what its rebooking needs. */
 export interface BatchFlight {
   flightId: number;
@@ -48,7 +61,6 @@ export interface BatchFlight {
   departureAirport: string;
   arrivalAirport: string;
   currentPrice: number;
-  isEligible: boolean;
   /** The flight's method, or the kept retrieval's when it says assisted. */
   method: 'source' | 'assisted';
   verdict: RebookingVerdict;
@@ -57,8 +69,9 @@ export interface BatchFlight {
 }
 
 /**
- * The batch's flights that are still price drops whose verdict qualifies for a premium owner with
- * auto-rebooking on (a flight rebooked, removed or re-priced since the run started drops out).
+ * The batch's flights that are still price drops whose verdict qualifies, of owners automatic
+ * rebooking still applies to (private.auto_rebooking_applies; a flight rebooked, removed or
+ * re-priced since the run started drops out).
  * The request is built from the kept retrieval (private.flight_bookings), never the flight row:
  * never above the fare seen nor at or above the price paid, and asking the source for at least
  * the net savings the thresholds accept.
@@ -74,7 +87,6 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       departure_airport: string;
       arrival_airport: string;
       current_price: number;
-      is_eligible_for_rebooking: boolean;
       rebooking_method: 'source' | 'assisted';
       verdict: RebookingVerdict;
       booking: RetrievedBooking | null;
@@ -82,7 +94,7 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
     }[]
   >`
     select f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
-           f.current_price, f.is_eligible_for_rebooking,
+           f.current_price,
            case when f.rebooking_method = 'assisted' or b.rebooking_method = 'assisted'
                 then 'assisted' else 'source' end as rebooking_method,
            v.verdict, b.booking, b.price_paid
@@ -93,7 +105,7 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       cross join lateral (select private.rebooking_verdict(f, p) as verdict) v
      where f.id = any(${flightIds}::bigint[])
        and f.status = 'price_drop' and not f.has_been_rebooked
-       and sp.tier = 'premium' and p.auto_rebooking
+       and private.auto_rebooking_applies(p, sp)
        and (v.verdict ->> 'qualifies')::boolean
      order by f.id
   `;
@@ -108,7 +120,6 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       departureAirport: r.departure_airport,
       arrivalAirport: r.arrival_airport,
       currentPrice: r.current_price,
-      isEligible: r.is_eligible_for_rebooking,
       method: r.rebooking_method,
       verdict: r.verdict,
       request: booking

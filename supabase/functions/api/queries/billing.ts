@@ -13,16 +13,14 @@ import type {
   PaymentMode,
   SubscriptionStatus,
 } from '../../_shared/types/billing.ts';
+import { premiumOffer } from '../../_shared/plans/offer.ts';
 import type { SubscriptionPlan } from '../../_shared/types/plans.ts';
 import type { SubscriptionTier } from '../../_shared/constants.ts';
 import type { Db, Tx } from '../db.ts';
+import { type RoomOnPlan, roomOnPlan } from './flights.ts';
 import { listPage } from './pagination.ts';
 import { queueNotification } from './notifications.ts';
-
-const planJson = (alias: string) => `json_build_object(
-  'id', ${alias}.id, 'name', ${alias}.name, 'price', ${alias}.price, 'flightLimit', ${alias}.flight_limit,
-  'autoRebookingEnabled', ${alias}.auto_rebooking_enabled, 'commissionRate', coalesce(${alias}.commission_rate, 0),
-  'description', ${alias}.description)`;
+import { activePlans, planJson } from './plans.ts';
 
 export interface BillingProfile {
   userId: string;
@@ -80,31 +78,20 @@ export async function saveCustomerId(tx: Tx, userId: string, customerId: string)
 }
 
 /** An active plan by id (null when unknown or retired). */
-export async function activePlan(
-  tx: Tx,
-  planId: number,
-): Promise<(SubscriptionPlan & { tier: SubscriptionTier }) | null> {
-  const [row] = await tx<{ plan: SubscriptionPlan; tier: SubscriptionTier }[]>`
-    select ${tx.unsafe(planJson('sp'))} as plan, sp.tier
+export async function activePlan(tx: Tx, planId: number): Promise<SubscriptionPlan | null> {
+  const [row] = await tx<{ plan: SubscriptionPlan }[]>`
+    select ${tx.unsafe(planJson('sp'))} as plan
       from public.subscription_plans sp where sp.id = ${planId} and sp.is_active
   `;
-  return row ? { ...row.plan, tier: row.tier } : null;
+  return row?.plan ?? null;
 }
 
 /**
- * The active premium plan checkout offers: the one named 'premium' (any case), else the first
- * premium-tier plan; only a plan with a price (the database keeps one on offer, migration
- * 20261126110000).
+ * The plan checkout sells when none is named: the plan list's premium offer (_shared/plans/offer.ts,
+ * the web's pick too); the database keeps one on offer (migration 20261126110000).
  */
 export async function premiumPlan(tx: Tx): Promise<SubscriptionPlan | null> {
-  const [row] = await tx<{ plan: SubscriptionPlan }[]>`
-    select ${tx.unsafe(planJson('sp'))} as plan
-      from public.subscription_plans sp
-     where sp.is_active and sp.tier = 'premium' and sp.price > 0
-     order by (lower(sp.name) = 'premium') desc, sp.id
-     limit 1
-  `;
-  return row?.plan ?? null;
+  return premiumOffer(await activePlans(tx)) ?? null;
 }
 
 export interface NewPayment {
@@ -439,20 +426,18 @@ export async function recordInvoiceFailed(tx: Tx, userId: string, invoiceId: str
   });
 }
 
-/** The downgrade: the free plan now (auto-rebooking off; private.move_to_free_plan), no renewal. */
-export async function moveToFreePlan(tx: Tx, userId: string): Promise<{ watched: number; limit: number }> {
+/**
+ * The downgrade: the free plan now (auto-rebooking off; private.move_to_free_plan), no renewal.
+ * Answers the room left on the free plan (private.room_on_plan): below 0 when more flights are
+ * watched than it allows.
+ */
+export async function moveToFreePlan(tx: Tx, userId: string): Promise<RoomOnPlan> {
   await tx`select private.move_to_free_plan(${userId})`;
   await tx`
     update private.billing_accounts set subscription_status = 'canceled', renews = false
      where user_id = ${userId} and subscription_status in ('active', 'past_due')
   `;
-  const [row] = await tx<{ watched: number; limit: number }[]>`
-    select (select count(*)::int from public.flights f where f.user_id = p.id and private.flight_is_watched(f)) as watched,
-           sp.flight_limit as "limit"
-      from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
-     where p.id = ${userId}
-  `;
-  return row ?? { watched: 0, limit: 0 };
+  return await roomOnPlan(tx, userId);
 }
 
 /** `GET /api/billing/commission`, as the traveller. */

@@ -9,10 +9,8 @@ import type {
   RebookResult,
   RetrievedBooking,
 } from '../../_shared/fare-source/types.ts';
-import { commissionOn, type FlightStatus } from '../../_shared/flights/rules.ts';
 import type { DashboardStats, Flight } from '../../_shared/types/flights.ts';
 import type { Tx } from '../db.ts';
-import { queueNotification } from './notifications.ts';
 
 type Row = Record<string, unknown>;
 
@@ -127,21 +125,29 @@ export async function dashboardStats(tx: Tx, userId: string): Promise<DashboardS
 }
 
 export interface FlightAllowance {
+  /** The plan's flight limit; UNLIMITED_FLIGHTS (-1) for none. */
   flightLimit: number;
+  /** Flights that count against it (private.flight_is_watched). */
   watched: number;
 }
 
-/** The caller's plan's flight limit and how many flights count against it (the limit trigger's rule). */
-export async function flightAllowance(tx: Tx, userId: string): Promise<FlightAllowance> {
-  const [row] = await tx<Row[]>`
-    select sp.flight_limit,
-      (select count(*) from public.flights f
-        where f.user_id = p.id and private.flight_is_watched(f))::int as watched
-    from public.profiles p
-    join public.subscription_plans sp on sp.id = p.plan_id
-    where p.id = ${userId}
+export interface RoomOnPlan extends FlightAllowance {
+  /** How many more flights the plan watches: at most 0 when full, below 0 after a downgrade. */
+  room: number;
+}
+
+/** Room on the traveller's plan: private.room_on_plan, the flight-limit trigger's rule. */
+export async function roomOnPlan(tx: Tx, userId: string): Promise<RoomOnPlan> {
+  const [row] = await tx<{ flight_limit: number; watched: number; room: number }[]>`
+    select r.flight_limit, r.watched, r.room from private.room_on_plan(${userId}) r
   `;
-  return { flightLimit: Number(row?.flight_limit ?? 0), watched: Number(row?.watched ?? 0) };
+  return { flightLimit: row?.flight_limit ?? 0, watched: row?.watched ?? 0, room: row?.room ?? 0 };
+}
+
+/** The traveller's plan's flight limit and how many flights count against it, for messages. */
+export async function flightAllowance(tx: Tx, userId: string): Promise<FlightAllowance> {
+  const { flightLimit, watched } = await roomOnPlan(tx, userId);
+  return { flightLimit, watched };
 }
 
 export async function hasBooking(tx: Tx, userId: string, bookingCode: string): Promise<boolean> {
@@ -154,7 +160,8 @@ export async function hasBooking(tx: Tx, userId: string, bookingCode: string): P
 /**
  * Adds a retrieved booking on the service connection (users may not write flights: migration
  * 20261123000200_flight_bookings.sql), with the retrieval kept apart in private.flight_bookings,
- * in one transaction. The flight-limit trigger and the unique key still apply.
+ * in one transaction. Its status is the database's (private.flight_initial_status). The
+ * flight-limit trigger and the unique key still apply.
  */
 /**
  * A booking as kept with its flight: what a fare source retrieved, or what an email stated (which
@@ -172,7 +179,6 @@ export async function insertFlight(
     source: string;
     booking: KeptBooking;
     isEligibleForRebooking: boolean;
-    status: FlightStatus;
     notes: string | null;
     isManualEntry: boolean;
     /** Found in an email: where from (never the body). */
@@ -195,7 +201,7 @@ export async function insertFlight(
       ${input.userId}, ${b.airline}, ${b.flightNumber}, ${b.bookingCode}, ${b.passengerLastName},
       ${b.departureAirport}, ${b.arrivalAirport}, ${b.departureDate}, ${b.returnDate}, ${b.isRoundTrip},
       ${b.returnFlightNumber}, ${b.currency}, ${b.pricePaid}, ${b.fareType}, ${input.isEligibleForRebooking},
-      ${input.status}, ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes},
+      private.flight_initial_status(${input.isEligibleForRebooking}), ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes},
       ${b.rebookingMethod}, ${b.sourceReference},
       ${input.emailSource ? tx.json(input.emailSource as never) : null}::jsonb, ${input.overLimit ?? false},
       ${input.passengerCount ?? null}
@@ -273,9 +279,9 @@ export async function claimRebooking(
     method: RebookingMethod;
     request: unknown;
     /**
-     * An automatic rebooking: the flight must also still qualify (private.rebooking_qualifies, the
-     * verdict's rule) for a premium owner with auto-rebooking on, decided in the same statement as
-     * the claim.
+     * An automatic rebooking: automatic rebooking must still apply to the owner
+     * (private.auto_rebooking_applies) and the flight still qualify (private.rebooking_qualifies,
+     * the verdict's rule), decided in the same statement as the claim.
      */
     automatic?: boolean;
   },
@@ -290,7 +296,7 @@ export async function claimRebooking(
           ? tx`and exists (
                  select 1 from public.profiles p
                  join public.subscription_plans sp on sp.id = p.plan_id
-                 where p.id = f.user_id and sp.tier = 'premium' and p.auto_rebooking
+                 where p.id = f.user_id and private.auto_rebooking_applies(p, sp)
                    and private.rebooking_qualifies(f, p))`
           : tx``
       }
@@ -317,15 +323,19 @@ export async function confirmRebooking(tx: Tx, rebookingId: number, result: Rebo
 }
 
 /**
- * Gives a claim back: nothing changed at the source. The flight shows `status` again (unless it is
- * gone or no longer held by this claim) and the record is closed as released.
+ * Gives a claim back: nothing changed at the source. The flight shows a price drop again or, when
+ * the lower fare is gone, the status of a flight without a drop (private.flight_initial_status),
+ * unless it is gone or no longer held by this claim; the record is closed as released.
  */
 export async function releaseRebooking(
   tx: Tx,
-  r: { rebookingId: number; userId: string; flightId: number; status: FlightStatus; error: string },
+  r: { rebookingId: number; userId: string; flightId: number; dropGone: boolean; error: string },
 ): Promise<void> {
   await tx`
-    update public.flights set status = ${r.status}, rebooking_claimed_at = null
+    update public.flights
+    set status = case when ${r.dropGone} then private.flight_initial_status(is_eligible_for_rebooking)
+                      else 'price_drop' end,
+        rebooking_claimed_at = null
     where id = ${r.flightId} and user_id = ${r.userId} and status = 'rebooking'
   `;
   await tx`
@@ -350,107 +360,19 @@ export interface RebookingRecord {
 }
 
 /**
- * Records a completed rebooking in one transaction: the owner's credits, for plans with a
- * commission rate the commission owed plus a pending commission billing transaction, the flight
- * (when it still exists), and the rebooking record as recorded. Answers the commission charged, or
- * null when the record is not open (already recorded or released). The credit is the traveller's
- * whatever happened to the card since the claim: the airline change was made.
+ * Records a completed rebooking: the ledger's one writer, private.record_rebooking (credits,
+ * commission and its billing row, the flight, the record, the notification, in this
+ * transaction). Answers the commission charged, or null when the record is not open (already
+ * recorded or released).
  */
 export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ commission: number } | null> {
-  const [open] = await tx<{ id: number }[]>`
-    select id from private.rebookings
-    where id = ${r.rebookingId} and user_id = ${r.userId} and state in ('claimed', 'confirmed')
-    for update
+  const [row] = await tx<{ commission: number | null }[]>`
+    select private.record_rebooking(
+      ${r.rebookingId}, ${r.userId}, ${r.flightId}, ${r.newPrice}, ${r.airlineCredit},
+      ${r.creditReference}, ${r.creditExpiryDate}, ${r.seatNumber}, ${r.rebookedAt}, ${r.creditReview ?? null}
+    ) as commission
   `;
-  if (!open) return null;
-  // The owner's row first: a traveller's credit and commission move one rebooking at a time. The
-  // rate is the one of the plan the traveller is on (by id: a renamed or retired plan keeps it),
-  // and it is kept on the flight with the commission: a later change of the plan's rate changes
-  // neither (migration 20261128200100).
-  const [plan] = await tx<{ commission_rate: number | null }[]>`
-    select coalesce(sp.commission_rate, 0) as commission_rate
-    from public.profiles p
-    join public.subscription_plans sp on sp.id = p.plan_id
-    where p.id = ${r.userId}
-    for update of p
-  `;
-  if (!plan) return null;
-  const rate = Number(plan.commission_rate ?? 0);
-  const commission = commissionOn(r.airlineCredit, rate);
-
-  const [flight] = await tx<
-    { airline: string; flight_number: string; departure_airport: string; arrival_airport: string }[]
-  >`
-    update public.flights set
-      has_been_rebooked = true,
-      status = 'rebooked',
-      rebooking_claimed_at = null,
-      rebooking_date = ${r.rebookedAt},
-      rebooking_price = ${r.newPrice},
-      current_price = ${r.newPrice},
-      lowest_price = least(coalesce(lowest_price, ${r.newPrice}), ${r.newPrice}),
-      airline_credit = ${r.airlineCredit},
-      credit_reference_number = ${r.creditReference},
-      credit_expiry_date = ${r.creditExpiryDate},
-      seat_number = coalesce(${r.seatNumber}, seat_number),
-      commission_amount = ${commission},
-      commission_rate = ${rate},
-      credit_review = ${r.creditReview ?? null}
-    where id = ${r.flightId} and user_id = ${r.userId} and not has_been_rebooked
-    returning airline, flight_number, departure_airport, arrival_airport
-  `;
-
-  await tx`
-    update public.profiles set
-      total_credits_earned = total_credits_earned + ${r.airlineCredit},
-      commission_owed = commission_owed + ${commission}
-    where id = ${r.userId}
-  `;
-  if (commission > 0) {
-    const what = flight ? `the ${flight.airline} ${flight.flight_number} rebooking` : `rebooking #${r.rebookingId}`;
-    await tx`
-      insert into public.billing_transactions
-        (user_id, amount, status, type, description, transaction_date, credits_earned_in_period)
-      values (
-        ${r.userId}, ${commission}, 'pending', 'commission',
-        ${`${rate}% commission on ${what}`},
-        ${r.rebookedAt}, ${r.airlineCredit}
-      )
-    `;
-  }
-  await tx`
-    update private.rebookings set
-      state = 'recorded', commission = ${commission}, finished_at = now(),
-      result = coalesce(result, ${tx.json({
-        newPrice: r.newPrice,
-        airlineCredit: r.airlineCredit,
-        creditReference: r.creditReference,
-        creditExpiryDate: r.creditExpiryDate,
-        seatNumber: r.seatNumber,
-        rebookedAt: r.rebookedAt.toISOString(),
-      })})
-    where id = ${r.rebookingId}
-  `;
-  if (flight) {
-    // The traveller hears of it through the outbox (owner: notifications), once per rebooking.
-    await queueNotification(tx, {
-      userId: r.userId,
-      type: 'rebooking',
-      data: {
-        airline: flight.airline,
-        flightNumber: flight.flight_number,
-        departureAirport: flight.departure_airport,
-        arrivalAirport: flight.arrival_airport,
-        newPrice: r.newPrice,
-        credit: r.airlineCredit,
-        reference: r.creditReference,
-        creditExpiresAt: r.creditExpiryDate,
-      },
-      flightId: r.flightId,
-      dedupeKey: `rebooking:${r.rebookingId}`,
-    });
-  }
-  return { commission };
+  return row?.commission === null || row?.commission === undefined ? null : { commission: row.commission };
 }
 
 export interface OpenRebooking {

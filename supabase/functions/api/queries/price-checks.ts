@@ -3,8 +3,8 @@
 // statement for any number of flights, so a sweep writes a whole batch in one round trip and a
 // single check from the flights API goes through the same rule.
 //
-// The status after a check: below the price paid is a price drop, otherwise an eligible fare is
-// monitored and any other is limited. Only flights a check may touch are written
+// The status after a check: below the price paid is a price drop, otherwise the status of a flight
+// without a drop (private.flight_initial_status: an eligible fare is monitored, any other limited). Only flights a check may touch are written
 // (private.flight_is_checkable: watched and not being rebooked); the rest are left exactly as they
 // are and get no history row: a late quote must not undo a rebooking or reopen a finished flight.
 //
@@ -83,8 +83,7 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
              refund_form = c.refund_form,
              status = case
                when c.price < f.original_price then 'price_drop'
-               when f.is_eligible_for_rebooking then 'monitoring'
-               else 'limited'
+               else private.flight_initial_status(f.is_eligible_for_rebooking)
              end
         from checks c
        where f.id = c.flight_id

@@ -7,6 +7,7 @@ import { ScriptedDb, testApp } from '../testing.ts';
 const premium: SubscriptionPlan = {
   id: 2,
   name: 'Premium',
+  tier: 'premium',
   price: 2499,
   flightLimit: -1,
   autoRebookingEnabled: true,

@@ -1,7 +1,8 @@
 // Automatic rebooking (issue 11; docs/architecture.md "Automatic rebooking").
 //
-// A run evaluates every watched flight of premium travellers with auto-rebooking on (or one
-// traveller's, for their own Run Check). SQL decides which qualify (private.rebooking_verdict:
+// A run evaluates every watched flight of the travellers automatic rebooking applies to
+// (private.auto_rebooking_applies: a premium plan that allows it, switched on), or one
+// traveller's, for their own Run Check. SQL decides which qualify (private.rebooking_verdict:
 // an eligible fare, a drop, net savings after the change penalty meeting the owner's thresholds)
 // and enqueues them as batches on the job queue (migration 20261125100000_auto_rebooking.sql).
 // A batch, run by the one job runner (services/job-runner.ts), takes each flight through the
@@ -25,6 +26,7 @@ import type {
 import type { AppDeps } from '../context.ts';
 import type { AuthClaims, Tx } from '../db.ts';
 import {
+  autoRebookingRefusal,
   type BatchFlight,
   type BatchResult,
   circuitOpenUntil,
@@ -156,13 +158,7 @@ export async function rebookBatch(
     }
     let outcome;
     try {
-      outcome = await rebookClaimed(deps, {
-        rebookingId,
-        userId: flight.userId,
-        flightId: flight.flightId,
-        request,
-        eligible: flight.isEligible,
-      });
+      outcome = await rebookClaimed(deps, { rebookingId, userId: flight.userId, flightId: flight.flightId, request });
     } catch (error) {
       // our own bookkeeping failed around the call; the claim stays for the reconciler
       fail(error);
@@ -286,17 +282,11 @@ export class AutoRebookingRefused extends Error {
   }
 }
 
-/** `POST /api/auto-rebooking/execute`: the caller's own run, premium and switched on. */
+/** `POST /api/auto-rebooking/execute`: the caller's own run, when automatic rebooking applies to them. */
 export async function executeOwnRun(deps: AppDeps, claims: AuthClaims): Promise<ExecuteAutoRebookingResponse> {
-  const [me] = await deps.db.asService(
-    (tx) => tx<{ premium: boolean; auto_rebooking: boolean }[]>`
-      select sp.tier = 'premium' as premium, p.auto_rebooking
-        from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
-       where p.id = ${claims.sub}
-    `,
-  );
-  if (!me?.premium) throw new AutoRebookingRefused(403, AUTO_REBOOKING_REFUSALS.premium);
-  if (!me.auto_rebooking) throw new AutoRebookingRefused(409, AUTO_REBOOKING_REFUSALS.disabled);
+  const refusal = await deps.db.asService((tx) => autoRebookingRefusal(tx, claims.sub));
+  if (refusal === 'switched_off') throw new AutoRebookingRefused(409, AUTO_REBOOKING_REFUSALS.disabled);
+  if (refusal !== null) throw new AutoRebookingRefused(403, AUTO_REBOOKING_REFUSALS.premium);
   const totals = await runOnDemand(
     deps,
     { trigger: 'traveller', initiatedBy: claims.sub, scopeUserId: claims.sub },

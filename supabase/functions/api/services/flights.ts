@@ -19,7 +19,6 @@ import {
   canRebook,
   creditExpiryDate,
   creditPlausibility,
-  initialStatus,
   isEligibleFareType,
   roundPercent,
   savingsPercent,
@@ -43,6 +42,7 @@ import {
   noteRebookingAttempt,
   recordRebooking,
   releaseRebooking,
+  roomOnPlan,
   saveFlightBooking,
 } from '../queries/flights.ts';
 import { recordPriceChecks } from '../queries/price-checks.ts';
@@ -139,8 +139,8 @@ export async function addManualFlight(
   const userId = claims.sub;
   // Cheap refusals first: a search costs money at real fare sources.
   await deps.db.asUser(claims, async (tx) => {
-    const { flightLimit, watched } = await flightAllowance(tx, userId);
-    if (flightLimit !== -1 && watched >= flightLimit) throw new HttpError(409, flightLimitMessage(flightLimit));
+    const { flightLimit, room } = await roomOnPlan(tx, userId);
+    if (room <= 0) throw new HttpError(409, flightLimitMessage(flightLimit));
     if (await hasBooking(tx, userId, input.bookingCode)) throw new HttpError(409, FLIGHT_MESSAGES.duplicate);
   });
 
@@ -163,7 +163,6 @@ export async function addManualFlight(
         source: deps.fareSource.name,
         booking: { ...booking, bookingCode: input.bookingCode, passengerLastName: input.passengerLastName },
         isEligibleForRebooking: eligible,
-        status: initialStatus(eligible),
         notes: input.notes ?? null,
         isManualEntry: true,
       });
@@ -409,7 +408,7 @@ export function isReadableRebookResult(result: unknown, request: RebookRequest):
  */
 export async function rebookClaimed(
   deps: Pick<AppDeps, 'db' | 'fareSource' | 'log'>,
-  c: { rebookingId: number; userId: string; flightId: number; request: RebookRequest; eligible: boolean },
+  c: { rebookingId: number; userId: string; flightId: number; request: RebookRequest },
 ): Promise<ClaimedRebookOutcome> {
   const { rebookingId, userId, flightId, request } = c;
   let result: RebookResult;
@@ -425,18 +424,14 @@ export async function rebookClaimed(
       await deps.db.asService((tx) => noteRebookingAttempt(tx, rebookingId, String(error)));
       return { kind: 'unknown', error };
     }
-    // Nothing changed at the source. The drop is gone when the fare is: show the flight as
-    // monitored again until the next check finds one.
-    const status =
+    // Nothing changed at the source. The drop is gone when the fare is: the flight shows no drop
+    // until the next check finds one.
+    const dropGone =
       error instanceof FareNoLongerAvailableError ||
       error instanceof BookingNotChangeableError ||
-      error instanceof BookingMismatchError
-        ? c.eligible
-          ? 'monitoring'
-          : 'limited'
-        : 'price_drop';
+      error instanceof BookingMismatchError;
     await deps.db.asService((tx) =>
-      releaseRebooking(tx, { rebookingId, userId, flightId, status, error: String(error) }),
+      releaseRebooking(tx, { rebookingId, userId, flightId, dropGone, error: String(error) }),
     );
     return { kind: 'refused', error };
   }
@@ -483,13 +478,7 @@ export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: 
     throw new HttpError(409, FLIGHT_MESSAGES.rebookInProgress);
   }
 
-  const outcome = await rebookClaimed(deps, {
-    rebookingId,
-    userId,
-    flightId,
-    request,
-    eligible: flight.isEligibleForRebooking,
-  });
+  const outcome = await rebookClaimed(deps, { rebookingId, userId, flightId, request });
   switch (outcome.kind) {
     case 'unknown':
       throw new HttpError(503, FLIGHT_MESSAGES.rebookOutcomeUnknown);

@@ -38,7 +38,7 @@ export async function reconcileRebookings(
           // the booking is gone or was changed by someone else: nothing of ours to record
           deps.log({ level: 'warn', msg: 'rebooking released: booking no longer matches', rebookingId, flightId });
           await deps.db.asService((tx) =>
-            releaseRebooking(tx, { rebookingId, userId, flightId, status: 'price_drop', error: String(error) }),
+            releaseRebooking(tx, { rebookingId, userId, flightId, dropGone: false, error: String(error) }),
           );
           outcome.released += 1;
           continue;
@@ -63,7 +63,7 @@ export async function reconcileRebookings(
         rebookingId,
         userId,
         flightId,
-        status: 'price_drop',
+        dropGone: false,
         error: 'released by the reconciler: the source made no change',
       }),
     );

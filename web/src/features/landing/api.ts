@@ -1,15 +1,16 @@
 import { COMMISSION_RATE_PERCENT, FREE_FLIGHT_LIMIT, PREMIUM_PRICE_CENTS } from '@shared/constants.ts';
 import { useContext, useEffect, useState } from 'react';
-import { getSubscriptionPlans, plansQueryOptions, premiumPlan, type SubscriptionPlan } from '@/lib/plans';
+import { freePlan, getSubscriptionPlans, plansQueryOptions, premiumPlan, type SubscriptionPlan } from '@/lib/plans';
 import { QueryRuntimeContext } from '@/lib/query-runtime-loader';
 
 /*
  * The landing page's pricing comes from the active plans (the admin's plan list governs them),
  * read with the app's one plans query (lib/plans.ts): Premium's price and commission rate from
- * the plan named 'premium', the free plan's flight limit from the plan named 'free'. Until the
- * call answers, or when it fails, the published figures show ($24.99 a year, 25%, 5 flights;
- * PREMIUM_PRICE_CENTS and friends), without an error state: a pricing table that flickers into
- * an error is worse than the published price. A figure a plan does not give keeps its default.
+ * the premium offer, the free plan's flight limit from the free plan, each found by tier (an
+ * admin may rename them). Until the call answers, or when it fails, the published figures show
+ * ($24.99 a year, 25%, 5 flights; PREMIUM_PRICE_CENTS and friends), without an error state: a
+ * pricing table that flickers into an error is worse than the published price. A figure a plan
+ * does not give keeps its default.
  *
  * The landing page loads no query code of its own (lib/query-runtime-loader.ts): when the query
  * runtime is there (the visitor came from another page), the plans go through the query cache
@@ -39,7 +40,7 @@ export function premiumPriceFrom(plans: readonly SubscriptionPlan[]): number | n
 /** The published figures with whatever the plans give in their place. */
 export function pricingFrom(plans: readonly SubscriptionPlan[]): PublishedPricing {
   const premium = premiumPlan(plans);
-  const free = plans.find((plan) => plan.name.trim().toLowerCase() === 'free');
+  const free = freePlan(plans);
   const price = premiumPriceFrom(plans);
   return {
     premiumPriceCents: price ?? PUBLISHED_PRICING.premiumPriceCents,

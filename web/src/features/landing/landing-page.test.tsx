@@ -53,6 +53,25 @@ describe('landing page', () => {
     expect(within(section).getByText('Up to 3 flights')).toBeInTheDocument();
   });
 
+  it('keeps the prices when the admin renames the plans: it finds them by tier, never by name', async () => {
+    mockApi({
+      'GET /api/auth/me': meRoute(null),
+      'GET /api/subscription/plans': {
+        body: {
+          plans: [
+            buildPlan({ id: 1, name: 'Premium', price: 0, flightLimit: 4, commissionRate: 0 }),
+            buildPlan({ id: 2, name: 'FareBack Plus', price: 3499, commissionRate: 15 }),
+          ],
+        },
+      },
+    });
+    renderApp('/');
+    const section = await pricing();
+    expect(await within(section).findByText('$34.99')).toBeInTheDocument();
+    expect(within(section).getByText('15% commission on refunds or trip credits')).toBeInTheDocument();
+    expect(within(section).getByText('Up to 4 flights')).toBeInTheDocument();
+  });
+
   it('falls back to $24.99/year without an error when the plans call fails', async () => {
     const api = mockApi({
       'GET /api/auth/me': meRoute(null),

@@ -142,6 +142,19 @@ describe('/premium-checkout', () => {
     expect(screen.getByText('Failed to process your subscription.')).toBeInTheDocument();
   });
 
+  it('sells the premium plan by tier when the admin renamed it (and gave its old name to the free plan)', async () => {
+    const renamed = buildPlan({ id: 7, name: 'FareBack Plus', price: 3499 });
+    const api = openCheckout('/premium-checkout', {
+      'GET /api/subscription/plans': { body: { plans: [buildFreePlan({ name: 'Premium' }), renamed] } },
+      'POST /api/stripe/create-checkout-session': checkoutSession,
+    });
+    expect(await screen.findByRole('heading', { name: 'FareBack Plus' })).toBeInTheDocument();
+    expect(screen.getAllByText('$34.99')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Secure Checkout' }));
+    await waitFor(() => expect(api.calls('POST /api/stripe/create-checkout-session')).toHaveLength(1));
+    expect(await api.calls('POST /api/stripe/create-checkout-session')[0]!.json()).toEqual({ planId: 7 });
+  });
+
   it("reads 'Subscription Unavailable' without a premium plan", async () => {
     openCheckout('/premium-checkout', { 'GET /api/subscription/plans': { body: { plans: [freePlan] } } });
     expect(await screen.findByText('Subscription Unavailable')).toBeInTheDocument();

@@ -48,7 +48,7 @@ function features(plan: SubscriptionPlan): string[] {
 
 /**
  * The plan offered: `?plan=<id>` names one of the active paid plans (a link to a plan no longer
- * offered selects none: 'No Plan Selected'); without it the active plan named 'premium'.
+ * offered selects none: 'No Plan Selected'); without it the premium offer (by tier, whatever its name).
  */
 function selectedPlan(plans: SubscriptionPlan[], planParam: string | null): SubscriptionPlan | undefined {
   if (planParam === null) return premiumPlan(plans);

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { notify } from '@/components/ui/toaster';
 import { errorMessage } from '@/lib/api-client';
 import { isPremium, useCurrentUser } from '@/lib/auth';
-import { plansQueryOptions, premiumPlan, type SubscriptionPlan } from '@/lib/plans';
+import { freePlan, plansQueryOptions, premiumPlan } from '@/lib/plans';
 import { useCurrentSubscription } from './api';
 import { BillingSummary } from './components/billing-summary';
 import { DowngradeDialog } from './components/downgrade-dialog';
@@ -13,10 +13,6 @@ import { PaymentDialog } from './components/payment-dialog';
 import { PlansGrid } from './components/plans-grid';
 import { PremiumUpsell } from './components/premium-upsell';
 import { SubscriptionCard } from './components/subscription-card';
-
-function freePlan(plans: readonly SubscriptionPlan[] | undefined): SubscriptionPlan | undefined {
-  return plans?.find((plan) => plan.name.trim().toLowerCase() === 'free');
-}
 
 /**
  * Dashboard tab 5, Subscription: the traveller's plan ('Your Subscription'), the way up (the

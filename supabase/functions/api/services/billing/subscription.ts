@@ -1,6 +1,5 @@
 // The traveller's subscription: what it is now, and downgrading to Free (no refund: a paid year
 // runs to its end). Upgrading is a payment: checkout.ts.
-import { UNLIMITED_FLIGHTS } from '../../../_shared/constants.ts';
 import type { UpdateSubscriptionBody } from '../../../_shared/schemas/billing.ts';
 import type { CurrentSubscriptionResponse, UpdateSubscriptionResponse } from '../../../_shared/types/billing.ts';
 import type { AppDeps } from '../../context.ts';
@@ -32,10 +31,10 @@ export async function updateSubscription(
     const subscriptionId = profile.subscriptionId;
     await provider(() => deps.payments.cancelSubscriptionAtPeriodEnd(subscriptionId));
   }
-  const { watched, limit } = await deps.db.asService((tx) => moveToFreePlan(tx, userId));
+  const { watched, flightLimit: limit, room } = await deps.db.asService((tx) => moveToFreePlan(tx, userId));
   const after = await loadProfile(deps, userId);
   const paidThrough = profile.endDate && new Date(profile.endDate) > new Date() ? new Date(profile.endDate) : null;
-  const flightsOverLimit = limit === UNLIMITED_FLIGHTS ? 0 : Math.max(0, watched - limit);
+  const flightsOverLimit = Math.max(0, -room);
   let message = 'Your subscription has been downgraded. Auto-rebooking has been disabled.';
   if (paidThrough) {
     message += ` Your Premium subscription will not renew; the paid year ends on ${dateLabel(paidThrough)}.`;

@@ -9,7 +9,7 @@
 // not a known airline or agency is held for the traveller to confirm (held.ts), and a change or
 // cancellation applies only from the domain that sent the booking.
 import { type FlightBooking, readFlightBookings } from '../../../_shared/extraction/index.ts';
-import { initialStatus, isEligibleFareType } from '../../../_shared/flights/rules.ts';
+import { isEligibleFareType } from '../../../_shared/flights/rules.ts';
 import {
   type FlightEmailSource,
   HELD_BOOKINGS_MAX,
@@ -27,7 +27,7 @@ import {
   updateFlightFromEmail,
   userFlights,
 } from '../../queries/email.ts';
-import { flightAllowance, insertFlight, type KeptBooking } from '../../queries/flights.ts';
+import { insertFlight, type KeptBooking, roomOnPlan } from '../../queries/flights.ts';
 import { type EmailFlightFields, planEmail, takenBooking } from './plan.ts';
 import { isKnownBookingSender, type SenderVerdict, senderVerdict } from './sender-trust.ts';
 
@@ -112,8 +112,8 @@ export async function createEmailFlight(
   fields: EmailFlightFields,
   source: FlightEmailSource,
 ): Promise<{ flightId: number; overLimit: boolean }> {
-  const { flightLimit, watched } = await flightAllowance(tx, userId);
-  const overLimit = fields.departureDate >= today() && flightLimit !== -1 && watched >= flightLimit;
+  const { room } = await roomOnPlan(tx, userId);
+  const overLimit = fields.departureDate >= today() && room <= 0;
   const booking = bookingOf(fields);
   const eligible = isEligibleFareType(booking.fareType, false);
   const flightId = await insertFlight(tx, {
@@ -121,7 +121,6 @@ export async function createEmailFlight(
     source: 'email',
     booking,
     isEligibleForRebooking: eligible,
-    status: initialStatus(eligible),
     notes: null,
     isManualEntry: false,
     emailSource: { ...source },

@@ -120,15 +120,18 @@ Deno.test(
     assert.match(statement.text, /Airline credits won for you: \$400\.00/);
     assert.match(statement.text, /Commission due: \$100\.00/);
     assert.match(statement.text, /\$100\.00 was charged to your saved card\./);
-    const due = { periodStart: '2026-10-01', periodEnd: '2026-10-31', credits: 400, commissionDue: 100, charged: false };
+    const due = {
+      periodStart: '2026-10-01',
+      periodEnd: '2026-10-31',
+      credits: 400,
+      commissionDue: 100,
+      charged: false,
+    };
     assert.match(
       (await rendered(note('commission_statement', due))).text,
       /\$1\.00 is due\. You can pay it from your dashboard\./,
     );
-    assert.match(
-      (await rendered(note('commission_statement', { ...due, commissionDue: 0 }))).text,
-      /Nothing is due\./,
-    );
+    assert.match((await rendered(note('commission_statement', { ...due, commissionDue: 0 }))).text, /Nothing is due\./);
     assert.match((await rendered(note('email_reconnect', { provider: 'gmail' }))).text, /read your Gmail inbox/);
     assert.match(
       (await rendered(note('import_over_limit', { found: 8, watched: 5, limit: 5 }))).text,
@@ -196,7 +199,10 @@ Deno.test('payment_refunded, refund_held and admin_alert: the refund of money th
     account,
   );
   assert.match(given.text, /Commission refund given up: money held/);
-  assert.match(given.text, new RegExp(`The refund of \\$12\\.00 to ${who.userId} \\(payment pi_1\\) failed on its last attempt`));
+  assert.match(
+    given.text,
+    new RegExp(`The refund of \\$12\\.00 to ${who.userId} \\(payment pi_1\\) failed on its last attempt`),
+  );
   assert.match(given.text, /refund it by hand or requeue the dead commission_refund job\./);
   const done = await rendered(
     note('admin_alert', { ...who, event: 'commission_refunded', refundId: 're_1', amount: 1800 }),
