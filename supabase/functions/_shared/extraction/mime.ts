@@ -4,7 +4,8 @@
 // rejects (nesting or header limits) comes back as an empty message: extraction then finds
 // nothing, which is the safe answer.
 import PostalMime from 'postal-mime';
-import type { EmailMessage } from './types.ts';
+import type { AttachedDocument, EmailMessage, SkippedAttachment } from './types.ts';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, SKIPPED } from './budget.ts';
 
 export type RawEmailInput = Uint8Array | ArrayBuffer | string;
 
@@ -27,7 +28,16 @@ const EMPTY_MESSAGE: EmailMessage = {
   html: '',
   attachments: [],
   calendars: [],
+  documents: [],
+  skippedAttachments: [],
 };
+
+/** The attachments the extractor reads, by type or, for the generic types mail clients use, by name. */
+function documentKind(mimeType: string, filename: string): AttachedDocument['kind'] | null {
+  if (/^application\/(?:x-)?pdf$/i.test(mimeType) || /\.pdf$/i.test(filename)) return 'pdf';
+  if (/^application\/vnd\.apple\.pkpass$/i.test(mimeType) || /\.pkpass$/i.test(filename)) return 'wallet-pass';
+  return null;
+}
 
 export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedEmail> {
   let email;
@@ -43,10 +53,26 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
   const attachedMessages: EmailMessage[] = [];
   const attachments: EmailMessage['attachments'] = [];
   const calendars: string[] = [];
+  const documents: AttachedDocument[] = [];
+  const skippedAttachments: SkippedAttachment[] = [];
   for (const attachment of email.attachments) {
     const content = attachment.content;
     const size = typeof content === 'string' ? content.length : content.byteLength;
-    attachments.push({ filename: attachment.filename ?? '', mimeType: attachment.mimeType, size });
+    const filename = attachment.filename ?? '';
+    attachments.push({ filename, mimeType: attachment.mimeType, size });
+    const kind = documentKind(attachment.mimeType, filename);
+    if (kind) {
+      const name = filename || (kind === 'pdf' ? 'a PDF' : 'a Wallet pass');
+      if (documents.length + skippedAttachments.length >= MAX_ATTACHMENTS)
+        skippedAttachments.push({ filename: name, reason: SKIPPED.tooMany });
+      else if (size > MAX_ATTACHMENT_BYTES) skippedAttachments.push({ filename: name, reason: SKIPPED.tooLarge });
+      else
+        documents.push({
+          filename: name,
+          kind,
+          content: typeof content === 'string' ? new TextEncoder().encode(content) : new Uint8Array(content),
+        });
+    }
     const calendar =
       /^(?:text\/calendar|application\/ics|text\/x-vcalendar)$/i.test(attachment.mimeType) ||
       /\.ics$/i.test(attachment.filename ?? '');
@@ -72,6 +98,8 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
     html: repairC1(email.html ?? ''),
     attachments,
     calendars,
+    documents,
+    skippedAttachments,
     attachedMessages,
   };
 }
