@@ -6,6 +6,7 @@
 // renders often collapse the padding spaces, so the reader also accepts single spaces between the
 // fields. It carries names, the booking code, flights and airports, but no clock time: it
 // completes legs the body prints, never makes one.
+import { mergeTravellers } from './names.ts';
 import type { CabinClass, DraftBooking } from './types.ts';
 
 export interface BoardingPassLeg {
@@ -93,7 +94,7 @@ export function findDatedBoardingPasses(text: string): DatedBoardingPass[] {
 
 /**
  * What boarding passes add to the bookings read from the body: the booking code when the body
- * names none, the travellers when it names none, and for each leg the body printed between the
+ * names none, the travellers the body does not name, and for each leg the body printed between the
  * same airports, its flight number, seat and cabin where the body left them out.
  */
 export function applyBoardingPasses(
@@ -111,7 +112,7 @@ export function applyBoardingPasses(
     return {
       ...draft,
       bookingCode: draft.bookingCode || (firstLegs[0]?.pnr ?? ''),
-      passengers: draft.passengers.length > 0 ? draft.passengers : [...new Set(names)],
+      passengers: mergeTravellers(draft.passengers, names),
       segments: draft.segments.map((segment) => {
         const match = firstLegs.find(
           (entry) => entry.from === segment.departureAirport && entry.to === segment.arrivalAirport,

@@ -26,7 +26,13 @@ export interface FlightBooking {
   airlineIata: string;
   bookingCode: string;
   passengerLastName: string;
+  /** Every traveller on the booking once, as 'Given Family' (deduplicated by names.ts `mergeTravellers`). */
   passengers: string[];
+  /**
+   * How many travel on the booking (the party): the count the mail states ('2 Adults, 1 Infant')
+   * or the travellers it names, whichever is more; null when it does neither.
+   */
+  passengerCount: number | null;
   segments: FlightSegment[];
   isRoundTrip: boolean;
   totalPrice: Money | null;
@@ -88,6 +94,8 @@ export interface DraftBooking {
   airlineIata: string | null;
   airlineName: string | null;
   passengers: string[];
+  /** The number of travellers the mail states, when it states one (names may be fewer). */
+  statedPassengerCount?: number | null;
   segments: DraftSegment[];
   totalPrice: Money | null;
   fareType: string | null;

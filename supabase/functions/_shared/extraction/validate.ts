@@ -7,7 +7,7 @@ import type { AirlineProfile } from './airlines.ts';
 import { airlineByCode } from './airlines.ts';
 import { formatAtAirport, localToUtcMillis, lookupAirport } from './airports.ts';
 import { isPlausibleCode } from './generic.ts';
-import { familyName, sameName } from './names.ts';
+import { familyName, mergeTravellers } from './names.ts';
 import type { DraftBooking, DraftSegment, FlightBooking, FlightSegment, LocalDateTime } from './types.ts';
 
 /** Longest flights, one-stop through flights included, stay well under 30 hours. */
@@ -93,6 +93,12 @@ function mostCommon(values: string[]): string | null {
   return best;
 }
 
+/** The party: the stated count or the travellers named, whichever is more; null when neither. */
+export function partySize(passengers: readonly string[], stated: number | null): number | null {
+  const count = Math.max(passengers.length, stated ?? 0);
+  return count > 0 ? count : null;
+}
+
 const AIRLINE_LIKE_NAME = /air|airline|airways|lines|jet|fly|aero|avia|wings/i;
 
 export async function finalizeBooking(draft: DraftBooking, context: BookingContext): Promise<FlightBooking | null> {
@@ -125,8 +131,7 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
   const airlineIata = soldBy ?? mostCommon(segments.map((segment) => segment.flightNumber.slice(0, 2))) ?? '';
   const profile = context.sender ?? airlineByCode(airlineIata);
   const senderName = context.senderName && AIRLINE_LIKE_NAME.test(context.senderName) ? context.senderName : null;
-  const passengers: string[] = [];
-  for (const name of draft.passengers) if (!passengers.some((known) => sameName(known, name))) passengers.push(name);
+  const passengers = mergeTravellers(draft.passengers);
   const first = segments[0];
   const last = segments[segments.length - 1];
   return {
@@ -135,6 +140,7 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
     bookingCode: draft.bookingCode,
     passengerLastName: passengers[0] ? familyName(passengers[0]) : '',
     passengers,
+    passengerCount: partySize(passengers, draft.statedPassengerCount ?? null),
     segments,
     isRoundTrip: segments.length > 1 && !!first && !!last && last.arrivalAirport === first.departureAirport,
     totalPrice: draft.totalPrice && draft.totalPrice.amountCents > 0 ? draft.totalPrice : null,
