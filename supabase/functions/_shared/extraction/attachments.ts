@@ -7,11 +7,11 @@
 // An attachment's booking joins the body's booking with the same code (a body without a code and
 // one attachment booking are the same booking): it fills what the body leaves out (legs the body
 // does not print, times, seats, cabins, flight numbers, the total, the fare brand) and never
-// overrides what the body states; its travellers join the party. One whose code the body does not
+// overrides what the body states; its travellers join the party (names.ts mergeTravellers). One whose code the body does not
 // have stands alone.
 import { ExtractionBudget, ExtractionGaveUp, SKIPPED } from './budget.ts';
 import type { TextLine } from './html.ts';
-import { sameName } from './names.ts';
+import { mergeTravellers } from './names.ts';
 import { readPdf } from './attachments/pdf.ts';
 import { readWalletPass } from './attachments/wallet-pass.ts';
 import type { DraftBooking, DraftSegment, EmailMessage, LocalDateTime, SkippedAttachment } from './types.ts';
@@ -29,7 +29,6 @@ export interface AttachmentReading {
 export async function readAttachments(
   message: EmailMessage,
   budget: ExtractionBudget,
-  readName: (text: string) => string | null,
   readLines: (lines: TextLine[]) => Promise<DraftBooking[]>,
 ): Promise<AttachmentReading> {
   const reading: AttachmentReading = { drafts: [], skipped: [...message.skippedAttachments] };
@@ -46,7 +45,7 @@ export async function readAttachments(
         if ('skipped' in pdf) skip(pdf.skipped);
         else reading.drafts.push(...(await readLines(pdf.lines)));
       } else {
-        const pass = await readWalletPass(document.content, readName, message.date);
+        const pass = await readWalletPass(document.content, message.date);
         if ('skipped' in pass) skip(pass.skipped);
         else reading.drafts.push(pass.draft);
         await budget.pause('reading a Wallet pass');
@@ -57,13 +56,6 @@ export async function readAttachments(
     }
   }
   return reading;
-}
-
-/** The party: every traveller of the first list, then those of the second not already in it. */
-export function mergeParty(first: string[], second: string[]): string[] {
-  const party = [...first];
-  for (const name of second) if (!party.some((known) => sameName(known, name))) party.push(name);
-  return party;
 }
 
 const dayOf = (segment: DraftSegment): string | null => {
@@ -100,11 +92,7 @@ function fillLeg(body: DraftSegment, extra: DraftSegment): DraftSegment {
 }
 
 /** What an attachment's booking adds to the body's booking with its code. */
-export function joinBooking(
-  body: DraftBooking,
-  extra: DraftBooking,
-  mergeParty: (first: string[], second: string[]) => string[],
-): DraftBooking {
+export function joinBooking(body: DraftBooking, extra: DraftBooking): DraftBooking {
   const segments = body.segments.map((segment) => {
     const match = extra.segments.find((candidate) => sameLeg(segment, candidate));
     return match ? fillLeg(segment, match) : segment;
@@ -114,7 +102,8 @@ export function joinBooking(
     bookingCode: body.bookingCode || extra.bookingCode,
     airlineIata: body.airlineIata ?? extra.airlineIata,
     airlineName: body.airlineName ?? extra.airlineName,
-    passengers: mergeParty(body.passengers, extra.passengers),
+    passengers: mergeTravellers(body.passengers, extra.passengers),
+    statedPassengerCount: body.statedPassengerCount ?? extra.statedPassengerCount ?? null,
     segments: [...segments, ...missing],
     totalPrice: body.totalPrice ?? extra.totalPrice,
     fareType: body.fareType ?? extra.fareType,
@@ -128,11 +117,7 @@ const sameCode = (first: string, second: string): boolean =>
  * The body's bookings with the attachments' joined in, in the body's order, then the attachments'
  * own bookings (those whose code the body does not have) in the attachments' order.
  */
-export function joinAttachmentBookings(
-  body: DraftBooking[],
-  attachments: DraftBooking[],
-  mergeParty: (first: string[], second: string[]) => string[],
-): DraftBooking[] {
+export function joinAttachmentBookings(body: DraftBooking[], attachments: DraftBooking[]): DraftBooking[] {
   const joined = body.map((booking) => ({ ...booking }));
   const alone: DraftBooking[] = [];
   const codeless = joined.filter((booking) => booking.bookingCode === '');
@@ -146,11 +131,11 @@ export function joinAttachmentBookings(
           ? joined.indexOf(codeless[0] as DraftBooking)
           : -1;
     if (target >= 0) {
-      joined[target] = joinBooking(joined[target] as DraftBooking, extra, mergeParty);
+      joined[target] = joinBooking(joined[target] as DraftBooking, extra);
       continue;
     }
     const own = alone.findIndex((booking) => sameCode(booking.bookingCode, extra.bookingCode));
-    if (own >= 0) alone[own] = joinBooking(alone[own] as DraftBooking, extra, mergeParty);
+    if (own >= 0) alone[own] = joinBooking(alone[own] as DraftBooking, extra);
     else alone.push(extra);
   }
   return [...joined, ...alone];

@@ -46,7 +46,7 @@ import {
   MAX_BODY_CHARS,
   MAX_RAW_EMAIL_BYTES,
 } from './budget.ts';
-import { joinAttachmentBookings, mergeParty, readAttachments } from './attachments.ts';
+import { joinAttachmentBookings, readAttachments } from './attachments.ts';
 
 export type { ExtractionResult, FlightBooking, FlightSegment, Money, CabinClass, SkippedAttachment } from './types.ts';
 export type { RawEmailInput } from './mime.ts';
@@ -220,11 +220,10 @@ async function withAttachments(
     readAttachments(
       message,
       attachmentBudget,
-      (name) => readName(name)?.name ?? null,
       async (lines) => (await draftsFromLines(lines, message, [], attachmentBudget, origin))?.drafts ?? [],
     ),
   );
-  const drafts = joinAttachmentBookings(body?.drafts ?? [], reading.drafts, mergeParty);
+  const drafts = joinAttachmentBookings(body?.drafts ?? [], reading.drafts);
   const context: BodyDrafts = body ?? {
     drafts,
     sender: airlineBySender(message.fromAddress),

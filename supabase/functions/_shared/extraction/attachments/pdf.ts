@@ -124,7 +124,10 @@ export function pageLines(items: PdfTextItem[]): TextLine[] {
 
 /** Cells as an HTML table row reads them ('LH 180 | Frankfurt (FRA)'), a label with its value. */
 function rowText(cells: string[]): string {
-  return cells.reduce((text, cell, index) => (index === 0 ? cell : `${text}${/:$/.test(text) ? ' ' : ' | '}${cell}`), '');
+  return cells.reduce(
+    (text, cell, index) => (index === 0 ? cell : `${text}${/:$/.test(text) ? ' ' : ' | '}${cell}`),
+    '',
+  );
 }
 
 function rowCells(row: PlacedText[]): { text: string; x: number }[] {

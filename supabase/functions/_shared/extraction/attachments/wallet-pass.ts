@@ -9,6 +9,7 @@
 // one the body prints.
 import { findDatedBoardingPasses } from '../boarding-pass.ts';
 import { parseIsoDateTime } from '../airports.ts';
+import { mergeTravellers } from '../names.ts';
 import { MAX_EXPANDED_BYTES, MAX_ZIP_ENTRIES, SKIPPED } from '../budget.ts';
 import type { DraftBooking, DraftSegment, LocalDateTime } from '../types.ts';
 import { readZip } from './zip.ts';
@@ -41,11 +42,7 @@ const ARRIVAL_FIELD = /arriv|ankunft|llegada|^sta$/i;
 
 type Moment = { utcMillis: number } | { local: LocalDateTime } | { time: { hour: number; minute: number } };
 
-export async function readWalletPass(
-  bytes: Uint8Array,
-  readName: (text: string) => string | null,
-  sent: Date | null,
-): Promise<PassReading> {
+export async function readWalletPass(bytes: Uint8Array, sent: Date | null): Promise<PassReading> {
   const zip = readZip(bytes, (name) => PASS_FILES.has(name), {
     maxEntries: MAX_ZIP_ENTRIES,
     maxExpandedBytes: MAX_EXPANDED_BYTES,
@@ -92,7 +89,6 @@ export async function readWalletPass(
   const reference = isoMoment(pass.relevantDate);
   const referenceMillis = reference && 'utcMillis' in reference ? reference.utcMillis : (sent?.getTime() ?? null);
   const day = flightDay(first.dayOfYear, referenceMillis);
-  const name = readName(boarding.name);
   const segments: DraftSegment[] = legs.map((leg, index) => ({
     carrier: leg.carrier,
     number: leg.number,
@@ -112,7 +108,7 @@ export async function readWalletPass(
       bookingCode: first.pnr,
       airlineIata: first.carrier.length === 2 ? first.carrier : null,
       airlineName: typeof pass.organizationName === 'string' ? pass.organizationName : null,
-      passengers: name ? [name] : [],
+      passengers: mergeTravellers([boarding.name]),
       segments,
       totalPrice: null,
       fareType: null,
@@ -166,7 +162,10 @@ function fieldMoment(fields: PassField[], label: RegExp): Moment | null {
 }
 
 /** The date of a BCBP day of the year: the one nearest the pass's relevant date (or the email's). */
-function flightDay(dayOfYear: number | null, reference: number | null): { year: number; month: number; day: number } | null {
+function flightDay(
+  dayOfYear: number | null,
+  reference: number | null,
+): { year: number; month: number; day: number } | null {
   if (dayOfYear === null || reference === null) return null;
   const year = new Date(reference).getUTCFullYear();
   let best: Date | null = null;

@@ -5,8 +5,7 @@
 import { inflateWithin } from './inflate.ts';
 
 export type ZipReading =
-  | { files: Map<string, Uint8Array> }
-  | { refused: 'unreadable' | 'too-many-entries' | 'expands-too-far' };
+  { files: Map<string, Uint8Array> } | { refused: 'unreadable' | 'too-many-entries' | 'expands-too-far' };
 
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;

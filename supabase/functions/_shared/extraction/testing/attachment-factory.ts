@@ -32,7 +32,11 @@ export function pdfTable(columns: number[], rows: string[][]): PdfRow[] {
 const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff);
 
 /** A PDF written by hand around one content stream, for shapes pdf-lib will not write. */
-export function rawPdf(options: { streamDictionary: string; streamData: Uint8Array; trailerExtra?: string }): Uint8Array {
+export function rawPdf(options: {
+  streamDictionary: string;
+  streamData: Uint8Array;
+  trailerExtra?: string;
+}): Uint8Array {
   const parts: Uint8Array[] = [];
   const offsets: number[] = [];
   let length = 0;
