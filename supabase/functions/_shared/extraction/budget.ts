@@ -34,6 +34,11 @@ export const MAX_ATTACHMENTS = 20;
 export const MAX_PDF_PAGES = 50;
 /** What the compressed streams of one PDF, or the files of one zip, may expand to. */
 export const MAX_EXPANDED_BYTES = 20 * 1024 * 1024;
+/**
+ * A PDF's page content (with its forms and object streams), decoded: pdf.js interprets it at a few
+ * hundred KB a second, and between two text pieces cannot be stopped. An e-ticket has tens of KB.
+ */
+export const MAX_PDF_CONTENT_BYTES = 512 * 1024;
 /** Files in one zip (.pkpass): a pass holds a dozen. */
 export const MAX_ZIP_ENTRIES = 1_000;
 /** The extractor's own time for all the attachments of one email, on top of EXTRACTION_BUDGET_MS. */
@@ -62,6 +67,8 @@ export const SKIPPED = {
   tooMany: `is past the first ${MAX_ATTACHMENTS} attachments`,
   tooManyPages: `has more than ${MAX_PDF_PAGES} pages`,
   expandsTooFar: `expands past ${megabytes(MAX_EXPANDED_BYTES)}`,
+  expandsPastDeclared: 'expands past the size it declares',
+  tooMuchContent: `holds more than ${MAX_PDF_CONTENT_BYTES / 1024} KB of page content`,
   tooManyEntries: `holds more than ${MAX_ZIP_ENTRIES.toLocaleString('en-US')} files`,
   encrypted: 'is encrypted',
   unreadable: 'could not be read',

@@ -22,7 +22,8 @@ export interface Inflated {
   bytes: Uint8Array | null;
 }
 
-export function inflateWithin(data: Uint8Array, limit: number, keep = false): Inflated {
+/** `checkTime` runs between chunks (the budget's check: it may throw to stop). */
+export function inflateWithin(data: Uint8Array, limit: number, keep = false, checkTime?: () => void): Inflated {
   let size = 0;
   let silent = 0;
   const kept: Uint8Array[] = [];
@@ -32,18 +33,21 @@ export function inflateWithin(data: Uint8Array, limit: number, keep = false): In
     if (chunk.length > 0) silent = 0;
   });
   let broken = false;
-  try {
-    for (let at = 0; at < data.length && size <= limit; at += CHUNK_BYTES) {
-      const end = Math.min(at + CHUNK_BYTES, data.length);
-      silent += end - at;
+  for (let at = 0; at < data.length && size <= limit; at += CHUNK_BYTES) {
+    checkTime?.();
+    const end = Math.min(at + CHUNK_BYTES, data.length);
+    silent += end - at;
+    try {
       inflater.push(data.subarray(at, end), end === data.length);
-      if (silent > MAX_SILENT_INPUT) {
-        broken = size === 0;
-        break;
-      }
+    } catch {
+      // not DEFLATE data from here on: what came out before is all a reader gets
+      broken = size === 0;
+      break;
     }
-  } catch {
-    broken = size === 0;
+    if (silent > MAX_SILENT_INPUT) {
+      broken = size === 0;
+      break;
+    }
   }
   const overLimit = size > limit;
   return { size, overLimit, broken, bytes: keep && !overLimit ? concat(kept, size) : null };

@@ -2,12 +2,13 @@
 // are skipped before (or while) pdf.js reads them. Times are measured in bench:extract, not here.
 import { describe, expect, it } from '../testing/harness.ts';
 import { buildPdf, contentShowing, deflatedSpaces, pdfTable, rawPdf } from '../testing/attachment-factory.ts';
-import { ExtractionBudget, MAX_EXPANDED_BYTES, SKIPPED } from '../budget.ts';
+import { ExtractionBudget, MAX_EXPANDED_BYTES, MAX_PDF_CONTENT_BYTES, SKIPPED } from '../budget.ts';
 import { checkPdf } from './pdf-streams.ts';
 import { inflateWithin } from './inflate.ts';
 import { readPdf } from './pdf.ts';
 
 const budget = () => new ExtractionBudget(60_000);
+const limits = { maxExpandedBytes: MAX_EXPANDED_BYTES, maxContentBytes: MAX_PDF_CONTENT_BYTES };
 
 describe('readPdf', () => {
   it('keeps a table row together, under its header labels', async () => {
@@ -72,7 +73,7 @@ describe('readPdf', () => {
       streamData: contentShowing('Booking reference QZP4TW'),
       trailerExtra: '/Encrypt << /Filter /Standard /V 1 /R 2 /P -4 /O <00> /U <00> >> ',
     });
-    expect(checkPdf(pdf, MAX_EXPANDED_BYTES)).toBe('encrypted');
+    expect(checkPdf(pdf, limits)).toBe('encrypted');
     expect(await readPdf(pdf, budget())).toEqual({ skipped: SKIPPED.encrypted });
   });
 
@@ -90,20 +91,28 @@ describe('readPdf', () => {
   });
 
   it('skips a decompression bomb before pdf.js decodes it', async () => {
-    const bomb = rawPdf({
-      streamDictionary: '/Filter /FlateDecode',
-      streamData: deflatedSpaces(MAX_EXPANDED_BYTES + 1024 * 1024),
-    });
-    expect(bomb.length).toBeLessThan(100_000);
-    expect(await readPdf(bomb, budget())).toEqual({ skipped: SKIPPED.expandsTooFar });
+    const spaces = deflatedSpaces(MAX_EXPANDED_BYTES + 1024 * 1024);
+    const fontBomb = rawPdf({ streamDictionary: '/Filter /FlateDecode /Length1 9', streamData: spaces });
+    expect(fontBomb.length).toBeLessThan(100_000);
+    expect(await readPdf(fontBomb, budget())).toEqual({ skipped: SKIPPED.expandsTooFar });
+    const contentBomb = rawPdf({ streamDictionary: '/Filter /FlateDecode', streamData: spaces });
+    expect(await readPdf(contentBomb, budget())).toEqual({ skipped: SKIPPED.tooMuchContent });
+  });
+
+  it('stops pdf.js mid-page when the budget runs out, and says so', async () => {
+    const line = 'BT /F1 8 Tf 40 700 Td (LH 180 Frankfurt FRA 07:05 Berlin BER 08:10) Tj ET\n';
+    const content = new TextEncoder().encode(line.repeat(Math.floor((MAX_PDF_CONTENT_BYTES - 1024) / line.length)));
+    const pdf = rawPdf({ streamDictionary: '', streamData: content });
+    // the page takes seconds to read whole; the budget stops it at a piece of text
+    await expect(readPdf(pdf, new ExtractionBudget(50))).rejects.toThrow(/stopped at: reading a PDF page/);
   });
 
   it('counts a chain of filters at their worst ratio, and does not decode images', () => {
     const data = new Uint8Array(30_000);
     const chained = rawPdf({ streamDictionary: '/Filter [/ASCII85Decode /LZWDecode]', streamData: data });
-    expect(checkPdf(chained, MAX_EXPANDED_BYTES)).toBe('expands-too-far');
+    expect(checkPdf(chained, limits)).toBe('expands-too-far');
     const image = rawPdf({ streamDictionary: '/Subtype /Image /Filter /DCTDecode', streamData: data });
-    expect(checkPdf(image, MAX_EXPANDED_BYTES)).toBe('readable');
+    expect(checkPdf(image, limits)).toBe('readable');
   });
 });
 

@@ -6,12 +6,20 @@
 //
 // How it fails: a file pdf.js cannot open, or that throws while a page is read, is skipped as
 // unreadable; before pdf.js sees a byte, checkPdf (pdf-streams.ts) refuses an encrypted file and
-// one whose streams expand past the cap, and the page count is checked before any page is read.
-// pdf.js runs on the caller's thread and yields between its own steps, so the budget is checked
-// after each page; one page's text is bounded by the expansion cap.
+// one whose streams expand past the caps, and the page count is checked before any page is read.
+// pdf.js runs on the caller's thread; its text comes in pieces, and the budget is checked at each
+// (past it, pdf.js is told to stop and the document is destroyed), so the longest stretch nothing
+// can stop is interpreting operators that show no text, bounded by the content cap.
 import type { TextLine } from '../html.ts';
 import { breakOverlongLines, splitLongLines } from '../html.ts';
-import { type ExtractionBudget, ExtractionGaveUp, MAX_EXPANDED_BYTES, MAX_PDF_PAGES, SKIPPED } from '../budget.ts';
+import {
+  type ExtractionBudget,
+  ExtractionGaveUp,
+  MAX_EXPANDED_BYTES,
+  MAX_PDF_CONTENT_BYTES,
+  MAX_PDF_PAGES,
+  SKIPPED,
+} from '../budget.ts';
 import { checkPdf } from './pdf-streams.ts';
 
 export type PdfReading = { lines: TextLine[] } | { skipped: string };
@@ -46,9 +54,14 @@ let unpdf: Promise<Unpdf> | null = null;
 const loadUnpdf = (): Promise<Unpdf> => (unpdf ??= import('unpdf'));
 
 export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Promise<PdfReading> {
-  const verdict = checkPdf(bytes, MAX_EXPANDED_BYTES);
+  const verdict = checkPdf(
+    bytes,
+    { maxExpandedBytes: MAX_EXPANDED_BYTES, maxContentBytes: MAX_PDF_CONTENT_BYTES },
+    () => budget.check('checking a PDF'),
+  );
   if (verdict === 'encrypted') return { skipped: SKIPPED.encrypted };
   if (verdict === 'expands-too-far') return { skipped: SKIPPED.expandsTooFar };
+  if (verdict === 'too-much-content') return { skipped: SKIPPED.tooMuchContent };
   if (verdict === 'not-a-pdf') return { skipped: SKIPPED.unreadable };
   await budget.pause('checking a PDF');
   const { getDocumentProxy } = await budget.wait(loadUnpdf);
@@ -64,8 +77,19 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
     const lines: TextLine[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
-      const content = await page.getTextContent();
-      for (const line of pageLines(content.items as PdfTextItem[])) lines.push(line);
+      const items: PdfTextItem[] = [];
+      const reader = page.streamTextContent().getReader();
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          for (const item of chunk.value.items as PdfTextItem[]) items.push(item);
+          budget.check('reading a PDF page');
+        }
+      } catch (error) {
+        // stops pdf.js's work on the page
+        await reader.cancel().catch(() => undefined);
+        throw error;
+      }
+      for (const line of pageLines(items)) lines.push(line);
       page.cleanup();
       await budget.pause('reading a PDF page');
     }

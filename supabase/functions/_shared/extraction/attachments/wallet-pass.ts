@@ -37,6 +37,12 @@ interface PassJson {
 }
 
 const PASS_FILES = new Set(['pass.json', 'manifest.json', 'signature']);
+const ZIP_REFUSALS = {
+  unreadable: SKIPPED.unreadable,
+  'too-many-entries': SKIPPED.tooManyEntries,
+  'expands-too-far': SKIPPED.expandsTooFar,
+  'expands-past-declared': SKIPPED.expandsPastDeclared,
+} as const;
 const DEPARTURE_FIELD = /depart|abflug|d[ée]part|salida|boarding\s*time|^std$/i;
 const ARRIVAL_FIELD = /arriv|ankunft|llegada|^sta$/i;
 
@@ -47,16 +53,7 @@ export async function readWalletPass(bytes: Uint8Array, sent: Date | null): Prom
     maxEntries: MAX_ZIP_ENTRIES,
     maxExpandedBytes: MAX_EXPANDED_BYTES,
   });
-  if ('refused' in zip) {
-    return {
-      skipped:
-        zip.refused === 'too-many-entries'
-          ? SKIPPED.tooManyEntries
-          : zip.refused === 'expands-too-far'
-            ? SKIPPED.expandsTooFar
-            : SKIPPED.unreadable,
-    };
-  }
+  if ('refused' in zip) return { skipped: ZIP_REFUSALS[zip.refused] };
   const passBytes = zip.files.get('pass.json');
   if (!passBytes) return { skipped: SKIPPED.unreadable };
   if (!(await matchesManifest(passBytes, zip.files.get('manifest.json'), zip.files.get('signature'))))

@@ -5,7 +5,8 @@
 import { inflateWithin } from './inflate.ts';
 
 export type ZipReading =
-  { files: Map<string, Uint8Array> } | { refused: 'unreadable' | 'too-many-entries' | 'expands-too-far' };
+  | { files: Map<string, Uint8Array> }
+  | { refused: 'unreadable' | 'too-many-entries' | 'expands-too-far' | 'expands-past-declared' };
 
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
@@ -73,7 +74,7 @@ export function readZip(
     if (entry.method !== DEFLATED) return { refused: 'unreadable' };
     // a file may not expand past what the directory declared for it (already within the caps)
     const inflated = inflateWithin(data, entry.size, true);
-    if (inflated.overLimit) return { refused: 'expands-too-far' };
+    if (inflated.overLimit) return { refused: 'expands-past-declared' };
     if (!inflated.bytes || inflated.size !== entry.size) return { refused: 'unreadable' };
     files.set(entry.name, inflated.bytes);
   }

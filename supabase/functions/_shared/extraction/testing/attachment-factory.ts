@@ -146,9 +146,44 @@ export async function buildWalletPass(pass: WalletPassFields): Promise<Uint8Arra
 }
 
 /** A zip of `entries` files of `entrySize` zeros each (a zip bomb when either is large). */
-export function zipOf(entries: number, entrySize: number): Uint8Array {
+export function zipOf(
+  entries: number,
+  entrySize: number,
+  nameOf: (index: number) => string = (index) => `file-${index}.bin`,
+): Uint8Array {
   const files: Record<string, Uint8Array> = {};
   const content = new Uint8Array(entrySize);
-  for (let index = 0; index < entries; index++) files[`file-${index}.bin`] = content;
+  for (let index = 0; index < entries; index++) files[nameOf(index)] = content;
   return zipSync(files, { mtime: ZIP_TIME, level: 9 });
+}
+
+/** One leg of IATA BCBP text, padded as the barcode encodes it (boarding-pass.ts reads it). */
+export function bcbp(leg: {
+  name: string;
+  code: string;
+  from: string;
+  to: string;
+  carrier: string;
+  flight: string;
+  dayOfYear: number;
+  compartment: string;
+  seat: string;
+  sequence: number;
+}): string {
+  return [
+    'M1',
+    leg.name.padEnd(20).slice(0, 20),
+    'E',
+    leg.code.padEnd(7),
+    leg.from,
+    leg.to,
+    leg.carrier.padEnd(3),
+    leg.flight.padStart(4, '0').padEnd(5),
+    String(leg.dayOfYear).padStart(3, '0'),
+    leg.compartment,
+    leg.seat.padStart(4, '0'),
+    String(leg.sequence).padStart(4, '0').padEnd(5),
+    '1',
+    '00',
+  ].join('');
 }
