@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { bcbp, buildPdf, buildWalletPass, pdfTable, type PdfRow } from '../testing/attachment-factory.ts';
 import { buildEmail } from '../testing/email-factory.ts';
 import type { ExtractionResult, FlightBooking, FlightSegment } from '../types.ts';
@@ -438,6 +439,9 @@ for (const [index, sample] of (await samples()).entries()) {
     attachments: sample.attachments,
   });
   await writeFile(join(directory, `${name}.eml`), raw);
-  await writeFile(join(directory, `${name}.json`), `${JSON.stringify(sample.truth, null, 2)}\n`);
+  // formatted as the repository's check wants it
+  const truthFile = join(directory, `${name}.json`);
+  const options = { ...(await resolveConfig(truthFile)), parser: 'json' };
+  await writeFile(truthFile, await format(JSON.stringify(sample.truth), options));
 }
 process.stdout.write(`wrote ${directory}\n`);
