@@ -6,7 +6,9 @@ import { buildPdf, buildWalletPass, pdfTable } from './testing/attachment-factor
 import { buildEmail } from './testing/email-factory.ts';
 import { extractFlightBookings, warmUpAirports } from './index.ts';
 import { joinAttachmentBookings } from './attachments.ts';
-import { SKIPPED } from './budget.ts';
+import { MAX_ATTACHMENTS, SKIPPED } from './budget.ts';
+import { parseEmail } from './mime.ts';
+import { hostileAttachmentEmails } from './testing/hostile-attachments.ts';
 import type { DraftBooking, DraftSegment } from './types.ts';
 
 await warmUpAirports();
@@ -195,6 +197,29 @@ describe('attachments skipped with the reason', () => {
     expect(result.skippedAttachments?.filter((skip) => skip.reason === SKIPPED.tooMany)).toHaveLength(980);
   });
 
+  it('holds the 20 for the whole email, attached messages included', async () => {
+    const junk = new TextEncoder().encode('%PDF-1.7');
+    const pdfs = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, index) => pdfAttachment(junk, `${prefix}-${index}.pdf`));
+    const inner = buildEmail({ subject: 'Your e-ticket', text: 'attached', attachments: pdfs('inner', 10) });
+    const outer = buildEmail({
+      subject: 'Fwd: Your e-ticket',
+      text: 'see the attached message',
+      attachments: [...pdfs('outer', 15), { filename: 'original.eml', contentType: 'message/rfc822', content: inner }],
+    });
+    const email = await parseEmail(outer);
+    const kept = [email, ...email.attachedMessages].flatMap((message) => message.documents);
+    const skipped = [email, ...email.attachedMessages].flatMap((message) => message.skippedAttachments);
+    expect(kept).toHaveLength(MAX_ATTACHMENTS);
+    expect(skipped.map((skip) => skip.filename)).toEqual([
+      'inner-5.pdf',
+      'inner-6.pdf',
+      'inner-7.pdf',
+      'inner-8.pdf',
+      'inner-9.pdf',
+    ]);
+  });
+
   it('says why a broken pass was not read, beside the body’s booking', async () => {
     const pass = await buildWalletPass({ barcode: BARCODE, breakSignature: true });
     const body = 'Booking reference: QZP4TW\nSun 21 Mar 2027  LH 180  Frankfurt (FRA) 07:05 -> Berlin (BER) 08:10';
@@ -202,4 +227,17 @@ describe('attachments skipped with the reason', () => {
     expect(result.bookings).toHaveLength(1);
     expect(result.skippedAttachments).toEqual([{ filename: 'pass.pkpass', reason: SKIPPED.brokenSignature }]);
   });
+
+  it('reads the body of each hostile attachment email, skipping the attachment with its reason', async () => {
+    for (const email of await hostileAttachmentEmails()) {
+      const result = await extractFlightBookings(email.raw);
+      expect(
+        result.bookings.map((booking) => booking.bookingCode),
+        email.name,
+      ).toEqual(['QZP4TW']);
+      const skipped = result.skippedAttachments ?? [];
+      if (email.skipped !== null) expect(skipped, email.name).toHaveLength(email.skipped);
+      for (const skip of skipped) expect(Object.values(SKIPPED), email.name).toContain(skip.reason);
+    }
+  }, 120_000);
 });

@@ -101,6 +101,8 @@ export class ExtractionBudget {
   private since: number;
   private lastYield: number;
   private checks = 0;
+  /** False for a budget whose clock runs only inside run() (one part of an email's work). */
+  private running = true;
 
   constructor(
     readonly limitMs: number = EXTRACTION_BUDGET_MS,
@@ -110,9 +112,29 @@ export class ExtractionBudget {
     this.lastYield = this.since;
   }
 
+  /** A budget for one part of the work: its clock runs only inside run(). */
+  static forPart(limitMs: number, now: () => number = cpuClock): ExtractionBudget {
+    const budget = new ExtractionBudget(limitMs, now);
+    budget.running = false;
+    return budget;
+  }
+
+  /** Runs `task` with this budget's clock running (a budget made by forPart). */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    this.since = this.now();
+    this.lastYield = this.since;
+    this.running = true;
+    try {
+      return await task();
+    } finally {
+      this.spent += this.now() - this.since;
+      this.running = false;
+    }
+  }
+
   /** Milliseconds of the extractor's own work so far. */
   elapsed(): number {
-    return this.spent + (this.now() - this.since);
+    return this.spent + (this.running ? this.now() - this.since : 0);
   }
 
   /**

@@ -96,8 +96,10 @@ export async function readFlightBookings(
     const withSkipped = (result: ExtractionResult): ExtractionResult =>
       skipped.length > 0 ? { ...result, skippedAttachments: skipped } : result;
     // An attached original (forward as attachment) is read before the wrapper around it.
+    // one budget for all the attachments of the email, whichever message carries them
+    const attachmentBudget = ExtractionBudget.forPart(ATTACHMENTS_BUDGET_MS);
     for (const message of [...email.attachedMessages, email]) {
-      const { bookings, skippedAttachments } = await extractFromMessage(message, budget);
+      const { bookings, skippedAttachments } = await extractFromMessage(message, budget, attachmentBudget);
       skipped.push(...skippedAttachments);
       if (bookings.length > 0) return { email, result: withSkipped({ isFlightBooking: true, bookings }) };
     }
@@ -170,7 +172,11 @@ interface MessageBookings {
   skippedAttachments: SkippedAttachment[];
 }
 
-async function extractFromMessage(message: EmailMessage, budget: ExtractionBudget): Promise<MessageBookings> {
+async function extractFromMessage(
+  message: EmailMessage,
+  budget: ExtractionBudget,
+  attachmentBudget: ExtractionBudget,
+): Promise<MessageBookings> {
   if (message.html.length > MAX_BODY_CHARS) throw new ExtractionGaveUp(GAVE_UP.bodyTooLarge('HTML'));
   if (message.text.length > MAX_BODY_CHARS) throw new ExtractionGaveUp(GAVE_UP.bodyTooLarge('text'));
   let tree: HtmlElement | null = null;
@@ -197,12 +203,12 @@ async function extractFromMessage(message: EmailMessage, budget: ExtractionBudge
     const bookings = await finalizeDrafts(read.drafts, read, budget);
     if (bookings.length === 0) continue;
     if (message.documents.length === 0) return { bookings, skippedAttachments: message.skippedAttachments };
-    return await withAttachments(message, read, budget);
+    return await withAttachments(message, read, budget, attachmentBudget);
   }
   // every part of the body says it is no booking (a cancellation, an offer, a hotel): nor are its attachments
   if (sources.length > 0 && !firstRead) return { bookings: [], skippedAttachments: [] };
   if (message.documents.length === 0) return { bookings: [], skippedAttachments: message.skippedAttachments };
-  return await withAttachments(message, firstRead, budget);
+  return await withAttachments(message, firstRead, budget, attachmentBudget);
 }
 
 /**
@@ -213,14 +219,16 @@ async function withAttachments(
   message: EmailMessage,
   body: BodyDrafts | null,
   budget: ExtractionBudget,
+  attachmentBudget: ExtractionBudget,
 ): Promise<MessageBookings> {
-  const attachmentBudget = new ExtractionBudget(ATTACHMENTS_BUDGET_MS);
   const origin = body ?? undefined;
   const reading = await budget.wait(() =>
-    readAttachments(
-      message,
-      attachmentBudget,
-      async (lines) => (await draftsFromLines(lines, message, [], attachmentBudget, origin))?.drafts ?? [],
+    attachmentBudget.run(() =>
+      readAttachments(
+        message,
+        attachmentBudget,
+        async (lines) => (await draftsFromLines(lines, message, [], attachmentBudget, origin))?.drafts ?? [],
+      ),
     ),
   );
   const drafts = joinAttachmentBookings(body?.drafts ?? [], reading.drafts);

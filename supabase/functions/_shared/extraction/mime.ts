@@ -39,7 +39,15 @@ function documentKind(mimeType: string, filename: string): AttachedDocument['kin
   return null;
 }
 
-export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedEmail> {
+/**
+ * `documents` counts the PDFs and passes kept so far in the whole email (attached messages
+ * included): MAX_ATTACHMENTS holds for the email, not for each message in it.
+ */
+export async function parseEmail(
+  raw: RawEmailInput,
+  depth = 0,
+  documents: { kept: number } = { kept: 0 },
+): Promise<ParsedEmail> {
   let email;
   try {
     email = await PostalMime.parse(raw, {
@@ -53,7 +61,7 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
   const attachedMessages: EmailMessage[] = [];
   const attachments: EmailMessage['attachments'] = [];
   const calendars: string[] = [];
-  const documents: AttachedDocument[] = [];
+  const kept: AttachedDocument[] = [];
   const skippedAttachments: SkippedAttachment[] = [];
   for (const attachment of email.attachments) {
     const content = attachment.content;
@@ -63,15 +71,16 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
     const kind = documentKind(attachment.mimeType, filename);
     if (kind) {
       const name = filename || (kind === 'pdf' ? 'a PDF' : 'a Wallet pass');
-      if (documents.length + skippedAttachments.length >= MAX_ATTACHMENTS)
-        skippedAttachments.push({ filename: name, reason: SKIPPED.tooMany });
+      if (documents.kept >= MAX_ATTACHMENTS) skippedAttachments.push({ filename: name, reason: SKIPPED.tooMany });
       else if (size > MAX_ATTACHMENT_BYTES) skippedAttachments.push({ filename: name, reason: SKIPPED.tooLarge });
-      else
-        documents.push({
+      else {
+        documents.kept += 1;
+        kept.push({
           filename: name,
           kind,
           content: typeof content === 'string' ? new TextEncoder().encode(content) : new Uint8Array(content),
         });
+      }
     }
     const calendar =
       /^(?:text\/calendar|application\/ics|text\/x-vcalendar)$/i.test(attachment.mimeType) ||
@@ -85,7 +94,7 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
       attachedMessages.length < MAX_ATTACHED_MESSAGES &&
       typeof content !== 'string'
     ) {
-      const inner = await parseEmail(content, depth + 1);
+      const inner = await parseEmail(content, depth + 1, documents);
       attachedMessages.push(inner, ...inner.attachedMessages);
     }
   }
@@ -98,7 +107,7 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
     html: repairC1(email.html ?? ''),
     attachments,
     calendars,
-    documents,
+    documents: kept,
     skippedAttachments,
     attachedMessages,
   };

@@ -48,6 +48,27 @@ const NEW_WORD = 0.12;
 /** Rows of one table are at most this far apart (baseline to baseline, in font sizes). */
 const TABLE_ROW_GAP = 2;
 
+/**
+ * Wall-clock time any one step of pdf.js may take to settle. The budget bounds pdf.js's work; this
+ * bounds a promise of it that would never settle (a bug on some input), which would otherwise hold
+ * the import's job for ever.
+ */
+const PDF_STEP_DEADLINE_MS = 15_000;
+
+class PdfStepDeadline extends Error {}
+
+async function withDeadline<T>(step: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PdfStepDeadline('pdf.js did not answer')), PDF_STEP_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([step, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 type Unpdf = typeof import('unpdf');
 let unpdf: Promise<Unpdf> | null = null;
 /** pdf.js is 1.6 MB of code: loaded on the first PDF, once per process (like the airport data). */
@@ -68,7 +89,9 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
   let document;
   try {
     // a copy: the reader may take over the buffer it is given
-    document = await getDocumentProxy(bytes.slice(), { verbosity: 0, stopAtErrors: true, disableFontFace: true });
+    document = await withDeadline(
+      getDocumentProxy(bytes.slice(), { verbosity: 0, stopAtErrors: true, disableFontFace: true }),
+    );
   } catch {
     return { skipped: SKIPPED.unreadable };
   }
@@ -76,17 +99,19 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
     if (document.numPages > MAX_PDF_PAGES) return { skipped: SKIPPED.tooManyPages };
     const lines: TextLine[] = [];
     for (let number = 1; number <= document.numPages; number++) {
-      const page = await document.getPage(number);
+      const page = await withDeadline(document.getPage(number));
       const items: PdfTextItem[] = [];
       const reader = page.streamTextContent().getReader();
       try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        for (let chunk = await withDeadline(reader.read()); !chunk.done; chunk = await withDeadline(reader.read())) {
           for (const item of chunk.value.items as PdfTextItem[]) items.push(item);
           budget.check('reading a PDF page');
         }
       } catch (error) {
-        // stops pdf.js's work on the page
-        await reader.cancel().catch(() => undefined);
+        // stops pdf.js's work on the page (pdf.js wants an Error as the reason)
+        await withDeadline(reader.cancel(error instanceof Error ? error : new Error(String(error)))).catch(
+          () => undefined,
+        );
         throw error;
       }
       for (const line of pageLines(items)) lines.push(line);
@@ -98,7 +123,7 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
     if (error instanceof ExtractionGaveUp) throw error;
     return { skipped: SKIPPED.unreadable };
   } finally {
-    await document.loadingTask.destroy();
+    await withDeadline(document.loadingTask.destroy()).catch(() => undefined);
   }
 }
 

@@ -19,8 +19,8 @@ import { zlibSync } from 'fflate';
 export interface HostileAttachmentEmail {
   name: string;
   raw: string;
-  /** How many attachments must be skipped (with any reason). */
-  skipped: number;
+  /** How many attachments must be skipped (with any reason); null: as the machine's speed has it (the budget). */
+  skipped: number | null;
 }
 
 const BODY = 'Booking reference: QZP4TW\nSun 21 Mar 2027  LH 180  Frankfurt (FRA) 07:05 -> Berlin (BER) 08:10';
@@ -80,7 +80,7 @@ export async function hostileAttachmentEmails(): Promise<HostileAttachmentEmail[
     {
       name: `PDF at the content cap (one page of text, ${MAX_PDF_CONTENT_BYTES / 1024 - 1} KB)`,
       raw: email([pdf(pdfAtTheCap(MAX_PDF_CONTENT_BYTES - 1024))]),
-      skipped: 0,
+      skipped: null,
     },
     {
       name: 'encrypted PDF',
