@@ -74,7 +74,7 @@ export const SKIPPED = {
   unreadable: 'could not be read',
   brokenSignature: 'does not match its signed manifest',
   noBarcode: 'has no boarding-pass barcode',
-  tooSlow: `was not read: the attachments took longer than ${ATTACHMENTS_BUDGET_MS} ms`,
+  tooSlow: `was left when reading the attachments took longer than ${ATTACHMENTS_BUDGET_MS} ms`,
 } as const;
 
 /** Calls of check() per reading of the clock. */
