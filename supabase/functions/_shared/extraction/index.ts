@@ -326,10 +326,11 @@ async function draftsFromLines(
     budget,
   };
   await budget.pause('finding airports');
-  let generic = extractGeneric(body, genericContext);
+  const notes = { placeNamesWanted: false };
+  let generic = extractGeneric(body, genericContext, notes);
   await budget.pause('reading the itinerary');
   // Places named without codes need the index of airport names, built on first need: read again.
-  if (!airportNamesLoaded() && generic.every((booking) => booking.segments.length === 0)) {
+  if (!airportNamesLoaded() && (notes.placeNamesWanted || generic.every((booking) => booking.segments.length === 0))) {
     await budget.wait(loadAirportNames);
     generic = extractGeneric(body, genericContext);
     await budget.pause('reading place names');

@@ -12,7 +12,8 @@ export interface FlightSegment {
   /** ISO 8601 local time with the airport's UTC offset on that date. */
   departureTime: string;
   arrivalTime: string;
-  cabinClass: CabinClass;
+  /** The cabin the mail states; null when it states none (a booking-class letter alone is not a cabin). */
+  cabinClass: CabinClass | null;
   seatNumber: string | null;
 }
 

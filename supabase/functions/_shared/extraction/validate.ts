@@ -78,8 +78,9 @@ async function finalizeSegment(
     arrivalAirport: segment.arrivalAirport,
     departureTime: formatAtAirport(departureUtc, departure.timeZone),
     arrivalTime: formatAtAirport(arrivalUtc, arrival.timeZone),
-    cabinClass: segment.cabinClass ?? 'Economy',
-    seatNumber: segment.seatNumber,
+    cabinClass: segment.cabinClass,
+    // '02A' on a ticket receipt is seat 2A
+    seatNumber: segment.seatNumber?.replace(/^0+(?=\d)/, '') ?? null,
     departureUtc,
     arrivalUtc,
   };

@@ -154,12 +154,21 @@ export async function hasBooking(tx: Tx, userId: string, bookingCode: string): P
  * 20261123000200_flight_bookings.sql), with the retrieval kept apart in private.flight_bookings,
  * in one transaction. The flight-limit trigger and the unique key still apply.
  */
+/**
+ * A booking as kept with its flight: what a fare source retrieved, or what an email stated (which
+ * may name neither a cabin nor a fare).
+ */
+export type KeptBooking = Omit<RetrievedBooking, 'cabinClass' | 'fareType'> & {
+  cabinClass: string | null;
+  fareType: string | null;
+};
+
 export async function insertFlight(
   tx: Tx,
   input: {
     userId: string;
     source: string;
-    booking: RetrievedBooking;
+    booking: KeptBooking;
     isEligibleForRebooking: boolean;
     status: FlightStatus;
     notes: string | null;
@@ -197,7 +206,7 @@ export async function insertFlight(
 /** Keeps (or replaces) the retrieval a flight's rebookings will be based on. */
 export async function saveFlightBooking(
   tx: Tx,
-  r: { flightId: number; userId: string; source: string; booking: RetrievedBooking },
+  r: { flightId: number; userId: string; source: string; booking: KeptBooking },
 ): Promise<void> {
   const b = r.booking;
   await tx`

@@ -17,7 +17,6 @@ import {
   type ImportOutcome,
   type TakenBooking,
 } from '../../../_shared/types/email.ts';
-import type { RetrievedBooking } from '../../../_shared/fare-source/types.ts';
 import type { Db, Tx } from '../../db.ts';
 import {
   cancelFlightFromEmail,
@@ -28,7 +27,7 @@ import {
   updateFlightFromEmail,
   userFlights,
 } from '../../queries/email.ts';
-import { flightAllowance, insertFlight } from '../../queries/flights.ts';
+import { flightAllowance, insertFlight, type KeptBooking } from '../../queries/flights.ts';
 import { type EmailFlightFields, planEmail, takenBooking } from './plan.ts';
 import { isKnownBookingSender, type SenderVerdict, senderVerdict } from './sender-trust.ts';
 
@@ -113,10 +112,10 @@ const CABIN_FARE: Record<string, string> = {
   'Premium Economy': 'Premium Economy',
 };
 
-function bookingOf(fields: EmailFlightFields): RetrievedBooking {
+function bookingOf(fields: EmailFlightFields): KeptBooking {
   return {
     ...fields,
-    fareType: fields.fareType ?? CABIN_FARE[fields.cabinClass] ?? fields.cabinClass,
+    fareType: fields.fareType ?? (fields.cabinClass ? (CABIN_FARE[fields.cabinClass] ?? fields.cabinClass) : null),
     fareChangeable: false,
     rebookingMethod: 'assisted',
     sourceReference: null,

@@ -15,8 +15,12 @@ import type { TakenBooking } from '../../../_shared/types/email.ts';
  */
 export type EmailFlightFields = Omit<
   RetrievedBooking,
-  'fareType' | 'fareChangeable' | 'rebookingMethod' | 'sourceReference'
-> & { fareType: string | null };
+  'cabinClass' | 'fareType' | 'fareChangeable' | 'rebookingMethod' | 'sourceReference'
+> & {
+  /** Null when the email names no cabin: none is invented. */
+  cabinClass: string | null;
+  fareType: string | null;
+};
 
 /** One of the traveller's flights, as far as an email can change it. */
 export type KnownFlight = Pick<
