@@ -18,7 +18,7 @@ import { ensurePremiumDemo } from './demo-billing.ts';
 import { startGateway } from './gateway.ts';
 import { startMailCatcher } from './mail.ts';
 import { lockStateDir, reapChildren, recordChild, StackStartError } from './processes.ts';
-import { schedulerTasks, startTicker } from './ticker.ts';
+import { startTicker } from './ticker.ts';
 
 export { StackStartError };
 
@@ -65,7 +65,7 @@ export interface StackOptions {
   webDist?: string;
   /** Extra environment for the api function (feature flags of later issues, test knobs). */
   apiEnv?: Record<string, string>;
-  /** Call the scheduler endpoints as pg_cron would (dev/ticker.ts); default true. Tests pass false. */
+  /** Call the jobs endpoint every minute as pg_cron would (dev/ticker.ts); default true. Tests pass false. */
   ticker?: boolean;
 }
 
@@ -333,12 +333,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     if (options.demoAccounts) await ensureDemoAccounts(gateway.url, serviceRoleKey, databaseUrl, singleSession);
 
-    // The scheduler: pg_cron is not available here, so the stack calls the endpoints itself
+    // The scheduler: pg_cron is not available here, so the stack calls the jobs endpoint itself
     if (options.ticker !== false) {
       const ticker = startTicker({
         apiUrl: `${gateway.url}/api`,
         cronSecret,
-        tasks: schedulerTasks(),
         logFile: path.join(logDir, 'ticker.log'),
       });
       stops.push(() => ticker.stop());

@@ -1,14 +1,15 @@
-// The dev ticker: calls each scheduler endpoint with the secret, never two calls of one task at
-// once, and nothing after stop().
+// The dev ticker: calls the one scheduler endpoint (POST /api/internal/jobs) with the secret,
+// never two calls at once, and nothing after stop().
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { priceSweepEveryMinutes, schedulerTasks, startTicker, type Ticker } from './ticker.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { JOBS_EVERY_MS, startTicker, type Ticker } from './ticker.ts';
 
 interface Call {
   method: string;
   url: string;
   authorization: string | undefined;
+  body: string;
 }
 
 let server: http.Server | undefined;
@@ -28,7 +29,15 @@ async function fakeApi(holdMs = 0) {
   let inFlight = 0;
   let maxInFlight = 0;
   server = http.createServer((req, res) => {
-    calls.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    const call: Call = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      authorization: req.headers.authorization,
+      body: '',
+    };
+    calls.push(call);
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (call.body += chunk));
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     setTimeout(() => {
@@ -46,31 +55,18 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('the dev ticker', () => {
-  it('POSTs each task to its endpoint with the scheduler secret', async () => {
+  it('POSTs the jobs endpoint, and only it, with the scheduler secret and an empty JSON body', async () => {
     const api = await fakeApi();
-    ticker = startTicker({
-      apiUrl: api.apiUrl,
-      cronSecret: 's3cret',
-      tasks: [
-        { name: 'price-sweep', path: '/internal/price-sweep', everyMs: 10 },
-        { name: 'maintenance', path: '/internal/maintenance', everyMs: 15 },
-      ],
-    });
-    await until(() => new Set(api.calls.map((c) => c.url)).size === 2);
+    ticker = startTicker({ apiUrl: api.apiUrl, cronSecret: 's3cret', everyMs: 10 });
+    await until(() => api.calls.length >= 3);
     for (const call of api.calls) {
-      expect(call.method).toBe('POST');
-      expect(call.authorization).toBe('Bearer s3cret');
-      expect(['/api/internal/price-sweep', '/api/internal/maintenance']).toContain(call.url);
+      expect(call).toEqual({ method: 'POST', url: '/api/internal/jobs', authorization: 'Bearer s3cret', body: '{}' });
     }
   });
 
-  it('never overlaps calls of one task and stops calling after stop()', async () => {
+  it('never overlaps calls and stops calling after stop()', async () => {
     const api = await fakeApi(60);
-    ticker = startTicker({
-      apiUrl: api.apiUrl,
-      cronSecret: 's3cret',
-      tasks: [{ name: 'price-sweep', path: '/internal/price-sweep', everyMs: 5 }],
-    });
+    ticker = startTicker({ apiUrl: api.apiUrl, cronSecret: 's3cret', everyMs: 5 });
     await until(() => api.calls.length >= 3);
     expect(api.maxInFlight()).toBe(1);
     await ticker.stop();
@@ -79,14 +75,15 @@ describe('the dev ticker', () => {
     expect(api.calls.length).toBe(after);
   });
 
-  it('reads PRICE_SWEEP_EVERY_MINUTES (default 15) and refuses nonsense', () => {
-    expect(priceSweepEveryMinutes({})).toBe(15);
-    expect(priceSweepEveryMinutes({ PRICE_SWEEP_EVERY_MINUTES: '0.5' })).toBe(0.5);
-    expect(() => priceSweepEveryMinutes({ PRICE_SWEEP_EVERY_MINUTES: 'soon' })).toThrow(/PRICE_SWEEP_EVERY_MINUTES/);
-    expect(schedulerTasks({}).map((t) => [t.path, t.everyMs])).toEqual([
-      ['/internal/price-sweep', 15 * 60_000],
-      ['/internal/maintenance', 60 * 60_000],
-      ['/internal/jobs', 60_000],
-    ]);
+  it('calls every minute by default, as pg_cron does', async () => {
+    const api = await fakeApi();
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    try {
+      ticker = startTicker({ apiUrl: api.apiUrl, cronSecret: 's3cret' });
+      expect(intervals.mock.calls.map((call) => call[1])).toEqual([JOBS_EVERY_MS]);
+      expect(JOBS_EVERY_MS).toBe(60_000);
+    } finally {
+      intervals.mockRestore();
+    }
   });
 });

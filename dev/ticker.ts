@@ -1,25 +1,19 @@
 // The local stand-in for pg_cron + pg_net (DESIGN "Scheduled work"): PGlite and a plain
-// PostgreSQL have neither extension, so the dev stack calls the api function's scheduler
-// endpoints itself, on the same schedule the migration gives pg_cron on Supabase:
-//   POST /api/internal/price-sweep   every PRICE_SWEEP_EVERY_MINUTES (default 15)
-//   POST /api/internal/maintenance   hourly
-//   POST /api/internal/jobs          every minute (queued background work, jobs/handlers.ts)
-// with `Authorization: Bearer <CRON_SECRET>`. A call still running when its next turn comes is
-// not doubled up; the next turn is simply skipped. One JSON line per call goes to the log.
+// PostgreSQL have neither extension, so the dev stack calls the api function's one scheduler
+// endpoint itself, as pg_cron does on Supabase (migration 20261129200000_one_scheduler.sql):
+//   POST /api/internal/jobs   every minute, with `Authorization: Bearer <CRON_SECRET>`
+// The job runner decides the rest: each recurring kind (the price sweep, maintenance, digests,
+// scans, statements, ...) gets one job per period (supabase/functions/api/jobs/handlers.ts). A
+// call still running when its next turn comes is not doubled up; the next turn is simply
+// skipped. One JSON line per call goes to the log.
 import { createWriteStream } from 'node:fs';
-
-export interface TickerTask {
-  name: string;
-  /** Path under the api URL, e.g. '/internal/price-sweep'. */
-  path: string;
-  everyMs: number;
-}
 
 export interface TickerOptions {
   /** The api's base URL, ending in /api. */
   apiUrl: string;
   cronSecret: string;
-  tasks: TickerTask[];
+  /** How often to call (default every minute, as pg_cron does). */
+  everyMs?: number;
   /** Appends one JSON line per call here. */
   logFile?: string;
 }
@@ -28,32 +22,13 @@ export interface Ticker {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_PRICE_SWEEP_EVERY_MINUTES = 15;
-export const MAINTENANCE_EVERY_MINUTES = 60;
-export const JOBS_EVERY_MINUTES = 1;
+/** The one endpoint the scheduler calls, under the api URL. */
+export const JOBS_PATH = '/internal/jobs';
+export const JOBS_EVERY_MS = 60_000;
 
-/** The price sweep's period from PRICE_SWEEP_EVERY_MINUTES (fractions allowed, for trying it out). */
-export function priceSweepEveryMinutes(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.PRICE_SWEEP_EVERY_MINUTES?.trim();
-  if (!raw) return DEFAULT_PRICE_SWEEP_EVERY_MINUTES;
-  const minutes = Number(raw);
-  if (!Number.isFinite(minutes) || minutes <= 0) {
-    throw new Error(`PRICE_SWEEP_EVERY_MINUTES must be a positive number of minutes, got '${raw}'`);
-  }
-  return minutes;
-}
-
-export function schedulerTasks(env: NodeJS.ProcessEnv = process.env): TickerTask[] {
-  return [
-    { name: 'price-sweep', path: '/internal/price-sweep', everyMs: priceSweepEveryMinutes(env) * 60_000 },
-    { name: 'maintenance', path: '/internal/maintenance', everyMs: MAINTENANCE_EVERY_MINUTES * 60_000 },
-    { name: 'jobs', path: '/internal/jobs', everyMs: JOBS_EVERY_MINUTES * 60_000 },
-  ];
-}
-
-/** Calls each task every `everyMs`, first one period after the start (a fresh stack has nothing due). */
+/** POSTs the jobs endpoint every `everyMs`, first one period after the start (a fresh stack has nothing due). */
 export function startTicker(options: TickerOptions): Ticker {
-  const inFlight = new Map<string, Promise<void>>();
+  let inFlight: Promise<void> | null = null;
   const abort = new AbortController();
   const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : null;
 
@@ -61,13 +36,13 @@ export function startTicker(options: TickerOptions): Ticker {
     log?.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
   };
 
-  const run = (task: TickerTask) => {
-    if (inFlight.has(task.name)) {
-      write({ level: 'warn', msg: 'tick skipped: the previous call is still running', task: task.name });
+  const run = () => {
+    if (inFlight) {
+      write({ level: 'warn', msg: 'tick skipped: the previous call is still running' });
       return;
     }
     const started = Date.now();
-    const call = fetch(`${options.apiUrl}${task.path}`, {
+    inFlight = fetch(`${options.apiUrl}${JOBS_PATH}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${options.cronSecret}`, 'Content-Type': 'application/json' },
       body: '{}',
@@ -78,7 +53,6 @@ export function startTicker(options: TickerOptions): Ticker {
         write({
           level: res.ok ? 'info' : 'error',
           msg: 'tick',
-          task: task.name,
           status: res.status,
           ms: Date.now() - started,
           body: body.slice(0, 500),
@@ -86,21 +60,22 @@ export function startTicker(options: TickerOptions): Ticker {
       })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
-        write({ level: 'error', msg: 'tick failed', task: task.name, error: String(error) });
+        write({ level: 'error', msg: 'tick failed', error: String(error) });
       })
-      .finally(() => inFlight.delete(task.name));
-    inFlight.set(task.name, call);
+      .finally(() => {
+        inFlight = null;
+      });
   };
 
-  const timers = options.tasks.map((task) => setInterval(() => run(task), task.everyMs));
+  const timer = setInterval(run, options.everyMs ?? JOBS_EVERY_MS);
   // the stack's own lifetime decides when the process exits, not the ticker
-  for (const timer of timers) timer.unref();
+  timer.unref();
 
   return {
     async stop() {
-      for (const timer of timers) clearInterval(timer);
+      clearInterval(timer);
       abort.abort();
-      await Promise.allSettled([...inFlight.values()]);
+      await inFlight;
       if (log) await new Promise<void>((resolve) => log.end(resolve));
     },
   };

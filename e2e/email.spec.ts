@@ -6,11 +6,15 @@ import { captureAtBothWidths, expectToast, newTraveller, signUp } from './suppor
 // Email import through the screens: sign up, onboarding, the sample mailbox, the scan (run through
 // the job endpoint: the ticker is off in e2e), a forwarded confirmation, disconnecting.
 
-/** Runs due background jobs (the scan) as the stack's scheduler would. */
+/**
+ * Runs the due scan jobs through the scheduler's endpoint. Only those: a run of every kind would
+ * also sweep prices, under the specs that click Check Now themselves.
+ */
 async function runJobs() {
   const res = await fetch(`${process.env.E2E_API_URL}/internal/jobs`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${process.env.E2E_CRON_SECRET}` },
+    headers: { Authorization: `Bearer ${process.env.E2E_CRON_SECRET}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ kinds: ['email_scan'] }),
   });
   expect(res.status).toBe(200);
 }

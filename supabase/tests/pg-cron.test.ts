@@ -1,5 +1,9 @@
-// The schedule in migration 20261125110100_notification_schedule.sql on a PostgreSQL that has
-// pg_cron loaded, as on Supabase: the migration schedules its jobs, and a scheduled SQL job runs.
+// The schedule (migration 20261129200000_one_scheduler.sql) on a PostgreSQL that has pg_cron
+// loaded, as on Supabase: the only cron job is fareback-jobs, every minute, and when it runs it
+// calls POST <project>/functions/v1/api/internal/jobs through private.request_job_run(), with the
+// project URL and the CRON_SECRET from Vault. pg_net and Vault are Supabase's, not Debian's: here
+// a stand-in net.http_post records each request it is given, and vault.decrypted_secrets is a
+// table, both made before the migrations run (as on Supabase, where they exist beforehand).
 // The machine's PostgreSQL on 5432 is shared and has no pg_cron preloaded (and must not be
 // reconfigured), so this test starts a throwaway cluster of its own: initdb into a temporary
 // folder, shared_preload_libraries = 'pg_cron', on a free port, stopped and removed afterwards.
@@ -13,7 +17,6 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../dev/db/migrate.ts';
-import { createFlight, createUser } from './factories.ts';
 
 /** The newest PostgreSQL whose bin and extension folders carry initdb and pg_cron. */
 function findPostgres(): { bin: string; reason: null } | { bin: null; reason: string } {
@@ -91,7 +94,29 @@ describe.skipIf(found.bin === null)('pg_cron schedule (a throwaway cluster with 
       end $$;
       grant usage on schema cron to fareback_owner;
       grant select, update, delete on cron.job to fareback_owner;
-      grant select on cron.job_run_details to fareback_owner;`);
+      grant select on cron.job_run_details to fareback_owner;
+
+      create schema net;
+      create table net.requests (
+        id bigint generated always as identity primary key,
+        url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer);
+      -- pg_net's signature: queues the request and answers its id (security definer, as Supabase makes it)
+      create function net.http_post(url text, body jsonb default '{}'::jsonb, params jsonb default '{}'::jsonb,
+                                    headers jsonb default '{}'::jsonb, timeout_milliseconds integer default 5000)
+      returns bigint language sql security definer set search_path = '' as $f$
+        insert into net.requests (url, body, params, headers, timeout_milliseconds)
+        values (url, body, params, headers, timeout_milliseconds) returning id
+      $f$;
+      grant usage on schema net to fareback_owner;
+      grant execute on function net.http_post(text, jsonb, jsonb, jsonb, integer) to fareback_owner;
+
+      create schema vault;
+      create table vault.decrypted_secrets (name text primary key, decrypted_secret text not null);
+      insert into vault.decrypted_secrets values
+        ('fareback_project_url', 'https://project-ref.supabase.test/'),
+        ('fareback_cron_secret', 'the-cron-secret');
+      grant usage on schema vault to fareback_owner;
+      grant select on vault.decrypted_secrets to fareback_owner;`);
     await migrate(url);
   });
 
@@ -106,30 +131,20 @@ describe.skipIf(found.bin === null)('pg_cron schedule (a throwaway cluster with 
     }
   });
 
-  it('the migration scheduled the notification passes, and the scheduled SQL job runs', async () => {
+  it('the only cron job asks the api to run its jobs, every minute, through the one helper', async () => {
     const jobs = await sql<{ jobid: number; jobname: string; schedule: string; command: string; username: string }[]>`
       select jobid::int, jobname, schedule, command, username from cron.job order by jobname`;
     expect(jobs).toEqual([
       {
         jobid: expect.any(Number),
-        jobname: 'fareback-notification-passes',
-        schedule: '*/5 * * * *',
-        command: 'select private.run_notification_passes()',
+        jobname: 'fareback-jobs',
+        schedule: '* * * * *',
+        command: 'select private.request_job_run()',
         username: 'fareback_owner',
       },
     ]);
-    // no pg_net here: the HTTP jobs are not scheduled (the migration warned so)
 
-    // something for the passes to do: a credit expiring in 20 days
-    const traveller = await createUser(sql);
-    await sql`update public.profiles set email_confirmed_at = now() where id = ${traveller.id}`;
-    const flightId = await createFlight(sql, traveller.id);
-    await sql`update public.flights
-                 set airline_credit = 9000, credit_expiry_date = current_date + 20, has_been_rebooked = true
-               where id = ${flightId}`;
-
-    // run it every minute (pg_cron 1.4's finest schedule) and wait for a run to be recorded
-    await sql`select cron.alter_job(${jobs[0]!.jobid}, schedule := '* * * * *')`;
+    // wait for pg_cron to run it (its finest schedule is a minute)
     const deadline = Date.now() + 130_000;
     let runs: { status: string; return_message: string }[] = [];
     while (Date.now() < deadline) {
@@ -140,12 +155,33 @@ describe.skipIf(found.bin === null)('pg_cron schedule (a throwaway cluster with 
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     expect(runs[0]).toEqual({ status: 'succeeded', return_message: 'SELECT 1' });
-    const reminders = await sql<{ type: string; status: string }[]>`
-      select n.type, n.status from public.notification_history n where n.user_id = ${traveller.id}`;
-    expect(reminders).toEqual([{ type: 'credit_expiring', status: 'pending' }]);
-    const [delivery] = await sql<{ kind: string }[]>`
-      select j.kind from public.jobs j
-       where j.payload ->> 'notificationId' = (select n.id::text from public.notification_history n where n.user_id = ${traveller.id})`;
-    expect(delivery).toEqual({ kind: 'notification_email' });
+    const [request] = await sql<Record<string, unknown>[]>`
+      select url, body, headers, timeout_milliseconds from net.requests order by id limit 1`;
+    expect(request).toEqual({
+      url: 'https://project-ref.supabase.test/functions/v1/api/internal/jobs',
+      body: {},
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer the-cron-secret' },
+      timeout_milliseconds: 120_000,
+    });
   }, 150_000);
+
+  it('without a Vault secret the helper fails, naming the secret', async () => {
+    await sql`delete from vault.decrypted_secrets where name = 'fareback_cron_secret'`;
+    try {
+      await expect(
+        sql.begin((tx) => tx.unsafe('set local role fareback_owner; select private.request_job_run()')),
+      ).rejects.toThrow(/the Vault secret fareback_cron_secret is missing/);
+    } finally {
+      await sql`insert into vault.decrypted_secrets values ('fareback_cron_secret', 'the-cron-secret')`;
+    }
+  });
+
+  it('only the owner may call the helper', async () => {
+    for (const role of ['anon', 'authenticated', 'service_role']) {
+      await expect(
+        sql.begin((tx) => tx.unsafe(`set local role ${role}; select private.request_job_run()`)),
+        role,
+      ).rejects.toThrow(/permission denied/);
+    }
+  });
 });

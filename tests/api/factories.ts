@@ -59,3 +59,27 @@ export async function putOnPremium(sql: postgres.Sql, userId: string): Promise<v
                set plan_id = (select id from public.subscription_plans where tier = 'premium' order by id limit 1)
              where id = ${userId}`;
 }
+
+/**
+ * Runs a recurring job kind now through the scheduler's one endpoint, as its next period would:
+ * the kind's earlier jobs are removed (their period is over), then POST /api/internal/jobs runs
+ * that kind and `alongWith` (notification_email, say, to send what it queued) and nothing else,
+ * so a price sweep never re-prices flights another test is asserting on. Answers the job's result.
+ */
+export async function runRecurringNow<Result = Record<string, unknown>>(
+  target: { api: ApiClient; sql: postgres.Sql; cronSecret: string },
+  kind: string,
+  alongWith: string[] = [],
+): Promise<Result> {
+  await target.sql`delete from public.jobs where kind = ${kind}`;
+  const res = await target.api.post(
+    '/internal/jobs',
+    { kinds: [kind, ...alongWith] },
+    { headers: { Authorization: `Bearer ${target.cronSecret}` } },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const [job] = await target.sql<{ status: string; result: Result }[]>`
+    select status, result from public.jobs where kind = ${kind} order by id desc limit 1`;
+  expect(job?.status).toBe('done');
+  return (job as { result: Result }).result;
+}

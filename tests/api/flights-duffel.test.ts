@@ -18,7 +18,7 @@ import {
 } from '../../supabase/functions/_shared/fare-source/testing/duffel-stub.ts';
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
-import { registerUser, type RegisteredUser } from './factories.ts';
+import { registerUser, runRecurringNow, type RegisteredUser } from './factories.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 const OUT: StubFlight = {
@@ -132,13 +132,11 @@ describe('rebooking in Duffel mode', () => {
     expect(stub.confirmedChanges.filter((c: { order_id: string }) => c.order_id === order)).toHaveLength(0);
 
     await sql`update private.rebookings set claimed_at = now() - interval '10 minutes' where flight_id = ${flight.id}`;
-    const run = await api.post<{ rebookings: { released: number } }>(
-      '/internal/maintenance',
-      {},
-      { headers: { Authorization: `Bearer ${stack.cronSecret}` } },
+    const run = await runRecurringNow<{ rebookings: { released: number } }>(
+      { api, sql, cronSecret: stack.cronSecret },
+      'maintenance',
     );
-    expect(run.status).toBe(200);
-    expect(run.body.rebookings.released).toBeGreaterThanOrEqual(1);
+    expect(run.rebookings.released).toBeGreaterThanOrEqual(1);
     const [released] = await sql`select status from public.flights where id = ${flight.id}`;
     expect(released?.status).toBe('price_drop');
     const [record] = await sql`select state from private.rebookings where flight_id = ${flight.id}`;

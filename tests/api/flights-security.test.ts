@@ -16,7 +16,7 @@ import type {
 } from '../../supabase/functions/_shared/types/flights.ts';
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
-import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
+import { putOnPremium, registerUser, runRecurringNow, type RegisteredUser } from './factories.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let own: OwnStack;
@@ -37,7 +37,6 @@ afterAll(async () => {
 });
 
 const token = (user: RegisteredUser) => ({ token: user.session.access_token });
-const cron = () => ({ headers: { Authorization: `Bearer ${stack.cronSecret}` } });
 
 function code(prefix: string): string {
   return `${prefix}${randomBytes(3).toString('hex').toUpperCase()}`.slice(0, 12);
@@ -173,13 +172,11 @@ async function rebookWithRecordingFailure(user: RegisteredUser, flight: Flight) 
 /** Runs the scheduler's maintenance once the kept confirmation is past its request's grace period. */
 async function reconcile(flightId: number) {
   await sql`update private.rebookings set confirmed_at = now() - interval '1 minute' where flight_id = ${flightId}`;
-  const run = await api.post<{ rebookings: { recorded: number; released: number; pending: number } }>(
-    '/internal/maintenance',
-    {},
-    cron(),
+  const run = await runRecurringNow<{ rebookings: { recorded: number; released: number; pending: number } }>(
+    { api, sql, cronSecret: stack.cronSecret },
+    'maintenance',
   );
-  expect(run.status).toBe(200);
-  return run.body.rebookings;
+  return run.rebookings;
 }
 
 describe('high: removing a flight while it is being rebooked', () => {

@@ -1,5 +1,6 @@
-// Price sweeps over HTTP: POST /api/admin/run-price-check (admins only) and the scheduler's
-// /api/internal endpoints (CRON_SECRET), with the simulated fare source.
+// Price sweeps over HTTP: POST /api/admin/run-price-check (admins only) and the scheduler's one
+// endpoint, POST /api/internal/jobs (CRON_SECRET), whose price_sweep and maintenance kinds run
+// every 15 minutes, with the simulated fare source.
 //
 // A sweep checks every due flight in the database, so this file runs its own stack on its own
 // database: on the shared one it would re-price the flights other test files are asserting on.
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPriceCheckResponse } from '../../supabase/functions/_shared/types/flights.ts';
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
-import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
+import { putOnPremium, registerUser, runRecurringNow, type RegisteredUser } from './factories.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let own: OwnStack;
@@ -124,32 +125,32 @@ describe('POST /api/admin/run-price-check', () => {
   });
 });
 
-describe('the scheduler endpoints', () => {
-  it('refuse a missing or wrong secret with 401', async () => {
-    for (const path of ['/internal/price-sweep', '/internal/maintenance']) {
-      expect((await api.post(path)).status).toBe(401);
-      const wrong = await api.post(path, {}, { headers: { Authorization: `Bearer ${stack.cronSecret}x` } });
-      expect(wrong.status).toBe(401);
-      expect(wrong.body).toEqual({ message: 'A valid scheduler secret is required' });
-      // a user's token is not the scheduler's secret either
-      expect((await api.post(path, {}, bearer(admin))).status).toBe(401);
-    }
+describe('the scheduler endpoint', () => {
+  const scheduler = () => ({ api, sql, cronSecret: stack.cronSecret });
+
+  it('refuses a missing or wrong secret with 401', async () => {
+    const path = '/internal/jobs';
+    expect((await api.post(path)).status).toBe(401);
+    const wrong = await api.post(path, {}, { headers: { Authorization: `Bearer ${stack.cronSecret}x` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ message: 'A valid scheduler secret is required' });
+    // a user's token is not the scheduler's secret either
+    expect((await api.post(path, {}, bearer(admin))).status).toBe(401);
   });
 
-  it('run a sweep with the secret; a failing quote leaves its flight untouched and is reported', async () => {
+  it('runs a sweep with the secret; a failing quote leaves its flight untouched and is reported', async () => {
     const ok = await insertFlight('drop');
     const failing = await insertFlight('drop', 'OUTAGE');
-    const res = await api.post<{
+    const sweep = await runRecurringNow<{
       checkedCount: number;
       priceDropsFound: number;
       success: boolean;
       finished: boolean;
       errorMessage: string | null;
-    }>('/internal/price-sweep', {}, { headers: { Authorization: `Bearer ${stack.cronSecret}` } });
+    }>(scheduler(), 'price_sweep');
 
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ checkedCount: 1, priceDropsFound: 1, success: false, finished: true });
-    expect(res.body.errorMessage).toContain('1 flight(s) could not be quoted');
+    expect(sweep).toMatchObject({ checkedCount: 1, priceDropsFound: 1, success: false, finished: true });
+    expect(sweep.errorMessage).toContain('1 flight(s) could not be quoted');
     expect(await historyRows(ok)).toBe(1);
     expect(await historyRows(failing)).toBe(0);
     const [untouched] = await sql<{ status: string; current_price: number | null; last_checked: Date | null }[]>`
@@ -160,7 +161,7 @@ describe('the scheduler endpoints', () => {
     expect(log).toEqual({ initiated_by: null, success: false, status: 'failed' });
   });
 
-  it('run maintenance with the secret: old login attempts and finished jobs are pruned', async () => {
+  it('runs maintenance with the secret: old login attempts and finished jobs are pruned', async () => {
     await sql`insert into private.login_attempts (ip, account, succeeded, attempted_at)
               values ('198.18.0.9', 'old@example.com', false, now() - interval '2 days'),
                      ('198.18.0.9', 'new@example.com', false, now())`;
@@ -168,14 +169,12 @@ describe('the scheduler endpoints', () => {
     const [old] = await sql<{ id: string }[]>`
       update public.jobs set finished_at = now() - interval '8 days'
        where id = (select min(id) from public.jobs where status = 'done') returning id`;
-    const res = await api.post<{ loginAttemptsDeleted: number; jobsDeleted: number }>(
-      '/internal/maintenance',
-      {},
-      { headers: { Authorization: `Bearer ${stack.cronSecret}` } },
+    const maintenance = await runRecurringNow<{ loginAttemptsDeleted: number; jobsDeleted: number }>(
+      scheduler(),
+      'maintenance',
     );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.loginAttemptsDeleted).toBe(1);
-    expect(res.body.jobsDeleted).toBe(1);
+    expect(maintenance.loginAttemptsDeleted).toBe(1);
+    expect(maintenance.jobsDeleted).toBe(1);
     expect(await sql`select id from public.jobs where id = ${old?.id ?? 0}`).toHaveLength(0);
     const left = await sql<{ account: string }[]>`
       select account from private.login_attempts where account in ('old@example.com', 'new@example.com')`;

@@ -57,7 +57,7 @@ const TermsPage = page(() => import('@/features/landing/info-pages'), 'TermsPage
 const HelpPage = page(() => import('@/features/landing/info-pages'), 'HelpPage');
 const DashboardRoute = page(() => import('./routes/dashboard'), 'DashboardRoute');
 const AccountRoute = page(() => import('./routes/account'), 'AccountRoute');
-const ConnectEmailPage = page(() => import('@/features/email/connect-email-page'), 'ConnectEmailPage');
+const ConnectEmailRoute = page(() => import('./routes/connect-email'), 'ConnectEmailRoute');
 const PremiumCheckoutPage = page(() => import('@/features/subscription/premium-checkout-page'), 'PremiumCheckoutPage');
 const OnboardingRoute = page(() => import('./routes/onboarding'), 'OnboardingRoute');
 const AdminPage = page(() => import('@/features/admin/admin-page'), 'AdminPage');
@@ -157,7 +157,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'connect-email',
-            element: <ConnectEmailPage />,
+            element: <ConnectEmailRoute />,
           },
           {
             path: 'premium-checkout',

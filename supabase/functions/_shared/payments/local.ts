@@ -3,6 +3,7 @@
 // 'requires_payment_method' until `confirm` (POST /api/stripe/test-mode/confirm) says how it
 // ends; the api then writes exactly what Stripe's webhook would have made it write. A saved
 // "card" (pm_test_card) lets a commission statement charge off-session, which succeeds.
+import { sha256Hex } from '../sha256.ts';
 import type { PaymentIntentStatus } from '../types/billing.ts';
 import {
   type Metadata,
@@ -49,9 +50,7 @@ function unsupported(what: string): never {
 /** An id of its own, or one made from an idempotency key: the same key, the same intent. */
 async function intentId(idempotencyKey: string | undefined): Promise<string> {
   if (!idempotencyKey) return `pi_test_${crypto.randomUUID().replaceAll('-', '')}`;
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(idempotencyKey));
-  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `pi_test_${hex.slice(0, 32)}`;
+  return `pi_test_${(await sha256Hex(idempotencyKey)).slice(0, 32)}`;
 }
 
 export function createLocalPayments(store: LocalIntentStore): LocalPayments {

@@ -1,6 +1,7 @@
-// Hourly housekeeping of server-side tables, each by its own retention rule (in the function
-// that prunes it): login attempts after a day, fare-source call counts after a day, finished jobs
-// after a week and dead letters after a month. Service connection only.
+// Housekeeping of server-side tables (the maintenance job, services/maintenance.ts), each by its
+// own retention rule (in the function that prunes it): login attempts after a day, fare-source
+// call counts after a day, finished jobs after a week and dead letters after a month (a kind's
+// newest job is kept). Service connection only.
 import type { Tx } from '../db.ts';
 
 export interface Pruned {

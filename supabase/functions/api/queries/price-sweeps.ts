@@ -142,6 +142,8 @@ export interface BatchCounts {
 export interface SweepTotals {
   /** False while a batch is queued, held by a worker, or backing off (or beyond this run's budget). */
   finished: boolean;
+  /** The batches queued, held or backing off: 0 once finished. Only falls while the sweep runs. */
+  batchesLeft: number;
   checkedCount: number;
   priceDropsFound: number;
   quotesMade: number;
@@ -159,15 +161,24 @@ export async function finishSweep(tx: Tx, sweepId: number): Promise<SweepTotals>
       quotes_made: number;
       success: boolean;
       error_message: string | null;
+      batches_left: number;
     }[]
   >`select * from private.finish_price_sweep(${sweepId})`;
   if (!row) throw new Error('finish_price_sweep returned no row');
   return {
     finished: row.finished,
+    batchesLeft: row.batches_left,
     checkedCount: row.total_flights_checked,
     priceDropsFound: row.total_price_drops_found,
     quotesMade: row.quotes_made,
     success: row.success,
     errorMessage: row.error_message,
   };
+}
+
+/** Whether the sweep is still running (its log row not yet closed by finish_price_sweep). */
+export async function sweepIsRunning(tx: Tx, sweepId: number): Promise<boolean> {
+  const [row] = await tx<{ running: boolean }[]>`
+    select l.status = 'running' as running from public.price_check_logs l where l.id = ${sweepId}`;
+  return row?.running === true;
 }

@@ -9,6 +9,7 @@ import { AFTER_LOGIN_PATH, RESET_PASSWORD_PATH } from '../../_shared/constants.t
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from '../../_shared/schemas/auth.ts';
 import type { AuthResponse, AuthSession } from '../../_shared/types/auth.ts';
 import type { CurrentUser } from '../../_shared/types/user.ts';
+import { sha256Hex } from '../../_shared/sha256.ts';
 import type { AppDeps } from '../context.ts';
 import type { AuthClaims } from '../db.ts';
 import { HttpError } from '../errors.ts';
@@ -112,8 +113,7 @@ export async function registerAccount(deps: AppDeps, input: RegisterInput): Prom
  * mailbox can have, and derived from the identifier, so retries of one name count as one account.
  */
 export async function unknownAccountAddress(identifier: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(identifier)));
-  const hex = Array.from(digest.slice(0, 12), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const hex = (await sha256Hex(identifier)).slice(0, 24);
   return `no-account-${hex}@fareback.invalid`;
 }
 

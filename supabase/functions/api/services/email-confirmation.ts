@@ -4,6 +4,8 @@
 // is fixed text: no username or anything else a user wrote, in its subject or body.
 // Links: a random 256-bit token, stored only as its SHA-256; single use, CONFIRMATION_LINK_VALID_HOURS.
 import { CONFIRM_EMAIL_PATH, CONFIRMATION_LINK_VALID_HOURS } from '../../_shared/constants.ts';
+import { randomToken } from '../../_shared/base64url.ts';
+import { sha256Hex } from '../../_shared/sha256.ts';
 import type { AppDeps } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { confirmEmailWithToken, recordConfirmationEmail } from '../queries/email-confirmations.ts';
@@ -19,16 +21,8 @@ export const CONFIRMATION_SUBJECT = 'Confirm your email address for FareBack';
 
 type ConfirmationDeps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'log'>;
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
-export async function hashConfirmationToken(token: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+export function hashConfirmationToken(token: string): Promise<string> {
+  return sha256Hex(token);
 }
 
 export function confirmationEmail(link: string): { subject: string; text: string; html: string } {
@@ -58,7 +52,7 @@ export function confirmationEmail(link: string): { subject: string; text: string
  * a mail went out. The link is only recorded here: a failed send throws (and still counts).
  */
 export async function sendConfirmationEmail(deps: ConfirmationDeps, account: AccountAddress): Promise<boolean> {
-  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = randomToken(32);
   const tokenHash = await hashConfirmationToken(token);
   const recorded = await deps.db.asService((tx) =>
     recordConfirmationEmail(tx, { userId: account.userId, email: account.email, tokenHash }),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AppDeps, LogEntry } from '../context.ts';
 import { recordingMailer, ScriptedDb, testConfig } from '../testing.ts';
-import { type JobHandler, PermanentJobError, RetryJobError, runDueJobs } from './job-runner.ts';
+import { type JobHandler, PermanentJobError, periodOf, recurringJob, RetryJobError, runDueJobs } from './job-runner.ts';
 
 function depsWith(db: ScriptedDb): AppDeps & { logs: LogEntry[] } {
   const logs: LogEntry[] = [];
@@ -105,10 +105,74 @@ Deno.test('job runner: recurring work is enqueued first, once per period by its 
     kind: 'test_kind',
     leaseSeconds: 5,
     run: () => Promise.resolve(),
-    recurring: (now) => [{ kind: 'test_kind', dedupeKey: `monthly:${now.toISOString().slice(0, 7)}` }],
+    recurring: { every: 'month', payload: (month) => ({ month: month.key }) },
   };
-  await runDueJobs(depsWith(db), [handler]);
+  await runDueJobs(depsWith(db), [handler], { now: new Date('2026-11-28T10:07:00Z') });
   assert.match(db.queries[0] ?? '', /private\.enqueue_job/);
-  assert.match(String(db.parameters[0]?.[3]), /^monthly:\d{4}-\d{2}$/);
+  assert.deepEqual(db.parameters[0]?.slice(0, 4), ['test_kind', { month: '2026-11' }, null, 'test_kind:2026-11']);
   assert.match(db.queries[1] ?? '', /private\.claim_jobs/);
+});
+
+Deno.test('job runner: a recurring period and its key, in UTC', () => {
+  const at = new Date('2026-12-31T23:59:59.999Z');
+  const seen = Object.fromEntries(
+    (['5 minutes', '15 minutes', 'hour', 'day', 'month'] as const).map((every) => {
+      const period = periodOf(every, at);
+      return [every, [period.key, period.start.toISOString(), period.next.toISOString()]];
+    }),
+  );
+  assert.deepEqual(seen, {
+    '5 minutes': ['2026-12-31T23:55', '2026-12-31T23:55:00.000Z', '2027-01-01T00:00:00.000Z'],
+    '15 minutes': ['2026-12-31T23:45', '2026-12-31T23:45:00.000Z', '2027-01-01T00:00:00.000Z'],
+    hour: ['2026-12-31T23', '2026-12-31T23:00:00.000Z', '2027-01-01T00:00:00.000Z'],
+    day: ['2026-12-31', '2026-12-31T00:00:00.000Z', '2027-01-01T00:00:00.000Z'],
+    month: ['2026-12', '2026-12-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z'],
+  });
+  // a period's first moment is in it; the moment before is in the previous one
+  assert.equal(periodOf('15 minutes', new Date('2026-11-28T10:15:00Z')).key, '2026-11-28T10:15');
+  assert.equal(periodOf('15 minutes', new Date('2026-11-28T10:14:59.999Z')).key, '2026-11-28T10:00');
+  assert.equal(periodOf('month', new Date('2027-02-28T12:00:00Z')).next.toISOString(), '2027-03-01T00:00:00.000Z');
+  assert.deepEqual(recurringJob('email_scan_due', { every: 'hour' }, new Date('2026-11-28T10:59:00Z')), {
+    kind: 'email_scan_due',
+    dedupeKey: 'email_scan_due:2026-11-28T10',
+  });
+});
+
+Deno.test("job runner: a job is told the run's deadline", async () => {
+  const db = new ScriptedDb([[job(1)], [{ completed: true }], []]);
+  let deadline = 0;
+  const handler: JobHandler = {
+    kind: 'test_kind',
+    leaseSeconds: 5,
+    run: (_job, ctx) => {
+      deadline = ctx.deadline;
+      return Promise.resolve();
+    },
+  };
+  const before = Date.now();
+  await runDueJobs(depsWith(db), [handler], { budgetMs: 30_000 });
+  assert.ok(deadline >= before + 30_000 && deadline <= Date.now() + 30_000, String(deadline - before));
+});
+
+Deno.test("job runner: the periods, the budget and the deadline are read on the run's clock", async () => {
+  const db = new ScriptedDb([[{ id: '1' }], [job(1)], [{ completed: true }]]);
+  let clock = Date.parse('2026-11-28T10:14:50Z');
+  const seen: { deadline: number; now: number }[] = [];
+  const handler: JobHandler = {
+    kind: 'test_kind',
+    leaseSeconds: 5,
+    recurring: { every: '15 minutes' },
+    run: (_job, ctx) => {
+      seen.push({ deadline: ctx.deadline, now: ctx.now() });
+      // the job's work takes the whole budget: the run claims nothing more
+      clock = ctx.deadline;
+      return Promise.resolve();
+    },
+  };
+  const started = clock;
+  await runDueJobs(depsWith(db), [handler], { budgetMs: 30_000, clock: () => clock });
+  assert.deepEqual(seen, [{ deadline: started + 30_000, now: started }]);
+  assert.ok(db.parameters[0]?.includes('test_kind:2026-11-28T10:00'), JSON.stringify(db.parameters[0]));
+  // the period's job enqueued, claimed and completed; no second claim past the deadline
+  assert.equal(db.queries.length, 3);
 });

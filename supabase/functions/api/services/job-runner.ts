@@ -1,7 +1,13 @@
-// The one worker loop for queued background work (the job queue: migration
+// The one worker loop for background work, and the one scheduler (the job queue: migration
 // 20261124000100_job_queue.sql, queries/jobs.ts). Each area declares its kind in private.job_kinds
 // and registers a JobHandler in jobs/handlers.ts; `POST /api/internal/jobs` (pg_cron every minute
-// on Supabase, the dev stack's ticker locally) runs whatever is due within a time budget.
+// on Supabase through private.request_job_run(), the dev stack's ticker locally) runs whatever is
+// due within a time budget.
+//
+// Recurring work (a sweep every 15 minutes, monthly statements) is a handler's `recurring`: its
+// period, and the payload a period's job carries. Every run enqueues the current period's job of
+// each recurring kind under the dedupe key `<kind>:<period>`, so a kind gets one job per period
+// however many runs (or racing runs) there are, and nothing else schedules anything.
 //
 // A handler does its work outside any transaction, then calls `ctx.finish(write)`: its effects
 // and the job's completion commit together, and a lost claim (another worker took the job after
@@ -10,8 +16,8 @@
 // Retry-After), PermanentJobError straight to the dead letters, anything else after the kind's
 // backoff (dead after its max attempts).
 //
-// The price sweep keeps its own pipelined loop (services/price-sweep.ts): its batches are
-// claimed, quoted and written in overlapping lanes for throughput.
+// A sweep's price_check batches are the exception to the loop: the price_sweep job runs them in
+// the sweep's own pipelined loop (services/price-sweep.ts), in overlapping lanes for throughput.
 import type { AppDeps } from '../context.ts';
 import type { Tx } from '../db.ts';
 import {
@@ -30,6 +36,14 @@ export interface JobContext {
   /** Names this worker in the job's locked_by. */
   worker: string;
   /**
+   * When the run stops claiming jobs (ms since the epoch, on `now`). A job whose work can be cut
+   * anywhere (a sweep) stops there and leaves the rest to a later job, so a request stays in its
+   * budget.
+   */
+  deadline: number;
+  /** The run's clock (ms since the epoch), the one `deadline` is on: Date.now unless a test steps it. */
+  now(): number;
+  /**
    * Runs `write` and completes the job in one transaction; what `write` returns is the job's
    * result. Throws ClaimLostError (after rolling `write` back) when another worker holds the job.
    */
@@ -44,12 +58,74 @@ export interface JobHandler<Payload = Record<string, unknown>> {
   /** How long a claim lasts before another worker may take the job again. */
   leaseSeconds: number;
   run(job: ClaimedJob<Payload>, ctx: JobContext): Promise<void>;
-  /**
-   * Recurring work: the jobs that should exist at `now` (a monthly statement, a daily digest
-   * pass), enqueued at the start of every run. Give each a dedupe key naming its period
-   * ('statements:2026-11'), so calling this every minute makes one job per period.
-   */
-  recurring?(now: Date): EnqueueJob[];
+  /** Recurring work: one job of the kind per period, enqueued by every run (the one scheduler). */
+  recurring?: Recurring;
+}
+
+/** The periods recurring work comes in, in UTC. A period's key names it in the job's dedupe key. */
+export const RECURRING_PERIODS = {
+  '5 minutes': minutes(5),
+  '15 minutes': minutes(15),
+  hour: {
+    start: (t: Date) => new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours())),
+    next: (start: Date) => new Date(start.getTime() + 3_600_000),
+    key: (start: Date) => start.toISOString().slice(0, 13),
+  },
+  day: {
+    start: (t: Date) => new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate())),
+    next: (start: Date) => new Date(start.getTime() + 86_400_000),
+    key: (start: Date) => start.toISOString().slice(0, 10),
+  },
+  month: {
+    start: (t: Date) => new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1)),
+    next: (start: Date) => new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1)),
+    key: (start: Date) => start.toISOString().slice(0, 7),
+  },
+} satisfies Record<string, PeriodRule>;
+
+export type RecurringPeriod = keyof typeof RECURRING_PERIODS;
+
+export interface Recurring {
+  every: RecurringPeriod;
+  /** The payload of the period's job (default none), e.g. the month a statement closes. */
+  payload?(period: Period): Record<string, unknown>;
+}
+
+/** One period of a recurring kind: [start, next), named by `key` ('2026-11', '2026-11-28T10:15'). */
+export interface Period {
+  start: Date;
+  next: Date;
+  key: string;
+}
+
+interface PeriodRule {
+  start(t: Date): Date;
+  next(start: Date): Date;
+  key(start: Date): string;
+}
+
+/** Periods of n minutes counted from the epoch, so every hour starts one. */
+function minutes(n: number): PeriodRule {
+  const ms = n * 60_000;
+  return {
+    start: (t) => new Date(Math.floor(t.getTime() / ms) * ms),
+    next: (start) => new Date(start.getTime() + ms),
+    key: (start) => start.toISOString().slice(0, 16),
+  };
+}
+
+/** The period of `every` that holds `now`. */
+export function periodOf(every: RecurringPeriod, now: Date): Period {
+  const rule: PeriodRule = RECURRING_PERIODS[every];
+  const start = rule.start(now);
+  return { start, next: rule.next(start), key: rule.key(start) };
+}
+
+/** The job a recurring kind should have at `now`: its period's, keyed `<kind>:<period key>`. */
+export function recurringJob(kind: string, recurring: Recurring, now: Date): EnqueueJob {
+  const period = periodOf(recurring.every, now);
+  const payload = recurring.payload?.(period);
+  return { kind, dedupeKey: `${kind}:${period.key}`, ...(payload ? { payload } : {}) };
 }
 
 /** Give the job back to run again at `retryAt` (or after the kind's backoff when not given). */
@@ -81,6 +157,10 @@ export interface RunDueJobsOptions {
   worker?: string;
   /** Stop after this many jobs in all (tests, benchmarks). */
   maxJobs?: number;
+  /** The moment whose periods recurring work is enqueued for (default: the clock's; tests move it). */
+  now?: Date;
+  /** Milliseconds since the epoch, read for the budget and the jobs' deadline (default Date.now; tests step it). */
+  clock?: () => number;
 }
 
 export interface KindCounts {
@@ -95,8 +175,9 @@ export interface RunDueJobsResult extends KindCounts {
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Enqueues the handlers' recurring jobs, then claims due jobs of their kinds, a batch of one kind at a time in the handlers' order,
- * and runs them one by one until none is due, the budget is spent or `maxJobs` have run.
+ * Enqueues the current period's job of each recurring kind, then claims due jobs of the handlers'
+ * kinds, a batch of one kind at a time in the handlers' order, and runs them one by one until
+ * none is due, the budget is spent or `maxJobs` have run.
  */
 export async function runDueJobs(
   deps: AppDeps,
@@ -104,7 +185,8 @@ export async function runDueJobs(
   options: RunDueJobsOptions = {},
 ): Promise<RunDueJobsResult> {
   const worker = options.worker ?? `jobs-${crypto.randomUUID()}`;
-  const deadline = Date.now() + (options.budgetMs ?? 50_000);
+  const clock = options.clock ?? Date.now;
+  const deadline = clock() + (options.budgetMs ?? 50_000);
   const batch = options.batch ?? 10;
   const selected = handlers.filter((h) => !options.kinds || options.kinds.includes(h.kind));
   const result: RunDueJobsResult = { completed: 0, failed: 0, byKind: {} };
@@ -113,7 +195,8 @@ export async function runDueJobs(
     counts[key] += 1;
     result[key] += 1;
   };
-  const recurring = selected.flatMap((h) => h.recurring?.(new Date()) ?? []);
+  const now = options.now ?? new Date(clock());
+  const recurring = selected.flatMap((h) => (h.recurring ? [recurringJob(h.kind, h.recurring, now)] : []));
   if (recurring.length > 0) {
     await deps.db.asService(async (tx) => {
       for (const job of recurring) await enqueueJob(tx, job);
@@ -123,16 +206,16 @@ export async function runDueJobs(
     options.maxJobs === undefined ? batch : Math.min(batch, options.maxJobs - result.completed - result.failed);
 
   let claimedAny = true;
-  while (claimedAny && Date.now() < deadline && room() > 0) {
+  while (claimedAny && clock() < deadline && room() > 0) {
     claimedAny = false;
     for (const handler of selected) {
-      if (Date.now() >= deadline || room() <= 0) break;
+      if (clock() >= deadline || room() <= 0) break;
       const jobs = await deps.db.asService((tx) =>
         claimJobs<never>(tx, { kinds: [handler.kind], worker, limit: room(), leaseSeconds: handler.leaseSeconds }),
       );
       if (jobs.length > 0) claimedAny = true;
       for (const job of jobs) {
-        const outcome = await runOne(deps, handler, job, worker);
+        const outcome = await runOne(deps, handler, job, worker, deadline, clock);
         if (outcome) count(handler.kind, outcome);
       }
     }
@@ -146,11 +229,15 @@ async function runOne(
   handler: JobHandler<never>,
   job: ClaimedJob<never>,
   worker: string,
+  deadline: number,
+  clock: () => number,
 ): Promise<keyof KindCounts | null> {
   let finished = false;
   const ctx: JobContext = {
     deps,
     worker,
+    deadline,
+    now: clock,
     finish: async (write) => {
       if (finished) throw new Error(`job ${job.id} finished twice`);
       await deps.db.asService(async (tx) => {

@@ -29,7 +29,7 @@ import type { SweepConfig } from '../config.ts';
 import type { Logger } from '../context.ts';
 import type { Db, Tx } from '../db.ts';
 import { cancelFlights } from '../queries/flights.ts';
-import { ClaimLostError, completeJob, failJob } from '../queries/jobs.ts';
+import { ClaimLostError, completeJob, type EnqueueJob, enqueueJob, failJob } from '../queries/jobs.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
 import {
   type BatchCounts,
@@ -38,11 +38,13 @@ import {
   type DueFlight,
   finishSweep,
   startSweep,
+  sweepIsRunning,
   type SweepTotals,
 } from '../queries/price-sweeps.ts';
 import type { AppDeps } from '../context.ts';
 import { sendQueuedNotifications } from './notifications.ts';
 import { startAutoRebookingRun } from './auto-rebooking.ts';
+import type { JobHandler } from './job-runner.ts';
 
 export interface PriceSweepDeps {
   db: Pick<Db, 'asService' | 'serviceStatement'>;
@@ -62,6 +64,8 @@ export interface RunPriceSweepOptions {
   maxBatches?: number;
   /** Claim no new batch after this many milliseconds (batches in flight still finish). */
   budgetMs?: number;
+  /** Milliseconds since the epoch, the clock budgetMs is measured on (default Date.now; tests step it). */
+  clock?: () => number;
   /** Batches written at once (default 2); each lane prepares its next batch while it writes one. */
   lanes?: number;
   /** Runs in the transaction that totals the sweep (an admin's run is audited there). */
@@ -135,7 +139,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const { signal } = options;
   const worker = options.workerId ?? `sweep-${crypto.randomUUID()}`;
   const lanes = Math.max(1, options.lanes ?? 2);
-  const deadline = options.budgetMs === undefined ? Infinity : Date.now() + options.budgetMs;
+  const clock = options.clock ?? Date.now;
+  const deadline = options.budgetMs === undefined ? Infinity : clock() + options.budgetMs;
   const quotePool = createPool(config.sweep.concurrency);
   // One quote per itinerary for the whole run; the promise is shared, so two batches that need
   // the same itinerary at the same moment still make one call.
@@ -250,7 +255,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
 
   const mayClaim = (): boolean => {
     if (options.maxBatches !== undefined && claimedBatches >= options.maxBatches) return false;
-    if (Date.now() >= deadline) return false;
+    if (clock() >= deadline) return false;
     claimedBatches++;
     return true;
   };
@@ -293,10 +298,12 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
 }
 
 /**
- * How long one HTTP request keeps claiming batches. Supabase stops an edge function after 150 s
- * of wall clock on the free plan; what is left stays queued and the next scheduled run carries on.
+ * How long an admin's request keeps claiming batches. Supabase stops an edge function after 150 s
+ * of wall clock on the free plan; what is left continues at the scheduler's next run.
  */
 export const SWEEP_REQUEST_BUDGET_MS = 100_000;
+
+export const PRICE_SWEEP_KIND = 'price_sweep';
 
 export interface SweepRun {
   sweep: PriceSweepResult;
@@ -305,25 +312,91 @@ export interface SweepRun {
   message: string;
 }
 
+/** What a price_sweep job carries: nothing for a period's, the sweep it continues for a continuation. */
+export interface PriceSweepPayload {
+  sweepId?: number;
+  batchesLeft?: number;
+}
+
 /**
- * What an admin's "Run Price Check" and the scheduler's call both do: work on the sweep (start
- * one, or carry on with the running one) for at most one request's budget, then send the alerts
- * it queued.
+ * The job that carries an unfinished sweep on at the scheduler's next run (every minute), rather
+ * than at the next period's job. Its key names the sweep and its batches left, a number that only
+ * falls: every run that stops at the same point (the period's job and a continuation in one run,
+ * two runs racing) makes the same one job, and a run that made no progress answers its own job
+ * rather than queueing another; the next period's job picks up such a stalled sweep.
+ */
+export function sweepContinuation(sweep: Pick<PriceSweepResult, 'sweepId' | 'batchesLeft'>): EnqueueJob {
+  const payload: PriceSweepPayload = { sweepId: sweep.sweepId, batchesLeft: sweep.batchesLeft };
+  return {
+    kind: PRICE_SWEEP_KIND,
+    payload: { ...payload },
+    dedupeKey: `${PRICE_SWEEP_KIND}:sweep:${sweep.sweepId}:left:${sweep.batchesLeft}`,
+  };
+}
+
+/**
+ * Works on the sweep (starts one, or carries on with the running one) within the budget; a sweep
+ * left unfinished gets its continuation in the transaction that totals it, and a finished one is
+ * followed by an automatic rebooking run over the new prices (its batches wait on the job queue,
+ * services/auto-rebooking.ts; a running one is joined).
+ */
+async function sweepThenAutoRebook(
+  deps: AppDeps,
+  options: Pick<RunPriceSweepOptions, 'initiatedBy' | 'budgetMs' | 'clock' | 'onFinished'>,
+): Promise<PriceSweepResult> {
+  const sweep = await runPriceSweep(deps, {
+    ...options,
+    onFinished: async (tx, result) => {
+      await options.onFinished?.(tx, result);
+      if (!result.finished) await enqueueJob(tx, sweepContinuation(result));
+    },
+  });
+  if (sweep.finished) {
+    await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
+  }
+  return sweep;
+}
+
+/**
+ * An admin's "Run Price Check": the sweep for one request's budget, then the alerts it queued,
+ * so the admin's answer counts what went out.
  */
 export async function runSweepAndSendAlerts(
   deps: AppDeps,
   initiatedBy: string | null,
   onFinished?: RunPriceSweepOptions['onFinished'],
 ): Promise<SweepRun> {
-  const sweep = await runPriceSweep(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS, onFinished });
-  if (sweep.finished) {
-    // every finished sweep is followed by an automatic rebooking run over the new prices; its
-    // batches wait on the job queue (services/auto-rebooking.ts), a running one is joined
-    await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
-  }
+  const sweep = await sweepThenAutoRebook(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS, onFinished });
   const alerts = await sendQueuedNotifications(deps);
   return { sweep, alertsSent: alerts.completed, message: priceSweepMessage(sweep) };
 }
+
+/**
+ * The scheduled sweep: one job every 15 minutes, working until the run's deadline, and its
+ * continuations (sweepContinuation) at the following runs until the sweep is done. There is one
+ * sweep at a time whoever starts it: the next period's job finding one still running works on it.
+ * The alerts it queued go out as notification_email jobs of the same run (or the next).
+ */
+export const priceSweepJob: JobHandler<PriceSweepPayload> = {
+  kind: PRICE_SWEEP_KIND,
+  // longer than any run's budget (a batch in flight finishes after the deadline)
+  leaseSeconds: 300,
+  recurring: { every: '15 minutes' },
+  async run(job, ctx) {
+    const { sweepId } = job.payload;
+    // another run finished it: starting a sweep here would sweep the few flights due since
+    if (sweepId !== undefined && !(await ctx.deps.db.asService((tx) => sweepIsRunning(tx, sweepId)))) {
+      await ctx.finish(() => Promise.resolve({ sweepId, alreadyFinished: true }));
+      return;
+    }
+    const sweep = await sweepThenAutoRebook(ctx.deps, {
+      initiatedBy: null,
+      budgetMs: Math.max(0, ctx.deadline - ctx.now()),
+      clock: ctx.now,
+    });
+    await ctx.finish(() => Promise.resolve({ ...sweep }));
+  },
+};
 
 /** The sentence the admin sees after a run. */
 export function priceSweepMessage(result: PriceSweepResult): string {

@@ -4,8 +4,8 @@
 // - claimed for longer than REBOOKING_CLAIM_MINUTES: the request died, or the source's answer was
 //   lost (a timeout on the change). The source is asked what happened (`rebookingOutcome`): a
 //   change found is recorded, none releases the claim so the flight can be rebooked again.
-// Run by the scheduler's maintenance and price-sweep calls. A source that is down leaves the
-// record open for the next run (counted in `attempts`).
+// Run by the `maintenance` job (services/maintenance.ts, every 15 minutes). A source that is down
+// leaves the record open for the next run (counted in `attempts`).
 import {
   BookingMismatchError,
   BookingNotFoundError,

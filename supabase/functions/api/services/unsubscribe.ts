@@ -7,7 +7,7 @@
 //
 // Tokens do not expire: an unsubscribe link must keep working in an old email. What a token
 // can do is only turn one kind of email off for one traveller, so a leaked one is harmless.
-import { Buffer } from 'node:buffer';
+import { fromBase64Url, toBase64Url } from '../../_shared/base64url.ts';
 
 export interface UnsubscribeClaims {
   userId: string;
@@ -39,7 +39,7 @@ const KIND = /^[a-z][a-z_]{0,49}$/;
 export async function signUnsubscribeToken(secret: string, claims: UnsubscribeClaims): Promise<string> {
   const payload = `${claims.userId}.${claims.kind}`;
   const signature = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(payload));
-  return `${payload}.${Buffer.from(signature).toString('base64url')}`;
+  return `${payload}.${toBase64Url(new Uint8Array(signature))}`;
 }
 
 /** The claims of a token this server signed; null for anything else. */
@@ -49,7 +49,7 @@ export async function verifyUnsubscribeToken(secret: string, token: string): Pro
   const [userId, kind, signature] = parts as [string, string, string];
   if (!UUID.test(userId) || !KIND.test(kind)) return null;
   if (!/^[A-Za-z0-9_-]{43}$/.test(signature)) return null;
-  const bytes = new Uint8Array(Buffer.from(signature, 'base64url'));
+  const bytes = fromBase64Url(signature);
   const valid = await crypto.subtle.verify('HMAC', await hmacKey(secret), bytes, encoder.encode(`${userId}.${kind}`));
   return valid ? { userId, kind } : null;
 }

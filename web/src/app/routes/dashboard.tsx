@@ -25,7 +25,7 @@ export function DashboardRoute() {
           credits: () => <CreditsPanel />,
           settings: (selectTab) => (
             <SettingsTab
-              emailPanel={<EmailSettingsPanel />}
+              emailPanel={<EmailSettingsPanel refreshAfterConfirm={[flightKeys.all]} />}
               onUpgrade={() => selectTab('plan')}
               refreshAfterRun={[flightKeys.all]}
             />

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ConfirmHeldBookingResponse,
   DismissHeldBookingResponse,
@@ -31,12 +31,6 @@ export const emailKeys = {
   messages: (page: number) => [...emailKeys.all, 'messages', page] as const,
   held: () => [...emailKeys.all, 'held'] as const,
 };
-
-/**
- * The flights feature's key prefix (its list and stats): a confirmed held booking becomes a
- * flight. Named here rather than imported, since features do not import each other.
- */
-const FLIGHTS_KEY = ['flights'] as const;
 
 /** The queries a connection change makes stale: the user (badge, panels) and everything email. */
 const CONNECTION_CHANGED = [authKeys.me(), emailKeys.all] as const;
@@ -82,12 +76,16 @@ export function useHeldBookings() {
   });
 }
 
-/** Confirm: the held booking becomes a flight (watched unless the plan is full). */
-export function useConfirmHeldBooking() {
+/**
+ * Confirm: the held booking becomes a flight (watched unless the plan is full).
+ * `refreshAfterConfirm`: the flights and stats queries, named by the app (features never import
+ * each other).
+ */
+export function useConfirmHeldBooking(refreshAfterConfirm: readonly QueryKey[]) {
   return useMutation({
     mutationFn: (id: number) => apiRequest<ConfirmHeldBookingResponse>('POST', `/email/held/${id}/confirm`),
     meta: {
-      invalidates: [emailKeys.all, FLIGHTS_KEY, authKeys.me()],
+      invalidates: [emailKeys.all, ...refreshAfterConfirm, authKeys.me()],
       errorTitle: 'Could not confirm the booking',
       errorFallback: 'Please try again.',
     },

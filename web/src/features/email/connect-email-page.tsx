@@ -1,6 +1,6 @@
 import { Alert, Button, Stack } from '@chakra-ui/react';
 import { OAUTH_RETURN_ERRORS, type OAuthReturnError } from '@shared/types/email.ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ContentLayout } from '@/components/layout/content-layout';
@@ -87,8 +87,11 @@ function useOAuthReturn() {
   }, [connected, error, code, state, exchange, queryClient, setSearchParams]);
 }
 
-/** /connect-email: where Google sends the browser back, and the page to connect from. */
-export function ConnectEmailPage() {
+/**
+ * /connect-email: where Google sends the browser back, and the page to connect from
+ * (`refreshAfterConfirm`: see EmailConnectionPanel).
+ */
+export function ConnectEmailPage({ refreshAfterConfirm }: { refreshAfterConfirm: readonly QueryKey[] }) {
   useOAuthReturn();
   const { data: user } = useCurrentUser();
   const connected = user?.emailConnected === true;
@@ -117,7 +120,7 @@ export function ConnectEmailPage() {
             <ConnectEmailCard />
           </>
         )}
-        {connected && <EmailConnectionPanel showDisconnect />}
+        {connected && <EmailConnectionPanel showDisconnect refreshAfterConfirm={refreshAfterConfirm} />}
       </Stack>
     </ContentLayout>
   );

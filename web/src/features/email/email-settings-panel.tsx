@@ -1,4 +1,5 @@
 import { Card, Heading, HStack, Link, Text } from '@chakra-ui/react';
+import type { QueryKey } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '@/lib/auth';
 import { EmailConnectionPanel } from './components/connection-panel';
@@ -9,8 +10,8 @@ const STATE_LABELS = {
   needs_reconnect: 'Needs reconnect',
 } as const;
 
-/** The Settings tab's email connection panel. */
-export function EmailSettingsPanel() {
+/** The Settings tab's email connection panel (`refreshAfterConfirm`: see EmailConnectionPanel). */
+export function EmailSettingsPanel({ refreshAfterConfirm }: { refreshAfterConfirm: readonly QueryKey[] }) {
   const { data: user } = useCurrentUser();
   const state = user?.emailConnectionState ?? (user?.emailConnected ? 'connected' : 'not_connected');
   return (
@@ -32,7 +33,7 @@ export function EmailSettingsPanel() {
         </Text>
       </Card.Header>
       <Card.Body>
-        <EmailConnectionPanel />
+        <EmailConnectionPanel refreshAfterConfirm={refreshAfterConfirm} />
       </Card.Body>
     </Card.Root>
   );

@@ -11,6 +11,7 @@ import type {
 import { notify } from '@/components/ui/toaster';
 import { apiRequest } from '@/lib/api-client';
 import { formatMoney, formatPercent } from '@/lib/format';
+import { flightKeys } from './keys';
 
 /*
  * Flight calls. The dashboard stats are derived from the flights, so they share
@@ -21,11 +22,6 @@ import { formatMoney, formatPercent } from '@/lib/format';
  * list refetches, which unmounts its card, and TanStack Query skips the `mutate` callbacks of an
  * unmounted component.
  */
-export const flightKeys = {
-  all: ['flights'] as const,
-  list: () => [...flightKeys.all, 'list'] as const,
-  stats: () => [...flightKeys.all, 'stats'] as const,
-};
 
 const refreshFlightsAndStats = [flightKeys.list(), flightKeys.stats()] as const;
 

@@ -2,4 +2,4 @@
 export { StatsTiles } from './components/stats-tiles';
 export { CreditsPanel, FlightsPanel, HistoryPanel } from './components/flight-lists';
 export { ManualEntryForm } from './components/manual-entry-form';
-export { flightKeys } from './api';
+export { flightKeys } from './keys';

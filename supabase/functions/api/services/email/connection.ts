@@ -31,17 +31,11 @@ import {
   takeLatestOAuthAttempt,
   takeOAuthAttempt,
 } from '../../queries/email.ts';
-import {
-  authorizationUrl,
-  codeChallenge,
-  exchangeCode,
-  gmailProfile,
-  GoogleGrantError,
-  type GoogleTokens,
-  randomToken,
-  revokeToken,
-  sha256Hex,
-} from './google.ts';
+import { gmailProfile } from '../../../_shared/mailbox/gmail.ts';
+import { authorizationUrl, codeChallenge, exchangeCode, revokeToken } from '../../../_shared/mailbox/google.ts';
+import { GoogleGrantError, type GoogleTokens } from '../../../_shared/mailbox/types.ts';
+import { randomToken } from '../../../_shared/base64url.ts';
+import { sha256Hex } from '../../../_shared/sha256.ts';
 import { kickScans } from './scan.ts';
 import { createTokenCipher } from './token-crypto.ts';
 

@@ -1,8 +1,8 @@
 // Who sent an email, as far as FareBack may trust it: the From address's registrable domain,
 // checked against the authentication results the receiving server wrote (Authentication-Results,
 // else ARC-Authentication-Results), else against the DKIM signatures' d=. And the list of airline
-// and agency domains whose bookings are taken without asking (the Gmail scan's query searches the
-// same list). Pure: no I/O.
+// and agency domains whose bookings are taken without asking, with the Gmail scan's search built
+// from the same list. Pure: no I/O.
 //
 // Facts used:
 // - RFC 8601 section 7.1: anyone can write an Authentication-Results field; the receiving server
@@ -11,41 +11,7 @@
 // - RFC 7489 (DMARC): `dmarc=pass` means SPF or DKIM passed for a domain aligned with the From
 //   domain (`header.from`); a `dkim=pass` names its signing domain in `header.d` (or `header.i`),
 //   `spf=pass` the envelope sender in `smtp.mailfrom`.
-
-/**
- * Airline and agency domains (registrable) whose confirmations are imported without asking the
- * traveller. Mail from anyone else that reads as a booking is held for the traveller to confirm.
- */
-export const KNOWN_BOOKING_SENDER_DOMAINS = [
-  'united.com',
-  'aa.com',
-  'delta.com',
-  'southwest.com',
-  'jetblue.com',
-  'alaskaair.com',
-  'aircanada.ca',
-  'britishairways.com',
-  'ba.com',
-  'lufthansa.com',
-  'booking-lufthansa.com',
-  'emirates.com',
-  'qatarairways.com',
-  'singaporeair.com',
-  'airfrance.fr',
-  'airfrance.com',
-  'klm.com',
-  'jal.com',
-  'spirit.com',
-  'flyfrontier.com',
-  'hawaiianairlines.com',
-  'allegiantair.com',
-  'expedia.com',
-  'booking.com',
-  'kayak.com',
-  'priceline.com',
-] as const;
-
-const KNOWN = new Set<string>(KNOWN_BOOKING_SENDER_DOMAINS);
+import { airlineByCode } from '../../../_shared/extraction/airlines.ts';
 
 /**
  * Second-level labels under which a two-letter country code's registrations sit (co.uk, com.au,
@@ -75,6 +41,48 @@ export function domainOfAddress(address: string): string | null {
   if (at === -1) return null;
   return registrableDomain(address.slice(at + 1).replace(/[>\s].*$/, ''));
 }
+
+/**
+ * Airlines (IATA codes) whose booking confirmations are imported without asking the traveller.
+ * Which airlines are trusted is decided here; their sender domains are the extraction's airline
+ * table's (_shared/extraction/airlines.ts), which reads the mail of many more airlines.
+ */
+const TRUSTED_AIRLINES = 'UA AA DL WN B6 AS AC BA LH EK QR SQ AF KL JL NK F9 HA G4'.split(' ');
+
+/** Booking agencies (registrable domains) whose confirmations are imported without asking. */
+const BOOKING_AGENCY_DOMAINS = ['expedia.com', 'booking.com', 'kayak.com', 'priceline.com'];
+
+function senderDomainsOf(code: string): string[] {
+  const airline = airlineByCode(code);
+  if (!airline) throw new Error(`sender-trust: ${code} is not an airline of _shared/extraction/airlines.ts`);
+  return airline.domains.flatMap((domain) => registrableDomain(domain) ?? []);
+}
+
+/**
+ * Airline and agency domains (registrable) whose confirmations are imported without asking the
+ * traveller. Mail from anyone else that reads as a booking is held for the traveller to confirm.
+ */
+export const KNOWN_BOOKING_SENDER_DOMAINS: readonly string[] = [
+  ...new Set([...TRUSTED_AIRLINES.flatMap(senderDomainsOf), ...BOOKING_AGENCY_DOMAINS]),
+];
+
+/**
+ * The search a scan runs: mail from a known airline or agency AND with a confirmation word in its
+ * subject, within two years, no chats or spam. Gmail lists newest first. Gmail's search syntax
+ * (support.google.com/mail/answer/7190, "Search operators you can use with Gmail"): terms side by
+ * side must all match; `OR` or `{ }` matches any of several terms; `( )` groups terms under one
+ * operator, as in `subject:(dinner movie)`. So `from:(a OR b) subject:(x OR y)` is senders AND
+ * subject words; the earlier `{ from:(...) subject:(...) }` matched either, and read anyone's mail
+ * with "flight" in its subject (issue 21, finding 6).
+ */
+export const GMAIL_SCAN_QUERY = [
+  `from:(${KNOWN_BOOKING_SENDER_DOMAINS.join(' OR ')})`,
+  'subject:(flight OR itinerary OR "e-ticket" OR eticket OR booking OR confirmation OR receipt OR reservation',
+  'OR "schedule change" OR changed OR cancelled OR canceled OR cancellation OR trip)',
+  'newer_than:2y -in:chats -in:spam',
+].join(' ');
+
+const KNOWN = new Set<string>(KNOWN_BOOKING_SENDER_DOMAINS);
 
 export function isKnownBookingSender(domain: string | null): boolean {
   return domain !== null && KNOWN.has(domain);

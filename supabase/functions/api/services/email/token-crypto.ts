@@ -2,19 +2,9 @@
 // EMAIL_TOKEN_KEY (32 random bytes, base64; on Supabase a function secret), never in the database.
 // Stored form: `v1.<iv base64url>.<ciphertext+tag base64url>`, a fresh 96-bit IV each time; the
 // user id is the additional data, so a token copied to another account's row does not decrypt.
+import { fromBase64Url, toBase64Url } from '../../../_shared/base64url.ts';
+
 const VERSION = 'v1';
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const normal = text.replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(normal + '='.repeat((4 - (normal.length % 4)) % 4));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 export class TokenKeyError extends Error {}
 
@@ -26,7 +16,7 @@ export interface TokenCipher {
 export async function createTokenCipher(keyBase64: string): Promise<TokenCipher> {
   let raw: Uint8Array<ArrayBuffer>;
   try {
-    raw = fromBase64(keyBase64.trim());
+    raw = fromBase64Url(keyBase64.trim());
   } catch {
     throw new TokenKeyError('EMAIL_TOKEN_KEY must be base64');
   }
@@ -47,9 +37,9 @@ export async function createTokenCipher(keyBase64: string): Promise<TokenCipher>
       const [version, iv, sealed] = stored.split('.');
       if (version !== VERSION || !iv || !sealed) throw new Error('not an encrypted token');
       const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: fromBase64(iv), additionalData: encoder.encode(userId) },
+        { name: 'AES-GCM', iv: fromBase64Url(iv), additionalData: encoder.encode(userId) },
         key,
-        fromBase64(sealed),
+        fromBase64Url(sealed),
       );
       return new TextDecoder().decode(plain);
     },

@@ -1,5 +1,6 @@
 import { Alert, Badge, Box, Button, Code, Heading, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import type { EmailConnection, EmailScanProgress, ImportedEmail, ImportOutcome } from '@shared/types/email.ts';
+import type { QueryKey } from '@tanstack/react-query';
 import { QueryState } from '@/components/query-state/query-state';
 import { formatDate } from '@/lib/format';
 import { useDisconnectEmail, useEmailConnection, useImportedEmails, useStartScan } from '../api';
@@ -197,9 +198,16 @@ export function ImportedEmails() {
 /**
  * The email connection panel: connected (notice, scan, forwarding address, emails read, and
  * 'Disconnect Email' where `showDisconnect`), needing reconnection, or not connected (the
- * connect actions and the forwarding address, which works without Gmail).
+ * connect actions and the forwarding address, which works without Gmail). `refreshAfterConfirm`:
+ * the flights and stats queries, named by the app, refetched when a held booking becomes a flight.
  */
-export function EmailConnectionPanel({ showDisconnect = false }: { showDisconnect?: boolean }) {
+export function EmailConnectionPanel({
+  showDisconnect = false,
+  refreshAfterConfirm,
+}: {
+  showDisconnect?: boolean;
+  refreshAfterConfirm: readonly QueryKey[];
+}) {
   const connection = useEmailConnection();
   const disconnect = useDisconnectEmail();
   return (
@@ -226,7 +234,7 @@ export function EmailConnectionPanel({ showDisconnect = false }: { showDisconnec
           {current.state === 'not_connected' && <ConnectEmailCard />}
           {current.state === 'needs_reconnect' && <EmailConnectActions gmailLabel="Reconnect Gmail" />}
           {current.state === 'connected' && <ScanProgress scan={current.scan} canScan />}
-          <HeldBookings />
+          <HeldBookings refreshAfterConfirm={refreshAfterConfirm} />
           <ForwardingAddress address={current.forwardingAddress} />
           {(current.state !== 'not_connected' || current.scan) && <ImportedEmails />}
           {showDisconnect && current.state !== 'not_connected' && (

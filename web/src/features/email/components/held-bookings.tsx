@@ -1,11 +1,17 @@
 import { Box, Button, Card, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import type { HeldBooking } from '@shared/types/email.ts';
+import type { QueryKey } from '@tanstack/react-query';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { formatDate } from '@/lib/format';
 import { useConfirmHeldBooking, useDismissHeldBooking, useHeldBookings } from '../api';
 
-function HeldBookingRow({ booking }: { booking: HeldBooking }) {
-  const confirm = useConfirmHeldBooking();
+interface HeldBookingsProps {
+  /** The flights and stats queries, refetched after a held booking is confirmed (it becomes a flight). */
+  refreshAfterConfirm: readonly QueryKey[];
+}
+
+function HeldBookingRow({ booking, refreshAfterConfirm }: HeldBookingsProps & { booking: HeldBooking }) {
+  const confirm = useConfirmHeldBooking(refreshAfterConfirm);
   const dismiss = useDismissHeldBooking();
   const busy = confirm.isPending || dismiss.isPending;
   const label = `${booking.airline} ${booking.bookingCode}`;
@@ -58,7 +64,7 @@ function HeldBookingRow({ booking }: { booking: HeldBooking }) {
  * not watched and not counted against the plan until the traveller confirms one (it becomes a
  * flight) or dismisses it. Shows nothing while there are none (or while they load).
  */
-export function HeldBookings() {
+export function HeldBookings({ refreshAfterConfirm }: HeldBookingsProps) {
   const held = useHeldBookings();
   const bookings = held.data ?? [];
   if (bookings.length === 0) return null;
@@ -76,7 +82,7 @@ export function HeldBookings() {
       <Card.Body>
         <Stack as="ul" gap="2" ps="0" aria-label="Bookings to confirm">
           {bookings.map((booking) => (
-            <HeldBookingRow key={booking.id} booking={booking} />
+            <HeldBookingRow key={booking.id} booking={booking} refreshAfterConfirm={refreshAfterConfirm} />
           ))}
         </Stack>
       </Card.Body>

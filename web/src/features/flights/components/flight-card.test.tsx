@@ -4,7 +4,7 @@ import type { Flight } from '@shared/types/flights.ts';
 import { describe, expect, it } from 'vitest';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderWithProviders } from '@/testing/render-with-providers';
-import { flightKeys } from '../api';
+import { flightKeys } from '../keys';
 import { FlightCard } from './flight-card';
 
 function renderCard(flight: Flight, routes: Record<string, MockRoute> = {}, offerUpgrade = true) {
