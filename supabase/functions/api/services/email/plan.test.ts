@@ -9,6 +9,7 @@ function booking(overrides: Partial<FlightBooking> = {}): FlightBooking {
     bookingCode: 'GHT4WR',
     passengerLastName: 'Harper',
     passengers: ['Julia Harper', 'Sam Harper'],
+    passengerCount: 2,
     segments: [
       {
         flightNumber: 'DL 1287',
