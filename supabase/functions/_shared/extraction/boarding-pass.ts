@@ -25,6 +25,11 @@ export interface BoardingPass {
   legs: BoardingPassLeg[];
 }
 
+/** A pass with each leg's day of the year (the barcode's Julian date, 1-366): a Wallet pass's date. */
+export interface DatedBoardingPass extends BoardingPass {
+  legs: (BoardingPassLeg & { dayOfYear: number })[];
+}
+
 const FIRST_LEG =
   /(?<![A-Za-z0-9])M([1-4])([A-Z][A-Z'’ -]{0,19}\/[A-Z'’ -]{0,19}?)\s*(E?)([A-Z0-9]{5,7})\s+([A-Z]{3})([A-Z]{3})([A-Z0-9]{2}[A-Z ]?)\s*(\d{3,4}[A-Z ]?)\s*(\d{3})([A-Z])\s*(\d{1,3}[A-Z]|INF |GATE|STBY)?/g;
 const NEXT_LEG =
@@ -37,7 +42,7 @@ const COMPARTMENTS: [RegExp, CabinClass][] = [
   [/^[YBHKLMNQSTUVGX]$/, 'Economy'],
 ];
 
-function leg(fields: (string | undefined)[]): BoardingPassLeg | null {
+function leg(fields: (string | undefined)[]): (BoardingPassLeg & { dayOfYear: number }) | null {
   const [pnr = '', from = '', to = '', carrier = '', flight = '', day = '', compartment = '', seat = ''] = fields;
   const number = /^0*(\d{1,4})/.exec(flight.trim())?.[1] ?? '';
   const dayOfYear = Number(day);
@@ -52,12 +57,20 @@ function leg(fields: (string | undefined)[]): BoardingPassLeg | null {
     number: String(Number(number)),
     cabin: COMPARTMENTS.find(([pattern]) => pattern.test(compartment))?.[1] ?? null,
     seat: seatMatch?.[1] ?? null,
+    dayOfYear,
   };
 }
 
 /** Every boarding-pass string in `text`, with up to four legs each. */
 export function findBoardingPasses(text: string): BoardingPass[] {
-  const passes: BoardingPass[] = [];
+  return findDatedBoardingPasses(text).map((pass) => ({
+    name: pass.name,
+    legs: pass.legs.map(({ dayOfYear: _day, ...entry }) => entry),
+  }));
+}
+
+export function findDatedBoardingPasses(text: string): DatedBoardingPass[] {
+  const passes: DatedBoardingPass[] = [];
   for (const match of text.matchAll(FIRST_LEG)) {
     const count = Number(match[1]);
     // 'EQZP4TW': the e-ticket flag glued to a six-character locator.

@@ -45,6 +45,21 @@ export interface ExtractionResult {
   bookings: FlightBooking[];
   /** Why the email was not read to the end (too large, or over the time budget: budget.ts). */
   gaveUp?: string;
+  /** Attachments of a kind the extractor reads that it did not read, and why (budget.ts). */
+  skippedAttachments?: SkippedAttachment[];
+}
+
+export interface SkippedAttachment {
+  filename: string;
+  /** Said after the file name: 'is encrypted', 'expands past 20 MB'. */
+  reason: string;
+}
+
+/** An attachment the extractor reads: a PDF, or an Apple Wallet pass (.pkpass). */
+export interface AttachedDocument {
+  filename: string;
+  kind: 'pdf' | 'wallet-pass';
+  content: Uint8Array;
 }
 
 /** A local wall-clock time as printed in the email, before the airport's zone is known. */
@@ -99,4 +114,8 @@ export interface EmailMessage {
   attachments: { filename: string; mimeType: string; size: number }[];
   /** The text of calendar attachments (.ics), for the legs they describe. */
   calendars: string[];
+  /** PDFs and Wallet passes within the caps (budget.ts), in the message's order. */
+  documents: AttachedDocument[];
+  /** PDFs and Wallet passes past the caps: not read. */
+  skippedAttachments: SkippedAttachment[];
 }
