@@ -21,6 +21,14 @@ import type {
 } from '../../supabase/functions/_shared/types/email.ts';
 import type { Flight } from '../../supabase/functions/_shared/types/flights.ts';
 import type { CurrentUserResponse } from '../../supabase/functions/_shared/types/user.ts';
+import { SKIPPED } from '../../supabase/functions/_shared/extraction/budget.ts';
+import {
+  bcbp,
+  buildPdf,
+  buildWalletPass,
+  pdfTable,
+} from '../../supabase/functions/_shared/extraction/testing/attachment-factory.ts';
+import { buildEmail } from '../../supabase/functions/_shared/extraction/testing/email-factory.ts';
 import { newIp, registerUser, type RegisteredUser } from './factories.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
@@ -736,6 +744,58 @@ describe('the forwarding address (POST /api/email/inbound)', () => {
     const rows = await own.sql`select message_id from private.inbound_emails where user_id = ${user.id}`;
     expect(rows.map((row) => row.message_id)).toEqual(['<twice-1@example.com>']);
     expect(await imports(user)).toEqual([]);
+  });
+
+  it('imports the booking of a forwarded e-ticket PDF, and records the attachment it did not read and why (issue 28)', async () => {
+    const user = await registerUser(own.api);
+    const to = await address(user);
+    const ticket = await buildPdf([
+      [
+        'Booking code: 5TQH9L',
+        'Passenger: HUBER/LUKAS MR',
+        ...pdfTable(
+          [40, 100, 200, 300, 380, 440],
+          [
+            ['Flight', 'From', 'To', 'Date', 'Departs', 'Arrives'],
+            ['OS 411', 'Vienna (VIE)', 'Paris (CDG)', '03 Jun 2027', '07:10', '09:20'],
+          ],
+        ),
+      ],
+    ]);
+    const brokenPass = await buildWalletPass({
+      barcode: bcbp({
+        name: 'HUBER/LUKAS MR',
+        code: '5TQH9L',
+        from: 'VIE',
+        to: 'CDG',
+        carrier: 'OS',
+        flight: '411',
+        dayOfYear: 154,
+        compartment: 'Y',
+        seat: '12A',
+        sequence: 3,
+      }),
+      breakSignature: true,
+    });
+    const raw = buildEmail({
+      from: 'Austrian Airlines <noreply@austrian.com>',
+      to,
+      subject: 'Your e-ticket',
+      text: 'Your e-ticket receipt and boarding pass are attached.',
+      attachments: [
+        { filename: 'eticket.pdf', contentType: 'application/pdf', content: ticket },
+        { filename: 'pass.pkpass', contentType: 'application/vnd.apple.pkpass', content: brokenPass },
+      ],
+    });
+
+    expect((await inbound(raw, INBOUND_SECRET, to)).status).toBe(202);
+    await expect.poll(async () => (await imports(user)).length, { timeout: 30_000, interval: 250 }).toBe(1);
+    expect((await imports(user))[0]).toMatchObject({
+      outcome: 'created',
+      outcomeReason: `Not read: pass.pkpass ${SKIPPED.brokenSignature}`,
+      bookings: [{ bookingCode: '5TQH9L', passengerLastName: 'Huber' }],
+    });
+    expect(await flights(user)).toMatchObject([{ bookingCode: '5TQH9L', flightNumber: 'OS411' }]);
   });
 
   it('keeps and reads a message with NUL bytes and invalid UTF-8 in its headers and body, without a 500 (issue 21, finding 3)', async () => {

@@ -121,3 +121,5 @@ export const SUPPORTED_FARE_TYPES = [
   'First Class',
 ] as const;
 export const UNSUPPORTED_FARE_TYPES = ['Basic Economy'] as const;
+/** The most travellers one reservation holds: public.flights.passenger_count's check (1 to 9). */
+export const MAX_FLIGHT_PARTY = 9;

@@ -158,6 +158,7 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
     cancellationFee: null,
     seatNumber: '14C',
     cabinClass: 'Economy',
+    passengerCount: null,
     notes: null,
     createdAt: '2027-01-01T12:00:00.000Z',
     priceHistory: [],

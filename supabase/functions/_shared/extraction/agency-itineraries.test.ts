@@ -1,6 +1,7 @@
 // Agency and GDS itineraries (Amadeus, Travelport and Sabre text layouts): one block or line per
 // leg with date, carrier and number, city names, times, a booking-class letter and a status code,
-// and the airline's own record locator on its own line apart from the agency's reference.
+// and the airline's own record locator on its own line apart from the agency's reference, or only
+// beside the airline's code ('BA/X7KQ2P') when the agency's reference is all digits.
 import { describe, expect, it } from './testing/harness.ts';
 import { extractText } from './testing/extract.ts';
 
@@ -123,5 +124,117 @@ describe('Travelport itinerary blocks', () => {
         arrivalTime: '2019-03-21T08:10:00+01:00',
       },
     ]);
+  });
+});
+
+describe("GDS itineraries: the agency's reference all digits, the airline's beside its code", () => {
+  it("reads a fixed-width row per leg, 'CITY, CC (AIRPORT NAME)' places and an 'AIRLINE REF' column", async () => {
+    const text = [
+      'NORDLICHT REISEN GMBH                                   ITINERARY',
+      'BOOKING REFERENCE: 40817263                             DATE: 12JAN27',
+      'PASSENGERS: HARGREAVES/OLIVIA MRS',
+      '            HARGREAVES/PETER MR',
+      '',
+      'DATE   FLIGHT   FROM                        TO                          DEP   ARR   CL  STATUS  AIRLINE REF',
+      '14MAR  BA 432   LONDON, GB (HEATHROW)       AMSTERDAM, NL (SCHIPHOL)    0725  0955  Y   OK      BA/X7KQ2P',
+      '21MAR  BA 433   AMSTERDAM, NL (SCHIPHOL)    LONDON, GB (HEATHROW)       1040  1055  Y   OK      BA/X7KQ2P',
+      '',
+      'TOTAL FARE EUR 412.60',
+    ].join('\n');
+    const result = await extractText(
+      'Nordlicht Reisen <itinerary@nordlicht-reisen.example>',
+      text,
+      'Itinerary HARGREAVES/OLIVIA MRS 14MAR',
+      'Tue, 12 Jan 2027 15:02:11 +0100',
+    );
+    expect(result.bookings).toHaveLength(1);
+    expect(result.bookings[0]).toMatchObject({
+      airlineIata: 'BA',
+      bookingCode: 'X7KQ2P',
+      passengers: ['Olivia Hargreaves', 'Peter Hargreaves'],
+      passengerCount: 2,
+      isRoundTrip: true,
+    });
+    expect(result.bookings[0]?.segments).toEqual([
+      {
+        flightNumber: 'BA 432',
+        departureAirport: 'LHR',
+        arrivalAirport: 'AMS',
+        departureTime: '2027-03-14T07:25:00+00:00',
+        arrivalTime: '2027-03-14T09:55:00+01:00',
+        // a booking-class letter ('Y') is no cabin
+        cabinClass: null,
+        seatNumber: null,
+      },
+      {
+        flightNumber: 'BA 433',
+        departureAirport: 'AMS',
+        arrivalAirport: 'LHR',
+        departureTime: '2027-03-21T10:40:00+01:00',
+        arrivalTime: '2027-03-21T10:55:00+00:00',
+        cabinClass: null,
+        seatNumber: null,
+      },
+    ]);
+  });
+
+  it("reads a block per leg with four-digit times after the terminal and the carrier's confirmation", async () => {
+    const text = [
+      'SUNWAY TRAVEL LTD - TRAVEL ITINERARY',
+      'Agency reference: 5520194',
+      'Prepared for: MARTINEZ/ELENA MS',
+      '-----------------------------------------------------------------',
+      'FLIGHT   IB 3166 IBERIA                         DATE: SAT 17APR27',
+      '         DEPART:  MADRID, ES (ADOLFO SUAREZ BARAJAS)  T4    0845',
+      '         ARRIVE:  PARIS, FR (CHARLES DE GAULLE)       T2    1055',
+      '         CLASS: ECONOMY (O)    STATUS: CONFIRMED',
+      '         IB CONFIRMATION: IB/ZT4WQM',
+    ].join('\n');
+    const result = await extractText(
+      'Sunway Travel <bookings@sunwaytravel.example>',
+      text,
+      'Your travel itinerary 5520194',
+    );
+    expect(result.bookings[0]).toMatchObject({ bookingCode: 'ZT4WQM', passengers: ['Elena Martinez'] });
+    expect(result.bookings[0]?.segments).toMatchObject([
+      {
+        flightNumber: 'IB 3166',
+        departureAirport: 'MAD',
+        arrivalAirport: 'CDG',
+        departureTime: '2027-04-17T08:45:00+02:00',
+        arrivalTime: '2027-04-17T10:55:00+02:00',
+        cabinClass: 'Economy',
+      },
+    ]);
+  });
+
+  it('reads a flight number after its carrier as no clock time, and a name label without a colon', async () => {
+    const text = [
+      'POLAR TOURS AS',
+      'ITINERARY              RESERVATION NUMBER 7730041',
+      'NAME  NIEMINEN/AINO MS',
+      '  DATE    FLIGHT   DEPARTURE                         ARRIVAL                          DEP    ARR    REF',
+      '  02JUN   AY 1331  HELSINKI, FI (HELSINKI VANTAA)    STOCKHOLM, SE (ARLANDA)          0810   0805   AY*LQX7TN',
+    ].join('\n');
+    const result = await extractText('Polar Tours <no-reply@polartours.example>', text, 'Itinerary 7730041');
+    expect(result.bookings[0]).toMatchObject({ bookingCode: 'LQX7TN', passengers: ['Aino Nieminen'] });
+    expect(result.bookings[0]?.segments[0]).toMatchObject({
+      flightNumber: 'AY 1331',
+      departureAirport: 'HEL',
+      arrivalAirport: 'ARN',
+      departureTime: '2027-06-02T08:10:00+03:00',
+      arrivalTime: '2027-06-02T08:05:00+02:00',
+    });
+  });
+
+  it("keeps an airline's labelled code over a partner's locator beside its code", async () => {
+    const text = [
+      'Booking reference: QX7PLM',
+      'Tue, 14 Sep 2027  BA 117  London Heathrow (LHR) 08:25  ->  New York JFK (JFK) 11:15',
+      'Operated by: American Airlines  BA/AAL9ZQ',
+      'Passenger: Mr John Example',
+    ].join('\n');
+    const result = await extractText('British Airways <ba@email.ba.com>', text, 'Your booking confirmation');
+    expect(result.bookings.map((booking) => booking.bookingCode)).toEqual(['QX7PLM']);
   });
 });

@@ -82,6 +82,11 @@ const profiles: AirlineProfile[] = [
     flightPrefixes: ['Alaska Airlines', 'Alaska'],
     currency: 'USD',
     fareBrands: ['Saver', 'Main', 'Premium Class', 'First Class'],
+    // Alaska names its cabins Main, Premium Class and First Class; Saver is a fare in Main.
+    cabinNames: [
+      [/premium class/i, 'Premium Economy'],
+      [/\bmain\b/i, 'Economy'],
+    ],
   },
   {
     iata: 'B6',
@@ -411,6 +416,11 @@ const profiles: AirlineProfile[] = [
     flightPrefixes: ['SAS'],
     currency: 'EUR',
     fareBrands: ['SAS Go Light', 'SAS Go Smart', 'SAS Plus', 'SAS Business'],
+    // The brands begin with the cabin: SAS Go is economy, SAS Plus premium economy.
+    cabinNames: [
+      [/\bsas go\b/i, 'Economy'],
+      [/\bsas plus\b/i, 'Premium Economy'],
+    ],
   },
   {
     iata: 'AY',
@@ -449,6 +459,22 @@ const profiles: AirlineProfile[] = [
     name: 'Wizz Air',
     domains: ['wizzair.com'],
     flightPrefixes: ['Wizz Air'],
+    currency: 'EUR',
+    fareBrands: [],
+  },
+  {
+    iata: 'V7',
+    name: 'Volotea',
+    domains: ['volotea.com'],
+    flightPrefixes: ['Volotea'],
+    currency: 'EUR',
+    fareBrands: ['Megavolotea'],
+  },
+  {
+    iata: 'HV',
+    name: 'Transavia',
+    domains: ['transavia.com'],
+    flightPrefixes: ['Transavia'],
     currency: 'EUR',
     fareBrands: [],
   },

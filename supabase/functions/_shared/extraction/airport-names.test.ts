@@ -76,3 +76,19 @@ describe('a country between two names of one airport', () => {
     expect(await codes('Berlin Schönefeld')).toEqual(['SXF']);
   });
 });
+
+describe('a city and its airport by name', () => {
+  it("reads 'City, City Airport' and 'Airport (City)' as the airport named", async () => {
+    expect(await codes('Departure: London, London Luton Airport 18.03.2027 07:55')).toEqual(['LTN']);
+    expect(await codes('London, Stansted Airport')).toEqual(['STN']);
+    expect(await codes('Paris, Beauvais-Tille')).toEqual(['BVA']);
+    expect(await codes('London Luton (London)')).toEqual(['LTN']);
+    expect(await codes('LONDON, GB (HEATHROW)')).toEqual(['LHR']);
+    // a list of cities stays a list
+    expect(await codes('Flights to Berlin, Munich and Hamburg')).toEqual(['BER', 'MUC', 'HAM']);
+  });
+
+  it("reads a city's main airport where its name names another", async () => {
+    expect(await codes('BOSTON · DOHA · JOHANNESBURG · DETROIT · MUMBAI')).toEqual(['BOS', 'DOH', 'JNB', 'DTW', 'BOM']);
+  });
+});

@@ -176,6 +176,12 @@ const ALIASES: [string, string][] = [
   ['washington', 'IAD'],
   ['houston', 'IAH'],
   ['dallas', 'DFW'],
+  // Cities whose main airport's name does not say the city, or whose name says it of a smaller one.
+  ['boston', 'BOS'],
+  ['doha', 'DOH'],
+  ['johannesburg', 'JNB'],
+  ['detroit', 'DTW'],
+  ['mumbai', 'BOM'],
 ];
 
 /** Closed Berlin airports the package no longer lists (Schönefeld, Tempelhof): named by aliases above. */
@@ -234,7 +240,9 @@ async function buildIndex(): Promise<void> {
       if (!/^[A-Z]{3}$/.test(entry.iata ?? '')) continue;
       if (entry.type !== 'large_airport' && entry.type !== 'medium_airport') continue;
       if (
-        /\b(?:railway|rail|bus) station\b|metropolitan\b|heliport|seaplane|\bair (?:force )?base\b/i.test(entry.airport)
+        /\b(?:railway|rail|bus) station\b|metropolitan area\b|heliport|seaplane|\bair (?:force )?base\b/i.test(
+          entry.airport,
+        )
       )
         continue;
       const airport: NamedAirport = {
@@ -309,6 +317,7 @@ const WORD = /[\p{L}\p{M}][\p{L}\p{M}'’.]*/gu;
 /** Between two keys of one place: punctuation, a country code, 'Airport', 'Terminal 1'. */
 const JOINER =
   /^(?:[\s,()/–-]|\b[A-Z]{2}\b|\b(?:airport|international|intl|terminal|term|flughafen|aeroporto|aeropuerto|a[ée]roport)\b\.?|\b\d{1,2}[A-Z]?\b)*$/i;
+const CITY_THEN_AIRPORT = /^\s*(?:,|\s[–-])\s*$/;
 /** 'Berlin, Germany, Tegel': a country or region between two names of one airport, after a comma. */
 const COUNTRY_BETWEEN = /^\s*,\s*(?:\p{L}[\p{L}.'’-]*\s*){1,3}[\s,()/–-]*$/u;
 
@@ -392,7 +401,28 @@ export function findPlaces(text: string, hints: PlaceHints = {}): PlaceMention[]
       const shared = next.entries.filter((entry) => pool.has(entry.airport.iata));
       if (!JOINER.test(gap) && !(shared.length > 0 && COUNTRY_BETWEEN.test(gap))) break;
       if (shared.length === 0 && /\(\s*$/.test(text.slice(end, next.start))) {
+        // 'London Luton (London)': the city in parentheses after its airport's name adds nothing.
+        const named = new Set(nameWords(text.slice(first.start, end)));
+        if (nameWords(text.slice(next.start, next.end)).every((word) => named.has(word))) {
+          end = next.end;
+          continue;
+        }
         // 'Tokyo (Narita)': the airport named in parentheses after its city.
+        pool.clear();
+        for (const entry of next.entries) pool.set(entry.airport.iata, { ...entry });
+        end = next.end;
+        continue;
+      }
+      // 'London, London Luton Airport', 'Paris, Beauvais-Tillé': a city, then one of its country's
+      // airports by its own name; the airport named is the place.
+      if (
+        shared.length === 0 &&
+        CITY_THEN_AIRPORT.test(gap) &&
+        next.entries.every((entry) => entry.kind >= 2) &&
+        next.entries.some((entry) =>
+          [...pool.values()].some((known) => known.airport.countryCode === entry.airport.countryCode),
+        )
+      ) {
         pool.clear();
         for (const entry of next.entries) pool.set(entry.airport.iata, { ...entry });
         end = next.end;

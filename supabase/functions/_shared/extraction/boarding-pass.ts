@@ -6,6 +6,7 @@
 // renders often collapse the padding spaces, so the reader also accepts single spaces between the
 // fields. It carries names, the booking code, flights and airports, but no clock time: it
 // completes legs the body prints, never makes one.
+import { mergeTravellers } from './names.ts';
 import type { CabinClass, DraftBooking } from './types.ts';
 
 export interface BoardingPassLeg {
@@ -24,6 +25,11 @@ export interface BoardingPass {
   legs: BoardingPassLeg[];
 }
 
+/** A pass with each leg's day of the year (the barcode's Julian date, 1-366): a Wallet pass's date. */
+export interface DatedBoardingPass extends BoardingPass {
+  legs: (BoardingPassLeg & { dayOfYear: number })[];
+}
+
 const FIRST_LEG =
   /(?<![A-Za-z0-9])M([1-4])([A-Z][A-Z'’ -]{0,19}\/[A-Z'’ -]{0,19}?)\s*(E?)([A-Z0-9]{5,7})\s+([A-Z]{3})([A-Z]{3})([A-Z0-9]{2}[A-Z ]?)\s*(\d{3,4}[A-Z ]?)\s*(\d{3})([A-Z])\s*(\d{1,3}[A-Z]|INF |GATE|STBY)?/g;
 const NEXT_LEG =
@@ -36,7 +42,7 @@ const COMPARTMENTS: [RegExp, CabinClass][] = [
   [/^[YBHKLMNQSTUVGX]$/, 'Economy'],
 ];
 
-function leg(fields: (string | undefined)[]): BoardingPassLeg | null {
+function leg(fields: (string | undefined)[]): (BoardingPassLeg & { dayOfYear: number }) | null {
   const [pnr = '', from = '', to = '', carrier = '', flight = '', day = '', compartment = '', seat = ''] = fields;
   const number = /^0*(\d{1,4})/.exec(flight.trim())?.[1] ?? '';
   const dayOfYear = Number(day);
@@ -51,12 +57,20 @@ function leg(fields: (string | undefined)[]): BoardingPassLeg | null {
     number: String(Number(number)),
     cabin: COMPARTMENTS.find(([pattern]) => pattern.test(compartment))?.[1] ?? null,
     seat: seatMatch?.[1] ?? null,
+    dayOfYear,
   };
 }
 
 /** Every boarding-pass string in `text`, with up to four legs each. */
 export function findBoardingPasses(text: string): BoardingPass[] {
-  const passes: BoardingPass[] = [];
+  return findDatedBoardingPasses(text).map((pass) => ({
+    name: pass.name,
+    legs: pass.legs.map(({ dayOfYear: _day, ...entry }) => entry),
+  }));
+}
+
+export function findDatedBoardingPasses(text: string): DatedBoardingPass[] {
+  const passes: DatedBoardingPass[] = [];
   for (const match of text.matchAll(FIRST_LEG)) {
     const count = Number(match[1]);
     // 'EQZP4TW': the e-ticket flag glued to a six-character locator.
@@ -80,7 +94,7 @@ export function findBoardingPasses(text: string): BoardingPass[] {
 
 /**
  * What boarding passes add to the bookings read from the body: the booking code when the body
- * names none, the travellers when it names none, and for each leg the body printed between the
+ * names none, the travellers the body does not name, and for each leg the body printed between the
  * same airports, its flight number, seat and cabin where the body left them out.
  */
 export function applyBoardingPasses(
@@ -98,7 +112,7 @@ export function applyBoardingPasses(
     return {
       ...draft,
       bookingCode: draft.bookingCode || (firstLegs[0]?.pnr ?? ''),
-      passengers: draft.passengers.length > 0 ? draft.passengers : [...new Set(names)],
+      passengers: mergeTravellers(draft.passengers, names),
       segments: draft.segments.map((segment) => {
         const match = firstLegs.find(
           (entry) => entry.from === segment.departureAirport && entry.to === segment.arrivalAirport,

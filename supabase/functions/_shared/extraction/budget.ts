@@ -19,6 +19,31 @@ export const MAX_BODY_CHARS = 1_000_000;
 /** The extractor's own time per email: well inside Supabase's 2 s of CPU per request. */
 export const EXTRACTION_BUDGET_MS = 500;
 
+// Attachments (PDF e-tickets, Apple Wallet passes) are someone else's file formats, read by
+// libraries whose worst cases we bound before handing them a byte: each cap below is checked
+// before parsing, and an attachment past one is skipped with the reason (`skippedAttachments`),
+// never read; the body's bookings still count. Together with the body's budget, one email costs at
+// most 500 + 700 = 1,200 ms of CPU, under Supabase's 2 s, and holds at most the raw message, one
+// attachment's expanded streams (20 MB) and the PDF reader's own structures for it.
+
+/** An attachment larger than this (decoded) is not read. */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** Attachments of a kind the extractor reads (PDF, .pkpass) past this many per email are not read. */
+export const MAX_ATTACHMENTS = 20;
+/** Itinerary receipts run to a few pages; a PDF with more is not read. */
+export const MAX_PDF_PAGES = 50;
+/** What the compressed streams of one PDF, or the files of one zip, may expand to. */
+export const MAX_EXPANDED_BYTES = 20 * 1024 * 1024;
+/**
+ * A PDF's page content (with its forms and object streams), decoded: pdf.js interprets it at a few
+ * hundred KB a second, and between two text pieces cannot be stopped. An e-ticket has tens of KB.
+ */
+export const MAX_PDF_CONTENT_BYTES = 512 * 1024;
+/** Files in one zip (.pkpass): a pass holds a dozen. */
+export const MAX_ZIP_ENTRIES = 1_000;
+/** The extractor's own time for all the attachments of one email, on top of EXTRACTION_BUDGET_MS. */
+export const ATTACHMENTS_BUDGET_MS = 700;
+
 /** Thrown inside the extractor when a budget is spent; extractFlightBookings answers it as `gaveUp`. */
 export class ExtractionGaveUp extends Error {
   constructor(readonly reason: string) {
@@ -32,6 +57,24 @@ export const GAVE_UP = {
   bodyTooLarge: (part: 'HTML' | 'text') =>
     `The email's ${part} is longer than ${MAX_BODY_CHARS.toLocaleString('en-US')} characters`,
   tooSlow: (ms: number, stage: string) => `Reading the email took longer than ${ms} ms (stopped at: ${stage})`,
+} as const;
+
+const megabytes = (bytes: number): string => `${bytes / 1024 / 1024} MB`;
+
+/** Why an attachment was not read: said after its file name ('ticket.pdf is encrypted'). */
+export const SKIPPED = {
+  tooLarge: `is larger than ${megabytes(MAX_ATTACHMENT_BYTES)}`,
+  tooMany: `is past the first ${MAX_ATTACHMENTS} attachments`,
+  tooManyPages: `has more than ${MAX_PDF_PAGES} pages`,
+  expandsTooFar: `expands past ${megabytes(MAX_EXPANDED_BYTES)}`,
+  expandsPastDeclared: 'expands past the size it declares',
+  tooMuchContent: `holds more than ${MAX_PDF_CONTENT_BYTES / 1024} KB of page content`,
+  tooManyEntries: `holds more than ${MAX_ZIP_ENTRIES.toLocaleString('en-US')} files`,
+  encrypted: 'is encrypted',
+  unreadable: 'could not be read',
+  brokenSignature: 'does not match its signed manifest',
+  noBarcode: 'has no boarding-pass barcode',
+  tooSlow: `was left when reading the attachments took longer than ${ATTACHMENTS_BUDGET_MS} ms`,
 } as const;
 
 /** Calls of check() per reading of the clock. */
@@ -58,6 +101,8 @@ export class ExtractionBudget {
   private since: number;
   private lastYield: number;
   private checks = 0;
+  /** False for a budget whose clock runs only inside run() (one part of an email's work). */
+  private running = true;
 
   constructor(
     readonly limitMs: number = EXTRACTION_BUDGET_MS,
@@ -67,9 +112,29 @@ export class ExtractionBudget {
     this.lastYield = this.since;
   }
 
+  /** A budget for one part of the work: its clock runs only inside run(). */
+  static forPart(limitMs: number, now: () => number = cpuClock): ExtractionBudget {
+    const budget = new ExtractionBudget(limitMs, now);
+    budget.running = false;
+    return budget;
+  }
+
+  /** Runs `task` with this budget's clock running (a budget made by forPart). */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    this.since = this.now();
+    this.lastYield = this.since;
+    this.running = true;
+    try {
+      return await task();
+    } finally {
+      this.spent += this.now() - this.since;
+      this.running = false;
+    }
+  }
+
   /** Milliseconds of the extractor's own work so far. */
   elapsed(): number {
-    return this.spent + (this.now() - this.since);
+    return this.spent + (this.running ? this.now() - this.since : 0);
   }
 
   /**

@@ -9,3 +9,17 @@ describe('cabinFromText', () => {
     expect(cabinFromText('Première classe', null)).toBe('First');
   });
 });
+
+describe('cabinFromText: cabins, not fares', () => {
+  it('reads cabin words and cabin brands', () => {
+    expect(cabinFromText('Économie', null)).toBe('Economy');
+    expect(cabinFromText('Main Cabin', null)).toBe('Economy');
+    expect(cabinFromText('Comfort+', null)).toBe('Economy');
+  });
+
+  it('reads no cabin in a fare brand that names none', () => {
+    for (const fare of ['Saver', 'Basic', 'Standard', 'Regular', 'Wanna Get Away', 'SMART', 'Core']) {
+      expect(cabinFromText(fare, null)).toBeNull();
+    }
+  });
+});

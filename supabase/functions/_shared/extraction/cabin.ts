@@ -18,10 +18,7 @@ const CABIN_PATTERNS: [RegExp, CabinClass][] = [
     'First',
   ],
   [/\bpremium\b/i, 'Premium Economy'],
-  [
-    /econom|ekonomi|\bcoach\b|main cabin|\bturista\b|touriste|\bbasic\b|\bcomfort\+?|\bcore\b|\bstandard\b|\bsaver\b|\beco\b/i,
-    'Economy',
-  ],
+  [/[eé]conom|ekonomi|\bcoach\b|main cabin|\bturista\b|touriste|\bcomfort\+|\beco\b/i, 'Economy'],
 ];
 
 /** The cabin a piece of text names, or null when it names none. */

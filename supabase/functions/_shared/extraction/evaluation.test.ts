@@ -8,6 +8,7 @@ const booking = (overrides: Partial<FlightBooking> = {}): FlightBooking => ({
   bookingCode: 'GZK4WQ',
   passengerLastName: 'Quennell',
   passengers: ['Marisol Quennell'],
+  passengerCount: 1,
   segments: [
     {
       flightNumber: 'DL 423',
@@ -49,5 +50,16 @@ describe('scoreEmail', () => {
     const score = scoreEmail(result(booking()), result());
     expect(score.falseBookings).toBe(0);
     expect(score.counts.flightNumber).toEqual({ tp: 0, fp: 0, fn: 1 });
+  });
+});
+
+describe('scoreEmail: the party', () => {
+  it('scores the passenger count only where the truth states it', () => {
+    const older = booking();
+    const { passengerCount: _count, ...withoutCount } = older;
+    const silent = scoreEmail(result(withoutCount as FlightBooking), result(booking({ passengerCount: 3 })));
+    expect(silent.counts.passengerCount).toEqual({ tp: 0, fp: 0, fn: 0 });
+    const stated = scoreEmail(result(booking({ passengerCount: 2 })), result(booking({ passengerCount: 3 })));
+    expect(stated.counts.passengerCount).toEqual({ tp: 0, fp: 1, fn: 1 });
   });
 });

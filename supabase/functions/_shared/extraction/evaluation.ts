@@ -18,6 +18,8 @@ export const BOOKING_FIELDS = [
   'totalPrice',
   'fareType',
 ] as const;
+/** Scored only where the truth states them: truth files older than the field say nothing of it. */
+export const OPTIONAL_BOOKING_FIELDS = ['passengerCount'] as const;
 export const SEGMENT_FIELDS = [
   'flightNumber',
   'departureAirport',
@@ -27,7 +29,12 @@ export const SEGMENT_FIELDS = [
   'cabinClass',
   'seatNumber',
 ] as const;
-export const ALL_FIELDS = ['isFlightBooking', ...BOOKING_FIELDS, ...SEGMENT_FIELDS] as const;
+export const ALL_FIELDS = [
+  'isFlightBooking',
+  ...BOOKING_FIELDS,
+  ...OPTIONAL_BOOKING_FIELDS,
+  ...SEGMENT_FIELDS,
+] as const;
 export type FieldName = (typeof ALL_FIELDS)[number];
 
 export interface FieldCounts {
@@ -148,6 +155,9 @@ export function scoreEmail(truth: ExtractionResult, predicted: ExtractionResult)
     const where = `booking ${expected?.bookingCode ?? actual?.bookingCode ?? '?'}`;
     for (const field of BOOKING_FIELDS) {
       record(score, field, where, expected?.[field], actual?.[field], expected !== null, actual !== null);
+    }
+    for (const field of OPTIONAL_BOOKING_FIELDS) {
+      if (expected && field in expected) record(score, field, where, expected[field], actual?.[field], true, !!actual);
     }
     for (const [segmentTruth, segmentActual] of matchSegments(expected?.segments ?? [], actual?.segments ?? [])) {
       const segmentWhere = `${where} ${segmentTruth?.flightNumber ?? segmentActual?.flightNumber ?? '?'}`;

@@ -15,12 +15,18 @@ import { resolveYear } from './dates.ts';
 import { airlineByCode, isKnownAirlineCode, type AirlineProfile } from './airlines.ts';
 import type { DraftBooking, DraftSegment, LocalDateTime } from './types.ts';
 import { analyseLine, at, labelTextTables, type GenericContext } from './generic/lines.ts';
-import { findPlaces } from './airport-names.ts';
+import { airportNamesLoaded, findPlaces } from './airport-names.ts';
 import { findStops, pairLegs } from './generic/legs.ts';
 import { assignFlights, findFlightTokens } from './generic/flight-numbers.ts';
-import { cabinOfLines, findSeatMentions, seatsListedAfterLegs } from './generic/seats.ts';
-import { codeFromSubject, findBookingCodes } from './generic/codes.ts';
-import { findPassengers } from './generic/passengers.ts';
+import {
+  cabinOfLines,
+  findCabinStatements,
+  findSeatMentions,
+  seatsListedAfterLegs,
+  statedCabin,
+} from './generic/seats.ts';
+import { codeFromSubject, findBookingCodes, findCarrierLocators } from './generic/codes.ts';
+import { findPartySize, findPassengers } from './generic/passengers.ts';
 import { findTotalPrice } from './generic/price.ts';
 import { findFareType } from './generic/fare.ts';
 
@@ -128,7 +134,16 @@ export function airportCandidates(lines: TextLine[]): Set<string> {
   return codes;
 }
 
-export function extractGeneric(lines: TextLine[], context: GenericContext): DraftBooking[] {
+/** What a reading leaves to its caller: rows that may name places went unread without the index of names. */
+export interface GenericNotes {
+  placeNamesWanted: boolean;
+}
+
+export function extractGeneric(
+  lines: TextLine[],
+  context: GenericContext,
+  notes: GenericNotes = { placeNamesWanted: false },
+): DraftBooking[] {
   const check = (stage: string) => context.budget?.check(stage);
   let infos = lines.map((line) => {
     check('reading the lines');
@@ -136,11 +151,12 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   });
   labelTextTables(infos);
   let legs = pairLegs(findStops(infos, context));
+  const speaksOfFlights = !!context.airline || lines.some((line) => FLIGHT_WORDS.test(line.text));
+  const carrier = context.airline ?? airlineByCode(firstCarrier(lines));
+  const hints = { countries: airlineCountries(carrier) };
   // No leg from airport codes in an airline's mail, or in mail that speaks of flights: read places
   // named without codes, the airline's country deciding between airports of one name.
-  if (legs.length === 0 && (context.airline || lines.some((line) => FLIGHT_WORDS.test(line.text)))) {
-    const carrier = context.airline ?? airlineByCode(firstCarrier(lines));
-    const hints = { countries: airlineCountries(carrier) };
+  if (legs.length === 0 && speaksOfFlights) {
     // A line that names no place reads as before: only the others are read again.
     const firstReading = new Map(lines.map((line, index) => [line, infos[index]]));
     infos = joinPlaceContinuations(lines).map((line) => {
@@ -152,6 +168,27 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     });
     labelTextTables(infos);
     legs = pairLegs(findStops(infos, context));
+  } else if (legs.length > 0 && speaksOfFlights) {
+    // Legs from codes, and rows of a table that name their places without codes ('MUENCHEN
+    // LONDON HEATHROW 09:00 10:05' under a first row with codes): each such row, a whole leg with
+    // two places and two times, is read with place names too.
+    let more = false;
+    infos = infos.map((info) => {
+      if (info.airports.length > 1 || info.times.length < 2) return info;
+      if (!airportNamesLoaded()) {
+        notes.placeNamesWanted = true;
+        return info;
+      }
+      check('reading place names');
+      const again = analyseLine(info.line, context, hints);
+      if (again.airports.length !== 2 || again.times.length < 2) return info;
+      more = true;
+      return { ...again, line: info.line };
+    });
+    if (more) {
+      labelTextTables(infos);
+      legs = pairLegs(findStops(infos, context));
+    }
   }
   check('finding the legs');
   const flightTokens = findFlightTokens(infos, context);
@@ -192,6 +229,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     if (mention.flight && !seatOnFlight.has(mention.flight)) seatOnFlight.set(mention.flight, mention);
   }
   const plainSeats = seats.filter((mention) => !mention.route && !mention.flight); // in line order
+  const cabinStatements = findCabinStatements(infos, context.airline);
   const segments: (DraftSegment & { pos: number })[] = [];
   let previousDate: DateToken | null = null;
   legs.forEach((leg, index) => {
@@ -242,13 +280,22 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
       arrivalLocal,
       arrivalDayOffset,
       departureDateShared: shared,
-      cabinClass: cabinOfLines(infos, from, to, context.airline),
+      cabinClass:
+        cabinOfLines(infos, from, to, context.airline, departureDate) ??
+        statedCabin(cabinStatements, leg.departure.line, context.airline, departureDate),
       seatNumber,
     });
   });
 
   check('building the legs');
-  const mentions = findBookingCodes(infos);
+  const labelled = findBookingCodes(infos);
+  // Agency mail (no airline sent it) whose labels name no airline's locator: the locator printed
+  // beside an airline's code ('BA/X7KQ2P') is the airline's. In an airline's own mail the labelled
+  // code stays: a partner's locator beside its code is not the booking's.
+  const flightCarriers = new Set(segments.map((segment) => segment.carrier).filter((code): code is string => !!code));
+  const beside =
+    !context.airline && !labelled.some((mention) => mention.airline) ? findCarrierLocators(infos, flightCarriers) : [];
+  const mentions = [...labelled, ...beside].sort((a, b) => a.pos - b.pos);
   // An agency's mail names its own reference and the airline's: the airline's is the booking code.
   const codes = mentions.some((mention) => mention.airline) ? mentions.filter((mention) => mention.airline) : mentions;
   const subjectCode = codeFromSubject(context.subject);
@@ -257,6 +304,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
   const documentText = infos.map((info) => info.line.text).join('\n');
   check('finding the booking code');
   const passengers = findPassengers(infos);
+  const statedPassengerCount = findPartySize(infos);
   check('finding the passengers');
   // An agency's mail: the brands of the airline whose flights it lists.
   const carriers = segments.map((segment) => segment.carrier).filter((code): code is string => !!code);
@@ -272,6 +320,7 @@ export function extractGeneric(lines: TextLine[], context: GenericContext): Draf
     airlineIata: null,
     airlineName: null,
     passengers,
+    statedPassengerCount,
     segments: parts.map(({ pos: _pos, ...segment }) => segment),
     totalPrice,
     fareType,

@@ -1,8 +1,10 @@
-// Corpora written apart from the development corpus to catch overfitting (testing/holdout*).
-// `holdout` was written after reading the engine; each `holdout-blind*` was written from the
-// README and the development corpus only, without reading the engine, measured, and only then
-// used to fix general weaknesses. Every corpus must keep its field-level F1 and produce no false
-// booking; the counts guard against a corpus silently losing its emails or its negatives.
+// Corpora written apart from the development corpus to catch overfitting (testing/holdout*), and
+// the repository's own development corpus (testing/development: the kinds real mail showed the
+// engine missing, written with the engine, their truth stating the party). `holdout` was written
+// after reading the engine; each `holdout-blind*` was written from the README and the development
+// corpus only, without reading the engine, measured, and only then used to fix general
+// weaknesses. Every corpus must keep its field-level F1 and produce no false booking; the counts
+// guard against a corpus silently losing its emails or its negatives.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from './testing/harness.ts';
@@ -11,6 +13,14 @@ import { scoreCorpus } from './testing/score-corpus.ts';
 const testing = join(dirname(fileURLToPath(import.meta.url)), 'testing');
 
 const corpora = [
+  {
+    // low-cost passenger receipts, GDS itineraries (plain and <pre>), bilingual ticket tables,
+    // mail stating no cabin, fare brands beside the fare, parties counted beyond the names
+    name: 'development',
+    minEmails: 8,
+    minNegatives: 1,
+    minF1: 1,
+  },
   {
     // other airlines, labels, date and number formats than the development corpus
     name: 'holdout',

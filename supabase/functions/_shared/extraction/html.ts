@@ -429,10 +429,27 @@ function renderNode(node: HtmlNode, writer: LineWriter, depth: number): void {
     writer.breakLine(false);
     return;
   }
+  if (node.tag === 'pre') {
+    // Preformatted text keeps its lines and its columns, as a plain-text body does: a ticket's
+    // fixed-width table of legs is one row per line.
+    const parts: string[] = [];
+    preformattedText(node, parts, depth);
+    for (const line of textToLines(parts.join(''))) writer.push(line);
+    return;
+  }
   const block = BLOCK_TAGS.has(node.tag);
   if (block) writer.breakLine(false);
   for (const child of node.children) renderNode(child, writer, depth + 1);
   if (block) writer.breakLine(false);
+}
+
+function preformattedText(node: HtmlElement, parts: string[], depth: number): void {
+  for (const child of node.children) {
+    if (typeof child === 'string') parts.push(child);
+    else if (child.tag === 'br') parts.push('\n');
+    else if (depth < MAX_DEPTH && !SKIPPED_TAGS.has(child.tag) && !isHidden(child))
+      preformattedText(child, parts, depth + 1);
+  }
 }
 
 function collectRows(table: HtmlElement, rows: HtmlElement[], depth: number): void {

@@ -29,10 +29,26 @@ import { applyBoardingPasses, findBoardingPasses } from './boarding-pass.ts';
 import { readName } from './names.ts';
 import { calendarLegs, mergeCalendarLegs, parseCalendar, type CalendarEvent } from './calendar.ts';
 import type { NumericDateOrder } from './dates.ts';
-import type { CabinClass, DraftBooking, DraftSegment, EmailMessage, ExtractionResult, FlightBooking } from './types.ts';
-import { ExtractionBudget, ExtractionGaveUp, GAVE_UP, MAX_BODY_CHARS, MAX_RAW_EMAIL_BYTES } from './budget.ts';
+import type {
+  CabinClass,
+  DraftBooking,
+  DraftSegment,
+  EmailMessage,
+  ExtractionResult,
+  FlightBooking,
+  SkippedAttachment,
+} from './types.ts';
+import {
+  ATTACHMENTS_BUDGET_MS,
+  ExtractionBudget,
+  ExtractionGaveUp,
+  GAVE_UP,
+  MAX_BODY_CHARS,
+  MAX_RAW_EMAIL_BYTES,
+} from './budget.ts';
+import { joinAttachmentBookings, readAttachments } from './attachments.ts';
 
-export type { ExtractionResult, FlightBooking, FlightSegment, Money, CabinClass } from './types.ts';
+export type { ExtractionResult, FlightBooking, FlightSegment, Money, CabinClass, SkippedAttachment } from './types.ts';
 export type { RawEmailInput } from './mime.ts';
 export { warmUpAirports };
 export { EXTRACTION_BUDGET_MS, MAX_BODY_CHARS, MAX_RAW_EMAIL_BYTES } from './budget.ts';
@@ -76,12 +92,18 @@ export async function readFlightBookings(
   }
   try {
     await budget.pause('decoding the message');
+    const skipped: SkippedAttachment[] = [];
+    const withSkipped = (result: ExtractionResult): ExtractionResult =>
+      skipped.length > 0 ? { ...result, skippedAttachments: skipped } : result;
     // An attached original (forward as attachment) is read before the wrapper around it.
+    // one budget for all the attachments of the email, whichever message carries them
+    const attachmentBudget = ExtractionBudget.forPart(ATTACHMENTS_BUDGET_MS);
     for (const message of [...email.attachedMessages, email]) {
-      const bookings = await extractFromMessage(message, budget);
-      if (bookings.length > 0) return { email, result: { isFlightBooking: true, bookings } };
+      const { bookings, skippedAttachments } = await extractFromMessage(message, budget, attachmentBudget);
+      skipped.push(...skippedAttachments);
+      if (bookings.length > 0) return { email, result: withSkipped({ isFlightBooking: true, bookings }) };
     }
-    return { email, result: NOT_A_BOOKING };
+    return { email, result: withSkipped(NOT_A_BOOKING) };
   } catch (error) {
     if (error instanceof ExtractionGaveUp) return { email, result: { ...NOT_A_BOOKING, gaveUp: error.reason } };
     return { email, result: NOT_A_BOOKING };
@@ -145,7 +167,16 @@ function notABookingAnyMore(subject: string, lines: TextLine[]): boolean {
   );
 }
 
-async function extractFromMessage(message: EmailMessage, budget: ExtractionBudget): Promise<FlightBooking[]> {
+interface MessageBookings {
+  bookings: FlightBooking[];
+  skippedAttachments: SkippedAttachment[];
+}
+
+async function extractFromMessage(
+  message: EmailMessage,
+  budget: ExtractionBudget,
+  attachmentBudget: ExtractionBudget,
+): Promise<MessageBookings> {
   if (message.html.length > MAX_BODY_CHARS) throw new ExtractionGaveUp(GAVE_UP.bodyTooLarge('HTML'));
   if (message.text.length > MAX_BODY_CHARS) throw new ExtractionGaveUp(GAVE_UP.bodyTooLarge('text'));
   let tree: HtmlElement | null = null;
@@ -164,37 +195,100 @@ async function extractFromMessage(message: EmailMessage, budget: ExtractionBudge
   if (/FlightReservation/i.test(message.html) && !/iataCode/i.test(message.html)) await budget.wait(loadAirportNames);
   const structured = tree ? extractSchemaOrg(tree) : [];
   await budget.pause('reading schema.org markup');
+  let firstRead: BodyDrafts | null = null;
   for (const lines of sources) {
-    const bookings = await extractFromLines(lines, message, structured, budget);
-    if (bookings.length > 0) return bookings;
+    const read = await draftsFromLines(lines, message, structured, budget);
+    if (!read) continue;
+    firstRead ??= read;
+    const bookings = await finalizeDrafts(read.drafts, read, budget);
+    if (bookings.length === 0) continue;
+    if (message.documents.length === 0) return { bookings, skippedAttachments: message.skippedAttachments };
+    return await withAttachments(message, read, budget, attachmentBudget);
   }
-  return [];
+  // every part of the body says it is no booking (a cancellation, an offer, a hotel): nor are its attachments
+  if (sources.length > 0 && !firstRead) return { bookings: [], skippedAttachments: [] };
+  if (message.documents.length === 0) return { bookings: [], skippedAttachments: message.skippedAttachments };
+  return await withAttachments(message, firstRead, budget, attachmentBudget);
 }
 
-async function extractFromLines(
+/**
+ * The body's bookings (as drafts) with the attachments' joined in (attachments.ts). The
+ * attachments have their own time (ATTACHMENTS_BUDGET_MS); the body's clock stops meanwhile.
+ */
+async function withAttachments(
+  message: EmailMessage,
+  body: BodyDrafts | null,
+  budget: ExtractionBudget,
+  attachmentBudget: ExtractionBudget,
+): Promise<MessageBookings> {
+  const origin = body ?? undefined;
+  const reading = await budget.wait(() =>
+    attachmentBudget.run(() =>
+      readAttachments(
+        message,
+        attachmentBudget,
+        async (lines) => (await draftsFromLines(lines, message, [], attachmentBudget, origin))?.drafts ?? [],
+      ),
+    ),
+  );
+  const drafts = joinAttachmentBookings(body?.drafts ?? [], reading.drafts);
+  const context: BodyDrafts = body ?? {
+    drafts,
+    sender: airlineBySender(message.fromAddress),
+    fromAddress: message.fromAddress,
+    fromName: message.fromName,
+    subject: message.subject,
+    sent: message.date,
+    marketing: false,
+    structuredCodes: new Set(),
+  };
+  return { bookings: await finalizeDrafts(drafts, context, budget), skippedAttachments: reading.skipped };
+}
+
+/** A body read to bookings not yet validated, with what validation needs to know about it. */
+interface BodyDrafts {
+  drafts: DraftBooking[];
+  sender: AirlineProfile | null;
+  fromAddress: string;
+  fromName: string;
+  subject: string;
+  sent: Date | null;
+  /** The body has a marketing footer (unsubscribe...). */
+  marketing: boolean;
+  /** Codes of the bookings schema.org markup states. */
+  structuredCodes: Set<string>;
+}
+
+/**
+ * The bookings that lines (a body, or a PDF attachment's text) state, before validation; null when
+ * the message is not a booking (an offer, a cancellation, a reminder, a hotel). `origin` is the
+ * body an attachment came with: its (forwarded) sender, subject and date.
+ */
+async function draftsFromLines(
   lines: TextLine[],
   message: EmailMessage,
   structured: DraftBooking[],
   budget: ExtractionBudget,
-): Promise<FlightBooking[]> {
-  const unwrapped = unwrapForwarded(lines, message.subject);
+  origin?: Pick<BodyDrafts, 'fromAddress' | 'fromName' | 'subject' | 'sent'>,
+): Promise<BodyDrafts | null> {
+  const unwrapped = unwrapForwarded(lines, origin?.subject ?? message.subject);
   const body = dropCancelledSections(unwrapped.lines);
   await budget.pause('unwrapping a forward');
-  const fromAddress = unwrapped.fromAddress ?? message.fromAddress;
-  const fromName = unwrapped.fromName ?? message.fromName;
-  const subject = unwrapped.subject ?? message.subject;
+  const fromAddress = unwrapped.fromAddress ?? origin?.fromAddress ?? message.fromAddress;
+  const fromName = unwrapped.fromName ?? origin?.fromName ?? message.fromName;
+  const subject = unwrapped.subject ?? origin?.subject ?? message.subject;
   const sender = airlineBySender(fromAddress);
   const text = body.map((line) => line.text).join('\n');
 
-  if (notABookingAnyMore(subject, body)) return [];
+  if (notABookingAnyMore(subject, body)) return null;
   if (structured.length === 0 && NOT_A_CONFIRMATION_SUBJECT.test(subject) && !CONFIRMATION_SUBJECT.test(subject))
-    return [];
+    return null;
   if (
     structured.length === 0 &&
     ABOUT_A_BOOKED_TRIP_SUBJECT.test(subject) &&
     !STRICT_CONFIRMATION_SUBJECT.test(subject)
   )
-    return [];
+    return null;
   // 'Check-in is now open' as a heading, and no word of a confirmation or a price anywhere.
   if (
     structured.length === 0 &&
@@ -202,11 +296,11 @@ async function extractFromLines(
     !CONFIRMATION_WORDS.test(subject) &&
     !body.some((line) => CONFIRMATION_WORDS.test(line.text))
   )
-    return [];
+    return null;
   // Hotel, car and rail mail mentions airports, flight numbers and confirmation numbers; only
   // markup (or an airline sender) lets such a message through.
   if (structured.length === 0 && !sender && NON_FLIGHT_SUBJECT.test(subject) && !FLIGHT_SUBJECT.test(subject))
-    return [];
+    return null;
 
   await budget.pause('reading the subject');
   await budget.wait(warmUpAirports);
@@ -221,8 +315,9 @@ async function extractFromLines(
   const extraCarriers = new Set(
     structured.flatMap((booking) => booking.segments.map((segment) => segment.carrier ?? '')).filter(Boolean),
   );
+  const sent = unwrapped.date ?? origin?.sent ?? message.date;
   const genericContext = {
-    sent: unwrapped.date ?? message.date,
+    sent,
     dateOrder: numericDateOrder(text, sender),
     airline: sender,
     subject,
@@ -231,10 +326,11 @@ async function extractFromLines(
     budget,
   };
   await budget.pause('finding airports');
-  let generic = extractGeneric(body, genericContext);
+  const notes = { placeNamesWanted: false };
+  let generic = extractGeneric(body, genericContext, notes);
   await budget.pause('reading the itinerary');
   // Places named without codes need the index of airport names, built on first need: read again.
-  if (!airportNamesLoaded() && generic.every((booking) => booking.segments.length === 0)) {
+  if (!airportNamesLoaded() && (notes.placeNamesWanted || generic.every((booking) => booking.segments.length === 0))) {
     await budget.wait(loadAirportNames);
     generic = extractGeneric(body, genericContext);
     await budget.pause('reading place names');
@@ -260,18 +356,34 @@ async function extractFromLines(
     const completed = applyBoardingPasses(drafts, passes, (name) => readName(name)?.name ?? null);
     drafts.splice(0, drafts.length, ...completed);
   }
-  const context = { sender, senderName: fromName || null };
-  const marketing = body.some((line) => MARKETING_FOOTER.test(line.text));
-  const finalized: FlightBooking[] = [];
   await budget.pause('reading boarding passes');
+  return {
+    drafts,
+    sender,
+    fromAddress,
+    fromName,
+    subject,
+    sent,
+    marketing: body.some((line) => MARKETING_FOOTER.test(line.text)),
+    structuredCodes: new Set(structured.map((booking) => booking.bookingCode)),
+  };
+}
+
+async function finalizeDrafts(
+  drafts: DraftBooking[],
+  read: BodyDrafts,
+  budget: ExtractionBudget,
+): Promise<FlightBooking[]> {
+  const context = { sender: read.sender, senderName: read.fromName || null };
+  const finalized: FlightBooking[] = [];
   for (const draft of drafts) {
     budget.check('validating the bookings');
     const booking = await finalizeBooking(draft, context);
     if (!booking) continue;
     // Read from text alone in marketing mail, a booking with no traveller is an offer: its
     // 'code' is a discount code and its flights are the ones on sale.
-    const fromText = !structured.some((known) => known.bookingCode === booking.bookingCode);
-    if (fromText && marketing && booking.passengers.length === 0) continue;
+    const fromText = !read.structuredCodes.has(booking.bookingCode);
+    if (fromText && read.marketing && booking.passengers.length === 0) continue;
     finalized.push(booking);
   }
   return mergeBookings(finalized);

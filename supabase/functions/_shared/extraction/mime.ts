@@ -4,7 +4,8 @@
 // rejects (nesting or header limits) comes back as an empty message: extraction then finds
 // nothing, which is the safe answer.
 import PostalMime from 'postal-mime';
-import type { EmailMessage } from './types.ts';
+import type { AttachedDocument, EmailMessage, SkippedAttachment } from './types.ts';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, SKIPPED } from './budget.ts';
 
 export type RawEmailInput = Uint8Array | ArrayBuffer | string;
 
@@ -27,9 +28,26 @@ const EMPTY_MESSAGE: EmailMessage = {
   html: '',
   attachments: [],
   calendars: [],
+  documents: [],
+  skippedAttachments: [],
 };
 
-export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedEmail> {
+/** The attachments the extractor reads, by type or, for the generic types mail clients use, by name. */
+function documentKind(mimeType: string, filename: string): AttachedDocument['kind'] | null {
+  if (/^application\/(?:x-)?pdf$/i.test(mimeType) || /\.pdf$/i.test(filename)) return 'pdf';
+  if (/^application\/vnd\.apple\.pkpass$/i.test(mimeType) || /\.pkpass$/i.test(filename)) return 'wallet-pass';
+  return null;
+}
+
+/**
+ * `documents` counts the PDFs and passes kept so far in the whole email (attached messages
+ * included): MAX_ATTACHMENTS holds for the email, not for each message in it.
+ */
+export async function parseEmail(
+  raw: RawEmailInput,
+  depth = 0,
+  documents: { kept: number } = { kept: 0 },
+): Promise<ParsedEmail> {
   let email;
   try {
     email = await PostalMime.parse(raw, {
@@ -43,10 +61,27 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
   const attachedMessages: EmailMessage[] = [];
   const attachments: EmailMessage['attachments'] = [];
   const calendars: string[] = [];
+  const kept: AttachedDocument[] = [];
+  const skippedAttachments: SkippedAttachment[] = [];
   for (const attachment of email.attachments) {
     const content = attachment.content;
     const size = typeof content === 'string' ? content.length : content.byteLength;
-    attachments.push({ filename: attachment.filename ?? '', mimeType: attachment.mimeType, size });
+    const filename = attachment.filename ?? '';
+    attachments.push({ filename, mimeType: attachment.mimeType, size });
+    const kind = documentKind(attachment.mimeType, filename);
+    if (kind) {
+      const name = filename || (kind === 'pdf' ? 'a PDF' : 'a Wallet pass');
+      if (documents.kept >= MAX_ATTACHMENTS) skippedAttachments.push({ filename: name, reason: SKIPPED.tooMany });
+      else if (size > MAX_ATTACHMENT_BYTES) skippedAttachments.push({ filename: name, reason: SKIPPED.tooLarge });
+      else {
+        documents.kept += 1;
+        kept.push({
+          filename: name,
+          kind,
+          content: typeof content === 'string' ? new TextEncoder().encode(content) : new Uint8Array(content),
+        });
+      }
+    }
     const calendar =
       /^(?:text\/calendar|application\/ics|text\/x-vcalendar)$/i.test(attachment.mimeType) ||
       /\.ics$/i.test(attachment.filename ?? '');
@@ -59,7 +94,7 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
       attachedMessages.length < MAX_ATTACHED_MESSAGES &&
       typeof content !== 'string'
     ) {
-      const inner = await parseEmail(content, depth + 1);
+      const inner = await parseEmail(content, depth + 1, documents);
       attachedMessages.push(inner, ...inner.attachedMessages);
     }
   }
@@ -72,6 +107,8 @@ export async function parseEmail(raw: RawEmailInput, depth = 0): Promise<ParsedE
     html: repairC1(email.html ?? ''),
     attachments,
     calendars,
+    documents: kept,
+    skippedAttachments,
     attachedMessages,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from './testing/harness.ts';
-import { familyName, readName } from './names.ts';
+import { familyName, mergeTravellers, readName } from './names.ts';
 
 describe('readName', () => {
   it.each([
@@ -58,5 +58,40 @@ describe('familyName: Spanish double surnames', () => {
     expect(familyName('Ana Ruiz')).toBe('Ruiz');
     expect(familyName('Rocío Valdés Ortuño')).toBe('Valdés Ortuño');
     expect(familyName('John Martin Smith')).toBe('Smith');
+  });
+});
+
+describe('mergeTravellers', () => {
+  it('keeps one person printed in different forms, the first spelling first', () => {
+    expect(mergeTravellers(['John Smith'], ['SMITH/JOHN MR', 'Mr John Smith', 'JOHN SMITH'])).toEqual(['John Smith']);
+    expect(mergeTravellers(['Ingeborg Wöhlke'], ['WOEHLKE/INGEBORG MRS', 'WOHLKE/INGEBORG'])).toEqual([
+      'Ingeborg Wöhlke',
+    ]);
+    expect(mergeTravellers(["Liam O'Neil-Smith"], ['ONEILSMITH/LIAM'])).toEqual(["Liam O'Neil-Smith"]);
+    expect(mergeTravellers(['Jan van der Berg'], ['VANDERBERG/JAN'])).toEqual(['Jan van der Berg']);
+  });
+
+  it('reads a barcode name cut short or with its title glued on as the person', () => {
+    // the 20-character name field of a boarding pass
+    expect(mergeTravellers(['Alexandra Fitzwilliams'], ['FITZWILLIAMS/ALEXAND'])).toEqual(['Alexandra Fitzwilliams']);
+    expect(mergeTravellers(['Wilhelmina Ravenscroft-Hollingsworth'], ['RAVENSCROFTHOLLIN/WI'])).toEqual([
+      'Wilhelmina Ravenscroft-Hollingsworth',
+    ]);
+    expect(mergeTravellers(['John Smith'], ['SMITH/JOHNMR', 'SMITH/J'])).toEqual(['John Smith']);
+    expect(mergeTravellers(['John Michael Smith', 'John Smith'])).toEqual(['John Michael Smith']);
+    expect(mergeTravellers(['John Smith', 'Smith John'])).toEqual(['John Smith']);
+  });
+
+  it('keeps different people of one family apart', () => {
+    expect(mergeTravellers(['John Smith', 'Jane Smith'], ['SMITH/JOHNNY MSTR'])).toEqual([
+      'John Smith',
+      'Jane Smith',
+      'Johnny Smith',
+    ]);
+    expect(mergeTravellers(['John Smith'], ['SMITHSON/JOHN MR'])).toEqual(['John Smith', 'John Smithson']);
+  });
+
+  it('drops what is not a name and keeps a name that is also a word', () => {
+    expect(mergeTravellers(['Jane Gold', '', 'Smith', 'PAYMENT SUMMARY'])).toEqual(['Jane Gold']);
   });
 });

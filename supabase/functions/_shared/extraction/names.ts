@@ -334,3 +334,63 @@ export function sameName(a: string, b: string): boolean {
   const normal = (value: string): string => value.toLowerCase().replace(/\s+/g, ' ').trim();
   return normal(a) === normal(b);
 }
+
+/** Letters only, accents and German umlaut spellings folded: 'Wöhlke', 'WOEHLKE' and 'Wohlke' agree. */
+function nameKey(text: string): string {
+  return plain(text)
+    .replace(/[^a-z]/g, '')
+    .replace(/([aou])e/g, '$1');
+}
+
+/** A traveller as printed ('SMITH/JOHN MR', 'MR JOHN SMITH') or already read ('John Smith'). */
+function asTraveller(text: string): string | null {
+  const value = text.trim().replace(/\s+/g, ' ');
+  if (value === '') return null;
+  const [first = ''] = value.split(' ');
+  const printed = value.includes('/') || isTitle(first) || value === value.toUpperCase();
+  // A name already read is kept as it is: reading it again could cut a family name that is also
+  // a word ('Jane Gold').
+  if (!printed) return value.split(' ').length >= 2 ? value : null;
+  return readName(value)?.name ?? null;
+}
+
+/**
+ * The same person twice, as different sources print them: the family names agree (a barcode's
+ * 20-character name field may cut a long one short, and then the given name too) and so does the
+ * first given name, or one is an initial, a cut (five letters or more) or the other with its title
+ * glued on ('JOHNMR'); or the same words in another order.
+ */
+function samePerson(a: string, b: string): boolean {
+  const wordsA = a.split(' ').map(nameKey).filter(Boolean);
+  const wordsB = b.split(' ').map(nameKey).filter(Boolean);
+  if (wordsA.length === 0 || wordsB.length === 0) return false;
+  if ([...wordsA].sort().join(' ') === [...wordsB].sort().join(' ')) return true;
+  const familyA = nameKey(familyName(a));
+  const familyB = nameKey(familyName(b));
+  const [shortFamily, longFamily] = familyA.length <= familyB.length ? [familyA, familyB] : [familyB, familyA];
+  const familyCut = shortFamily !== longFamily && shortFamily.length >= 12 && longFamily.startsWith(shortFamily);
+  const sameFamily = familyA === familyB || wordsA[wordsA.length - 1] === wordsB[wordsB.length - 1] || familyCut;
+  if (!sameFamily) return false;
+  const givenA = wordsA[0] ?? '';
+  const givenB = wordsB[0] ?? '';
+  const [short, long] = givenA.length <= givenB.length ? [givenA, givenB] : [givenB, givenA];
+  if (!long.startsWith(short)) return false;
+  // 'John' and 'Johnny' are two people; an initial, a title glued on or a long name cut are one.
+  return short === long || familyCut || short.length === 1 || TITLES.has(long.slice(short.length)) || short.length >= 5;
+}
+
+/**
+ * The party: every traveller once, in the order first met, from any number of sources (the body,
+ * PDF attachments, boarding-pass barcodes), as 'Given Family'. Where two sources spell one person
+ * differently the first spelling stays. The one place names are deduplicated.
+ */
+export function mergeTravellers(...sources: Iterable<string>[]): string[] {
+  const party: string[] = [];
+  for (const source of sources) {
+    for (const text of source) {
+      const name = asTraveller(text);
+      if (name && !party.some((known) => samePerson(known, name))) party.push(name);
+    }
+  }
+  return party;
+}

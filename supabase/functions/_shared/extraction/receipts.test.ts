@@ -1,5 +1,5 @@
-// Plain-text receipts in Swedish, Dutch and Italian, and receipts whose whole itinerary sits on
-// one very long line.
+// Plain-text receipts in Swedish, Dutch and Italian, receipts whose whole itinerary sits on one
+// very long line, and European low-cost carriers' passenger receipts.
 import { describe, expect, it } from './testing/harness.ts';
 import { extractText } from './testing/extract.ts';
 
@@ -127,5 +127,114 @@ describe('dates without a year', () => {
       departureTime: '2019-03-21T07:05:00+01:00',
       arrivalTime: '2019-03-21T08:10:00+01:00',
     });
+  });
+});
+
+describe("a low-cost carrier's passenger receipt", () => {
+  // Day.month.year dates, each flight on a 'Flight:' line with its booking class in brackets,
+  // 'Departure:'/'Arrival:' lines naming the airport by its city and its own name.
+  const receipt = (legs: string[]) =>
+    [
+      'PASSENGER RECEIPT',
+      'Reservation code: QK4TZW',
+      'Date of booking: 14.01.2027',
+      'Passenger: Mr Tomas Varga',
+      '',
+      ...legs,
+      '',
+      'Fare: Basic',
+      'Total paid: 148.90 EUR',
+    ].join('\n');
+
+  it('reads every flight, the airports named by city and airport, and no cabin', async () => {
+    const text = receipt([
+      'Flight: W6 2201 (R)',
+      'Departure: Budapest, Budapest Ferenc Liszt International Airport  18.03.2027 06:15',
+      'Arrival: London, London Luton Airport  18.03.2027 07:55',
+      'Flight: W6 2202 (R)',
+      'Departure: London, London Luton Airport  22.03.2027 08:45',
+      'Arrival: Budapest, Budapest Ferenc Liszt International Airport  22.03.2027 12:20',
+    ]);
+    const booking = (await extractText('Wizz Air <noreply@wizzair.com>', text, 'Passenger receipt')).bookings[0];
+    expect(booking).toMatchObject({
+      bookingCode: 'QK4TZW',
+      passengers: ['Tomas Varga'],
+      passengerCount: 1,
+      fareType: 'Basic',
+      totalPrice: { amountCents: 14890, currency: 'EUR' },
+      isRoundTrip: true,
+    });
+    expect(booking?.segments).toEqual([
+      {
+        flightNumber: 'W6 2201',
+        departureAirport: 'BUD',
+        arrivalAirport: 'LTN',
+        departureTime: '2027-03-18T06:15:00+01:00',
+        arrivalTime: '2027-03-18T07:55:00+00:00',
+        cabinClass: null,
+        seatNumber: null,
+      },
+      {
+        flightNumber: 'W6 2202',
+        departureAirport: 'LTN',
+        arrivalAirport: 'BUD',
+        departureTime: '2027-03-22T08:45:00+00:00',
+        arrivalTime: '2027-03-22T12:20:00+01:00',
+        cabinClass: null,
+        seatNumber: null,
+      },
+    ]);
+  }, 30_000); // the first test builds the index of airport names
+
+  it('reads the airport before its city, and the date and time on the line below the place', async () => {
+    const before = receipt([
+      'Flight: W6 2201 (R)',
+      'Departure: Budapest Liszt Ferenc International (Budapest) 18.03.2027 06:15',
+      'Arrival: London Luton (London) 18.03.2027 07:55',
+    ]);
+    const below = receipt([
+      'Flight: W6 2201 [R]',
+      'Departure: Budapest, Budapest Ferenc Liszt International Airport',
+      '18.03.27 06:15',
+      'Arrival: London, London Luton Airport',
+      '18.03.27 07:55',
+    ]);
+    for (const text of [before, below]) {
+      const booking = (await extractText('Wizz Air <noreply@wizzair.com>', text, 'Passenger receipt')).bookings[0];
+      expect(booking?.segments).toMatchObject([
+        {
+          flightNumber: 'W6 2201',
+          departureAirport: 'BUD',
+          arrivalAirport: 'LTN',
+          departureTime: '2027-03-18T06:15:00+01:00',
+          arrivalTime: '2027-03-18T07:55:00+00:00',
+        },
+      ]);
+    }
+  });
+
+  it('reads a receipt from a carrier the engine does not know, time before place', async () => {
+    const text = [
+      'Passenger receipt',
+      'Reservation code  2KXQ9D',
+      'Passenger         Mr Joris van Dijk',
+      'Flight: HV 5131 [O]',
+      'Date: 03.06.2027',
+      'Departure: 06:50 Amsterdam, Schiphol Airport',
+      'Arrival: 09:15 Lisbon, Humberto Delgado Airport',
+    ].join('\n');
+    const booking = (await extractText('Transavia <noreply@transavia.com>', text, 'Your passenger receipt'))
+      .bookings[0];
+    expect(booking).toMatchObject({ bookingCode: '2KXQ9D', passengers: ['Joris van Dijk'] });
+    expect(booking?.segments).toMatchObject([
+      {
+        flightNumber: 'HV 5131',
+        departureAirport: 'AMS',
+        arrivalAirport: 'LIS',
+        departureTime: '2027-06-03T06:50:00+02:00',
+        arrivalTime: '2027-06-03T09:15:00+01:00',
+        cabinClass: null,
+      },
+    ]);
   });
 });

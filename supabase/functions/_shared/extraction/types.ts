@@ -12,7 +12,8 @@ export interface FlightSegment {
   /** ISO 8601 local time with the airport's UTC offset on that date. */
   departureTime: string;
   arrivalTime: string;
-  cabinClass: CabinClass;
+  /** The cabin the mail states; null when it states none (a booking-class letter alone is not a cabin). */
+  cabinClass: CabinClass | null;
   seatNumber: string | null;
 }
 
@@ -26,7 +27,13 @@ export interface FlightBooking {
   airlineIata: string;
   bookingCode: string;
   passengerLastName: string;
+  /** Every traveller on the booking once, as 'Given Family' (deduplicated by names.ts `mergeTravellers`). */
   passengers: string[];
+  /**
+   * How many travel on the booking (the party): the count the mail states ('2 Adults, 1 Infant')
+   * or the travellers it names, whichever is more; null when it does neither.
+   */
+  passengerCount: number | null;
   segments: FlightSegment[];
   isRoundTrip: boolean;
   totalPrice: Money | null;
@@ -38,6 +45,21 @@ export interface ExtractionResult {
   bookings: FlightBooking[];
   /** Why the email was not read to the end (too large, or over the time budget: budget.ts). */
   gaveUp?: string;
+  /** Attachments of a kind the extractor reads that it did not read, and why (budget.ts). */
+  skippedAttachments?: SkippedAttachment[];
+}
+
+export interface SkippedAttachment {
+  filename: string;
+  /** Said after the file name: 'is encrypted', 'expands past 20 MB'. */
+  reason: string;
+}
+
+/** An attachment the extractor reads: a PDF, or an Apple Wallet pass (.pkpass). */
+export interface AttachedDocument {
+  filename: string;
+  kind: 'pdf' | 'wallet-pass';
+  content: Uint8Array;
 }
 
 /** A local wall-clock time as printed in the email, before the airport's zone is known. */
@@ -73,6 +95,8 @@ export interface DraftBooking {
   airlineIata: string | null;
   airlineName: string | null;
   passengers: string[];
+  /** The number of travellers the mail states, when it states one (names may be fewer). */
+  statedPassengerCount?: number | null;
   segments: DraftSegment[];
   totalPrice: Money | null;
   fareType: string | null;
@@ -90,4 +114,8 @@ export interface EmailMessage {
   attachments: { filename: string; mimeType: string; size: number }[];
   /** The text of calendar attachments (.ics), for the legs they describe. */
   calendars: string[];
+  /** PDFs and Wallet passes within the caps (budget.ts), in the message's order. */
+  documents: AttachedDocument[];
+  /** PDFs and Wallet passes past the caps: not read. */
+  skippedAttachments: SkippedAttachment[];
 }

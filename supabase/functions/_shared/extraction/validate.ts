@@ -7,7 +7,7 @@ import type { AirlineProfile } from './airlines.ts';
 import { airlineByCode } from './airlines.ts';
 import { formatAtAirport, localToUtcMillis, lookupAirport } from './airports.ts';
 import { isPlausibleCode } from './generic.ts';
-import { familyName, sameName } from './names.ts';
+import { familyName, mergeTravellers } from './names.ts';
 import type { DraftBooking, DraftSegment, FlightBooking, FlightSegment, LocalDateTime } from './types.ts';
 
 /** Longest flights, one-stop through flights included, stay well under 30 hours. */
@@ -78,8 +78,9 @@ async function finalizeSegment(
     arrivalAirport: segment.arrivalAirport,
     departureTime: formatAtAirport(departureUtc, departure.timeZone),
     arrivalTime: formatAtAirport(arrivalUtc, arrival.timeZone),
-    cabinClass: segment.cabinClass ?? 'Economy',
-    seatNumber: segment.seatNumber,
+    cabinClass: segment.cabinClass,
+    // '02A' on a ticket receipt is seat 2A
+    seatNumber: segment.seatNumber?.replace(/^0+(?=\d)/, '') ?? null,
     departureUtc,
     arrivalUtc,
   };
@@ -91,6 +92,12 @@ function mostCommon(values: string[]): string | null {
   let best: string | null = null;
   for (const [value, count] of counts) if (best === null || count > (counts.get(best) ?? 0)) best = value;
   return best;
+}
+
+/** The party: the stated count or the travellers named, whichever is more; null when neither. */
+export function partySize(passengers: readonly string[], stated: number | null): number | null {
+  const count = Math.max(passengers.length, stated ?? 0);
+  return count > 0 ? count : null;
 }
 
 const AIRLINE_LIKE_NAME = /air|airline|airways|lines|jet|fly|aero|avia|wings/i;
@@ -125,8 +132,7 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
   const airlineIata = soldBy ?? mostCommon(segments.map((segment) => segment.flightNumber.slice(0, 2))) ?? '';
   const profile = context.sender ?? airlineByCode(airlineIata);
   const senderName = context.senderName && AIRLINE_LIKE_NAME.test(context.senderName) ? context.senderName : null;
-  const passengers: string[] = [];
-  for (const name of draft.passengers) if (!passengers.some((known) => sameName(known, name))) passengers.push(name);
+  const passengers = mergeTravellers(draft.passengers);
   const first = segments[0];
   const last = segments[segments.length - 1];
   return {
@@ -135,6 +141,7 @@ export async function finalizeBooking(draft: DraftBooking, context: BookingConte
     bookingCode: draft.bookingCode,
     passengerLastName: passengers[0] ? familyName(passengers[0]) : '',
     passengers,
+    passengerCount: partySize(passengers, draft.statedPassengerCount ?? null),
     segments,
     isRoundTrip: segments.length > 1 && !!first && !!last && last.arrivalAirport === first.departureAirport,
     totalPrice: draft.totalPrice && draft.totalPrice.amountCents > 0 ? draft.totalPrice : null,

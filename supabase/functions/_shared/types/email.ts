@@ -210,7 +210,11 @@ export interface ImportedEmail {
   date: string | null;
   readAt: string;
   outcome: ImportOutcome;
-  /** Why it was not read to the end (outcome `not_read`); null otherwise. */
+  /**
+   * Why it was not read to the end (outcome `not_read`), or, with any other outcome, the
+   * attachments (PDF e-tickets, Wallet passes) it did not read and why ('Not read: ticket.pdf is
+   * encrypted'); null otherwise.
+   */
   outcomeReason: string | null;
   bookings: TakenBooking[];
 }

@@ -75,7 +75,10 @@ export interface Flight {
   isWatched: boolean;
   cancellationFee: number | null;
   seatNumber: string | null;
+  /** Null when the booking's email named no cabin. */
   cabinClass: string | null;
+  /** How many travel on the booking, as its email counted or named them; null when not known. */
+  passengerCount: number | null;
   notes: string | null;
   createdAt: string;
   /** Price checks, oldest first (the last 30). */

@@ -478,6 +478,7 @@ export async function updateFlightFromEmail(
     returnFlightNumber: string | null;
     returnDate: string | null;
     seatNumber: string | null;
+    passengerCount: number | null;
   },
   source: FlightEmailSource,
 ): Promise<void> {
@@ -487,6 +488,7 @@ export async function updateFlightFromEmail(
       arrival_airport = ${f.arrivalAirport}, departure_date = ${f.departureDate},
       is_round_trip = ${f.isRoundTrip}, return_flight_number = ${f.returnFlightNumber},
       return_date = ${f.returnDate}, seat_number = coalesce(${f.seatNumber}, seat_number),
+      passenger_count = coalesce(${f.passengerCount}, passenger_count),
       email_source = ${tx.json(source as never)}::jsonb
      where id = ${flightId} and not has_been_rebooked and status <> 'rebooking'
   `;

@@ -72,6 +72,7 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'cancellationFee', f.cancellation_fee,
       'seatNumber', f.seat_number,
       'cabinClass', f.cabin_class,
+      'passengerCount', f.passenger_count,
       'notes', f.notes,
       'createdAt', to_char(f.created_at at time zone 'UTC', ${iso}),
       'priceHistory', f.recent_prices,
@@ -162,12 +163,21 @@ export async function hasBooking(tx: Tx, userId: string, bookingCode: string): P
  * in one transaction. Its status is the database's (private.flight_initial_status). The
  * flight-limit trigger and the unique key still apply.
  */
+/**
+ * A booking as kept with its flight: what a fare source retrieved, or what an email stated (which
+ * may name neither a cabin nor a fare).
+ */
+export type KeptBooking = Omit<RetrievedBooking, 'cabinClass' | 'fareType'> & {
+  cabinClass: string | null;
+  fareType: string | null;
+};
+
 export async function insertFlight(
   tx: Tx,
   input: {
     userId: string;
     source: string;
-    booking: RetrievedBooking;
+    booking: KeptBooking;
     isEligibleForRebooking: boolean;
     notes: string | null;
     isManualEntry: boolean;
@@ -175,6 +185,8 @@ export async function insertFlight(
     emailSource?: Record<string, unknown> | null;
     /** Found in an email past the plan's limit: kept, not watched. */
     overLimit?: boolean;
+    /** How many travel on the booking, when an email said (null: not known). */
+    passengerCount?: number | null;
   },
 ): Promise<number> {
   const b = input.booking;
@@ -184,14 +196,15 @@ export async function insertFlight(
       departure_airport, arrival_airport, departure_date, return_date, is_round_trip,
       return_flight_number, currency, original_price, fare_type, is_eligible_for_rebooking, status,
       is_manual_entry, seat_number, cabin_class, notes, rebooking_method, source_reference,
-      email_source, over_limit
+      email_source, over_limit, passenger_count
     ) values (
       ${input.userId}, ${b.airline}, ${b.flightNumber}, ${b.bookingCode}, ${b.passengerLastName},
       ${b.departureAirport}, ${b.arrivalAirport}, ${b.departureDate}, ${b.returnDate}, ${b.isRoundTrip},
       ${b.returnFlightNumber}, ${b.currency}, ${b.pricePaid}, ${b.fareType}, ${input.isEligibleForRebooking},
       private.flight_initial_status(${input.isEligibleForRebooking}), ${input.isManualEntry}, ${b.seatNumber}, ${b.cabinClass}, ${input.notes},
       ${b.rebookingMethod}, ${b.sourceReference},
-      ${input.emailSource ? tx.json(input.emailSource as never) : null}::jsonb, ${input.overLimit ?? false}
+      ${input.emailSource ? tx.json(input.emailSource as never) : null}::jsonb, ${input.overLimit ?? false},
+      ${input.passengerCount ?? null}
     )
     returning id
   `;
@@ -204,7 +217,7 @@ export async function insertFlight(
 /** Keeps (or replaces) the retrieval a flight's rebookings will be based on. */
 export async function saveFlightBooking(
   tx: Tx,
-  r: { flightId: number; userId: string; source: string; booking: RetrievedBooking },
+  r: { flightId: number; userId: string; source: string; booking: KeptBooking },
 ): Promise<void> {
   const b = r.booking;
   await tx`

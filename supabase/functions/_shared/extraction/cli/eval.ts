@@ -1,10 +1,12 @@
 // `npm run -s eval:extract -- DIR`: runs the engine on every N.eml in DIR against its N.json
-// truth and prints per-field precision, recall and F1, the emails with any wrong field, and on
-// the last line the overall field-level F1 and the number of false bookings.
+// truth and prints per-field precision, recall and F1, the emails with any wrong field, the
+// attachments (PDFs, Wallet passes) read and those skipped with the reason, and on the last line
+// the overall field-level F1 and the number of false bookings.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { extractFlightBookings } from '../index.ts';
+import { parseEmail } from '../mime.ts';
 import { addCounts, ALL_FIELDS, emptyCounts, f1, scoreEmail, totalCounts, type EmailScore } from '../evaluation.ts';
 import type { ExtractionResult } from '../types.ts';
 
@@ -18,6 +20,9 @@ const totals = emptyCounts();
 let falseBookings = 0;
 let evaluated = 0;
 const failures: { name: string; score: EmailScore }[] = [];
+let withAttachments = 0;
+let attachments = 0;
+const skipped: string[] = [];
 for (const name of names) {
   const truthPath = join(directory, name.replace(/\.eml$/, '.json'));
   let truth: ExtractionResult;
@@ -26,7 +31,16 @@ for (const name of names) {
   } catch {
     continue; // no truth file: not part of the evaluation
   }
-  const predicted = await extractFlightBookings(new Uint8Array(await readFile(join(directory, name))));
+  const raw = new Uint8Array(await readFile(join(directory, name)));
+  const predicted = await extractFlightBookings(raw);
+  const parsed = await parseEmail(raw);
+  const count = [parsed, ...parsed.attachedMessages].reduce(
+    (sum, message) => sum + message.documents.length + message.skippedAttachments.length,
+    0,
+  );
+  attachments += count;
+  if (count > 0) withAttachments++;
+  for (const skip of predicted.skippedAttachments ?? []) skipped.push(`  ${name}: ${skip.filename} ${skip.reason}`);
   const score = scoreEmail(truth, predicted);
   addCounts(totals, score.counts);
   falseBookings += score.falseBookings;
@@ -58,6 +72,11 @@ for (const { name, score } of failures) {
   }
   if (score.errors.length > 12) lines.push(`    ... ${score.errors.length - 12} more`);
 }
+lines.push(
+  `attachments (PDF, Wallet pass): ${attachments} in ${withAttachments} emails, ${skipped.length} not read${skipped.length > 0 ? ':' : ''}`,
+);
+lines.push(...skipped.slice(0, 20));
+if (skipped.length > 20) lines.push(`  ... ${skipped.length - 20} more`);
 const overall = f1(totalCounts(totals));
 lines.push(
   `overall field-level F1 ${overall.f1.toFixed(4)} (precision ${percent(overall.precision)}, recall ${percent(overall.recall)}), false bookings ${falseBookings}`,

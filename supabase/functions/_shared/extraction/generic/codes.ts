@@ -107,3 +107,23 @@ export function codeFromSubject(subject: string): string | null {
   }
   return null;
 }
+
+/** 'BA/X7KQ2P', 'AY*LQX7TN': a locator beside its airline's code, as reservation systems print it. */
+const CARRIER_LOCATOR = /(?<![A-Za-z0-9/*])([A-Z][A-Z0-9]|[0-9][A-Z])\s?[/*]\s?([A-Z0-9]{6})(?![A-Za-z0-9/])/g;
+
+/**
+ * An agency's itinerary may print the airline's own locator only beside the airline's code, in a
+ * column or after the agency's all-digit reference: the locators beside the code of an airline
+ * whose flights the mail lists.
+ */
+export function findCarrierLocators(infos: Pick<LineInfo, 'line'>[], carriers: ReadonlySet<string>): CodeMention[] {
+  const found: CodeMention[] = [];
+  infos.forEach((info, line) => {
+    for (const match of info.line.text.matchAll(CARRIER_LOCATOR)) {
+      const [, carrier = '', code = ''] = match;
+      if (!carriers.has(carrier) || !isPlausibleCode(code)) continue;
+      found.push({ code, line, pos: at(line, match.index ?? 0), airline: true });
+    }
+  });
+  return found;
+}

@@ -72,3 +72,34 @@ describe('the brand after the cabin', () => {
     expect(result.bookings[0]?.fareType).toBe('Light');
   });
 });
+
+describe('a fare brand beside the fare', () => {
+  const withFare = (line: string) =>
+    plainConfirmation({}).replace('Passenger: Mr John Example', `Passenger: Mr John Example\n${line}`);
+
+  it.each([
+    ['Fare: Economy Light   EUR 240.00', 'Economy Light'],
+    ['Tarif: Basic   49,99 €', 'Basic'],
+    ['Tarif Basic: 49,99 EUR', 'Basic'],
+    ['Flight fare - Smart: 59.99 EUR', 'Smart'],
+    ['Fare (Smart): 120.00 EUR', 'Smart'],
+    ['Fare Basic  1 x 49.99 EUR', 'Basic'],
+    ['Smart fare: 49.99 EUR', 'Smart'],
+  ])("reads '%s'", async (line, brand) => {
+    const booking = (await extractText('Skyways <noreply@skyways.example>', withFare(line))).bookings[0];
+    expect(booking?.fareType).toBe(brand);
+  });
+
+  it.each([
+    ['Base fare: 49.99 EUR'],
+    ['Adult fare: 49.99 EUR'],
+    ['Fare per passenger: EUR 49.99'],
+    ['Air Fare: EUR 20.00'],
+    ['Total fare: USD 49.99'],
+    ['Tarif Erwachsener: 49,99 EUR'],
+    ['Fare EUR 49.99'],
+  ])("reads no brand in '%s'", async (line) => {
+    const booking = (await extractText('Skyways <noreply@skyways.example>', withFare(line))).bookings[0];
+    expect(booking?.fareType).toBeNull();
+  });
+});

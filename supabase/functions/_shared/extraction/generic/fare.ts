@@ -2,7 +2,7 @@
 // from a label, the selling airline's own brands in the flight rows, or the words after the
 // cabin; a booking-class letter or fare basis code is never a brand.
 import type { AirlineProfile } from '../airlines.ts';
-import { CURRENCY_CODES } from '../money.ts';
+import { CURRENCY_CODES, findAmounts } from '../money.ts';
 import type { LineInfo } from './lines.ts';
 import { CABIN_LABEL } from './seats.ts';
 
@@ -149,8 +149,26 @@ export function findFareType(
       if (match?.[2] ? !CABIN_WORD.test(value) : !AMBIGUOUS_BRAND.test(value)) return value;
     }
   }
+  // 'Tarif Basic: 49,99 EUR', 'Flight fare - Smart 120.00 EUR', 'Fare (Smart): 120.00', 'Fare
+  // Light | EUR 129.00', 'Basic fare: 49.99 EUR': the brand beside the fare's own word, on the
+  // line of its amount.
+  for (const info of infos) {
+    const text = info.line.text;
+    if (findAmounts(text).length === 0) continue;
+    const match = BRAND_BESIDE_FARE.exec(text);
+    const value = (match?.[1] ?? match?.[2])?.trim() ?? '';
+    if (value && !NOT_A_FARE_BESIDE.test(value) && !CURRENCY_CODES.has(value.toUpperCase()))
+      return normaliseFareBrand(value, airline);
+  }
   return null;
 }
+
+/** A brand of one to three capitalised words after the word 'fare' or 'Tarif', or before 'fare'. */
+const BRAND_BESIDE_FARE =
+  /(?<![\p{L}])(?:[Ff]are|FARE|[Tt]arif|TARIF|[Tt]arifa|TARIFA)\s*(?:[-–]\s*)?\(?(\p{Lu}[\p{L}+'’]*(?:[ -]\p{Lu}[\p{L}+'’]*){0,2})\)?\s*(?::|(?=\s+(?:\|\s+)?(?:\d|[$€£]|[A-Z]{3}\s?\d)))|^\s*(\p{Lu}[\p{L}+'’]*(?: \p{Lu}[\p{L}+'’]*)?)\s+(?:fare|Fare|FARE)\s*:/u;
+/** Words beside 'fare' that say which amount, not which brand. */
+const NOT_A_FARE_BESIDE =
+  /^(?:base|total|grand|net|gross|air|adult|adults|child|children|infant|youth|senior|student|per|one[- ]way|return|round[- ]trip|outbound|inbound|ticket|flight|your|the|new|old|original|additional|difference|change|rules?|basis|calc(?:ulation)?|conditions?|details?|summary|information|type|family|class|amount|price|paid|due|tax(?:es)?|fees?|surcharges?|carrier|fuel|a[ée]rea|a[ée]rien(?:ne)?|de|del|des|du|pro|por|und|y|et|gesamt|grund|summe|betrag|erwachsene[rn]?|kind(?:er)?|hinflug|r[üu]ckflug)(?:\s|$)/i;
 
 const CABIN_THEN_BRAND =
   /(?<![\p{L}])(?:[Pp]remium [Ee]conomy|[Ee]conomy|ECONOMY|[Bb]usiness|BUSINESS|[Ff]irst|FIRST|[Tt]urista|[Ee][jx]ecutiva|[Ee]con[óo]mica|[ÉE]conomie|[Aa]ffaires)(?:\s+[Cc]lass)?\s+(?:[–—-]|\|)\s+(\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\s*(?=$|[|·,])|(?<![A-Za-z])(?:[Ee]conomy|[Bb]usiness|[Ff]irst)(?:\s+[Cc]lass)?\s*\((\p{Lu}[\p{L}+'’-]*(?:[ -][\p{L}+'’-]+){0,2})\)/u;

@@ -45,11 +45,13 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
         usedTimes.add(timeKey(lineIndex, time));
         stops.push(makeStop(lineIndex, airport, time, dates.length === 1 ? (dates[0] ?? null) : null, pieceText));
       } else if (airports.length === 2 && times.length === 2 && (times[0]?.start ?? 0) > (airports[1]?.end ?? 0)) {
-        // Columns 'FROM TO DEP ARR': both places, then their times, in order.
+        // Columns 'FROM TO DEP ARR': both places, then their times, in order; a date among the
+        // columns ('FRANKFURT FRA  MUENCHEN MUC  LH 98  12MAR27  07:15  08:10') is the departure's.
         airports.forEach((airport, i) => {
           const time = times[i] as TimeToken;
           usedTimes.add(timeKey(lineIndex, time));
-          stops.push(makeStop(lineIndex, airport, time, null, pieceText));
+          const date = i === 0 && dates.length === 1 ? (dates[0] ?? null) : null;
+          stops.push(makeStop(lineIndex, airport, time, date, pieceText));
         });
       } else if (airports.length >= 2 && times.length >= 1) {
         // Several stops in one piece: 'JFK 8:05 LAX 11:10' or '8:05 JFK 11:10 LAX'.
@@ -187,7 +189,11 @@ export function findStops(infos: LineInfo[], _context: GenericContext): Stop[] {
         continue;
       const time = free[0] as TimeToken;
       usedTimes.add(timeKey(other, time));
-      stops.push(makeStop(line, airport, time, null, `${neighbour.line.text} ${info.line.text}`));
+      // 'Departure: Riga, Riga International' over '14.04.27 07:05': the date printed with the time,
+      // under a place its label names as a stop.
+      const labelled = roleOf(info.line.text) !== null && neighbour.airports.length === 0;
+      const date = labelled && neighbour.dates.length === 1 ? (neighbour.dates[0] ?? null) : null;
+      stops.push(makeStop(line, airport, time, date, `${neighbour.line.text} ${info.line.text}`));
       break;
     }
   }

@@ -102,7 +102,7 @@ export function pieceOf(info: LineInfo, offset: number): number {
 }
 
 const NON_TRAVEL_DATE_LINE =
-  /\b(issue[ds]?|issuance|date of issue|booking date|booked on|booked|purchased?|payment|paid|order date|book by|valid until|expires?|born|birth|ausstellung|buchungsdatum|gebucht am|bezahlt|date d'[ée]mission|[ée]mis le|r[ée]serv[ée] le|fecha de emisi[óo]n|emitido|reservado el|free cancel+ation|cancel+ation until|sent|gesendet|envoy[ée]|bokningsdatum|utf[äa]rdad|boekingsdatum|uitgegeven|geboekt op|data di emissione|emess[oa]|data (?:della )?prenotazione)\b/i;
+  /\b(issue[ds]?|issuance|date of issue|booking date|date of (?:booking|purchase|payment)|booked on|booked|purchased?|payment|paid|order date|book by|valid until|expires?|born|birth|ausstellung|buchungsdatum|gebucht am|bezahlt|date d'[ée]mission|[ée]mis le|r[ée]serv[ée] le|fecha de emisi[óo]n|emitido|reservado el|free cancel+ation|cancel+ation until|sent|gesendet|envoy[ée]|bokningsdatum|utf[äa]rdad|boekingsdatum|uitgegeven|geboekt op|data di emissione|emess[oa]|data (?:della )?prenotazione)\b/i;
 
 function mask(text: string, spans: { start: number; end: number }[]): string {
   let masked = text;
@@ -114,6 +114,21 @@ function mask(text: string, spans: { start: number; end: number }[]): string {
 
 /** 'HELSINKI  BARCELONA  0725  1010': four-digit clock times, read only beside two named places. */
 const COMPACT_TIME = /(?<![\p{L}\d:.,/-])([01]\d|2[0-3])([0-5]\d)(?![\p{L}\d:.,/-])/gu;
+/** 'AY 1331': a flight number after its airline's code is no clock time ('T4 0845' after a terminal is). */
+const AFTER_CARRIER = /(?<![A-Za-z0-9])(?!T\d)(?:[A-Z][A-Z0-9]|[0-9][A-Z])\s?$/;
+/** 'DEPART:  MADRID, ES (BARAJAS)  T4  0845': one place after a stop's label, its time in four digits. */
+const STOP_LABEL_LINE =
+  /^\s*(?:depart(?:ure|s|ing)?|arriv(?:al|e|es|ing)|dep|arr|abflug|ankunft|d[ée]part|arriv[ée]e|salida|llegada)\b\.?\s*:/i;
+
+function compactTimes(masked: string): TimeToken[] {
+  const times: TimeToken[] = [];
+  for (const match of masked.matchAll(COMPACT_TIME)) {
+    const start = match.index ?? 0;
+    if (AFTER_CARRIER.test(masked.slice(Math.max(0, start - 4), start))) continue;
+    times.push({ start, end: start + match[0].length, hour: Number(match[1]), minute: Number(match[2]) });
+  }
+  return times;
+}
 
 /**
  * The tokens of one line. With `places` (a second reading, when codes gave no leg), places named
@@ -125,11 +140,10 @@ export function analyseLine(line: TextLine, context: GenericContext, places: Pla
   const times = findTimes(text).filter((time) => !dates.some((date) => time.start < date.end && time.end > date.start));
   let masked = mask(text, [...dates, ...times]);
   const cities = places ? findPlaces(masked, places) : [];
-  if (cities.length >= 2 && times.length === 0) {
-    for (const match of masked.matchAll(COMPACT_TIME)) {
-      const start = match.index ?? 0;
-      times.push({ start, end: start + match[0].length, hour: Number(match[1]), minute: Number(match[2]) });
-    }
+  if (times.length === 0 && (cities.length >= 2 || (cities.length === 1 && STOP_LABEL_LINE.test(text)))) {
+    const compact = compactTimes(masked);
+    // a stop's line holds its one time
+    if (cities.length >= 2 || compact.length === 1) times.push(...compact);
     masked = mask(masked, times);
   }
   const pieces = pieceRanges(text);
@@ -152,15 +166,18 @@ export function analyseLine(line: TextLine, context: GenericContext, places: Pla
     if (insideParens(masked, start) || nextToCapsWord(masked, start, context)) continue;
     airports.push({ start, end: start + 3, code, paren: false });
   }
-  // No code on the line: places named in full stand for their airport (see airport-names.ts).
-  if (airports.length === 0) for (const city of cities) airports.push({ ...city, paren: false });
+  // Places named in full stand for their airport (see airport-names.ts), beside the codes of
+  // other places on the line ('LONDON HEATHROW  NEW YORK JFK'); a place its code repeats is one.
+  const codes = new Set(airports.map((airport) => airport.code));
+  for (const city of cities) {
+    const overlaps = airports.some((airport) => city.start < airport.end && city.end > airport.start);
+    if (!overlaps && !codes.has(city.code)) airports.push({ ...city, paren: false });
+    // 'Budapest Liszt Ferenc International (Budapest)': one place, named twice
+    codes.add(city.code);
+  }
   // 'DXB / BKK 0950 1925': four-digit clock times beside two airport codes and no other time.
   if (times.length === 0 && airports.length >= 2) {
-    const compact: TimeToken[] = [];
-    for (const match of masked.matchAll(COMPACT_TIME)) {
-      const start = match.index ?? 0;
-      compact.push({ start, end: start + match[0].length, hour: Number(match[1]), minute: Number(match[2]) });
-    }
+    const compact = compactTimes(masked);
     if (compact.length >= 2 && compact.length <= 4) {
       times.push(...compact);
       masked = mask(masked, compact);

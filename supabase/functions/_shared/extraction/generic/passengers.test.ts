@@ -107,3 +107,47 @@ describe('reservation names', () => {
     expect(result.bookings[0]?.passengers).toEqual(['Aino Nieminen']);
   });
 });
+
+describe('the party', () => {
+  const withLines = (...lines: string[]) =>
+    plainConfirmation({}).replace('Passenger: Mr John Example', lines.join('\n'));
+
+  it('counts the travellers the mail counts, more than it names', async () => {
+    const booking = (
+      await extractText(
+        'Skyways <noreply@skyways.example>',
+        withLines('Passenger: Mr John Example', 'Travellers: 2 Adults, 1 Infant'),
+      )
+    ).bookings[0];
+    expect(booking).toMatchObject({ passengers: ['John Example'], passengerCount: 3 });
+  });
+
+  it.each([
+    ['Reisende: 2 Erwachsene, 1 Kind', 3],
+    ['Adults (2): EUR 400.00', 2],
+    ['Passengers: 4', 4],
+    ['Base fare (2 travelers) | $658.60', 2],
+    ['Baggage: 1 x 23kg bag', 1],
+    ['Terminal 2 passengers please use gate B', 1],
+  ])("reads '%s' as a party of %i", async (line, count) => {
+    const booking = (
+      await extractText('Skyways <noreply@skyways.example>', withLines('Passenger: Mr John Example', line))
+    ).bookings[0];
+    expect(booking?.passengerCount).toBe(count);
+  });
+
+  it('counts one person named twice, in the reservation form and in full, once', async () => {
+    const booking = (
+      await extractText(
+        'Skyways <noreply@skyways.example>',
+        withLines('Passengers: SMITH/JOHN MR', '            SMITH/JANE MRS', 'Dear John Smith,'),
+      )
+    ).bookings[0];
+    expect(booking).toMatchObject({ passengers: ['John Smith', 'Jane Smith'], passengerCount: 2 });
+  });
+
+  it('has no party where the mail names and counts no traveller', async () => {
+    const text = plainConfirmation({}).replace('Passenger: Mr John Example', '');
+    expect((await extractText('Skyways <noreply@skyways.example>', text)).bookings[0]?.passengerCount).toBeNull();
+  });
+});

@@ -42,8 +42,12 @@ function readNameList(rest: string, first: string): string[] {
   return names.length >= 2 && sameName(names[0] ?? '', first) ? names : [first];
 }
 
-const NAME_LINE_LABEL = /^\s*(?:\d{1,2}\.?\s*)?(?:full\s+)?(?:name|nom|nombre|namn|naam|nome)\s*[:|]\s*/i;
+/** 'NAME: NIEMINEN/AINO MS', 'NAME  NIEMINEN/AINO MS', 'Name / Name: WEBER/ANNA MRS', 'Prepared for: ...'. */
+const NAME_LINE_LABEL =
+  /^\s*(?:\d{1,2}\.?\s*)?(?:(?:full\s+)?(?:name|nom|nombre|namn|naam|nome)(?:\s*\/\s*(?:name|nom|nombre|naam|nome))?|prepared\s+for)(?:\s*[:|]\s*|\s+(?=\p{Lu}[\p{Lu}'’ -]*\/))/iu;
 const SLASH_NAME = /^\p{Lu}[\p{Lu}'’ -]*\/\p{Lu}[\p{Lu}'’ -]*$/u;
+/** 'HARGREAVES/PETER MR': the reservation form with its title, a name by its shape alone. */
+const SLASH_NAME_WITH_TITLE = /^\p{Lu}[\p{Lu}'’ -]*\/\p{Lu}[\p{Lu}'’ -]*\s(?:MR|MRS|MS|MISS|MSTR|DR)$/u;
 const TRAVELLER_TYPE_LABEL =
   /^\s*(?:adult|child|infant|youth|senior|erwachsene[rn]?|kind|jugendliche[rn]?|adulte|enfant|b[ée]b[ée]|adulto|niñ[oa]|beb[ée])\s*\d{1,2}\s*[:|]\s*/i;
 const GIVEN_HEADER = /^(?:first|given)\s+names?$|^forenames?$|^vornamen?$|^pr[ée]noms?$|^nombres?$/i;
@@ -75,9 +79,19 @@ export function findPassengers(infos: LineInfo[]): string[] {
       if (start > 0 && !/[\s|·:(]$/.test(text.slice(0, start))) continue;
       const explicit = !!match[2];
       const rest = text.slice(start + match[0].length);
+      // 'RESENAR / TRAVELLER  HOLM/INGRID MS': the label in a second language follows.
+      if (/^\/\s*\p{L}/u.test(rest)) continue;
       const reading = rest.trim() ? readName(rest) : null;
       if (reading && (explicit || reading.marked)) {
         for (const name of readNameList(rest, reading.name)) add(name);
+        // 'PASSENGERS: HARGREAVES/OLIVIA MRS' over 'HARGREAVES/PETER MR': the list goes on below,
+        // one reservation-form name per line.
+        for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
+          const below = infos[next]?.line.text.trim() ?? '';
+          const more = SLASH_NAME_WITH_TITLE.test(below) ? readName(below) : null;
+          if (!more) break;
+          add(more.name);
+        }
         continue;
       }
       if (rest.trim() && reading) continue;
@@ -125,14 +139,22 @@ export function findPassengers(infos: LineInfo[]): string[] {
       if (reading) add(reading.name);
     }
   }
-  // 'NAME: NIEMINEN/AINO MS' in an agency's itinerary: the reservation's SURNAME/GIVEN form.
+  // 'NAME: NIEMINEN/AINO MS' in an agency's itinerary: the reservation's SURNAME/GIVEN form, and
+  // the travellers listed under it the same way.
   if (names.length === 0) {
-    for (const info of infos) {
+    infos.forEach((info, line) => {
       const label = NAME_LINE_LABEL.exec(info.line.text);
       const rest = label ? info.line.text.slice(label[0].length).trim() : '';
       const reading = SLASH_NAME.test(rest) ? readName(rest) : null;
-      if (reading) add(reading.name);
-    }
+      if (!reading) return;
+      add(reading.name);
+      for (let next = line + 1; next < Math.min(infos.length, line + 10); next++) {
+        const below = infos[next]?.line.text.trim() ?? '';
+        const more = SLASH_NAME_WITH_TITLE.test(below) ? readName(below) : null;
+        if (!more) break;
+        add(more.name);
+      }
+    });
   }
   // 'Adult 1: John Example', 'Erwachsener 2: Jane Example': travellers counted by their type.
   if (names.length === 0) {
@@ -172,4 +194,46 @@ export function findPassengers(infos: LineInfo[]): string[] {
     }
   }
   return names;
+}
+
+/** Traveller types as mail counts them ('2 Adults, 1 Infant', 'Erwachsene: 2', 'Adults (2)'). */
+const TRAVELLER_TYPES: [RegExp, string][] = [
+  [/adults?|erwachsene[rn]?|adultes?|adultos?|volwassenen?|vuxna?|adulti/, 'adult'],
+  [/child(?:ren)?|kinder|kind|enfants?|niñ[oa]s?|kinderen|barn|bambini|youths?|jugendliche[rn]?/, 'child'],
+  [/infants?|babys?|bébés?|beb[ée]s?|lap\s+infants?|neonati/, 'infant'],
+  [/seniors?|students?/, 'other'],
+  [
+    /passengers?|travell?ers?|persons?|people|reisende[rn]?|personen|fluggäste|passagers?|voyageurs?|pasajeros?|viajeros?|passagiers?|reizigers?|resenärer|passeggeri/,
+    'any',
+  ],
+];
+const TYPE_WORDS = TRAVELLER_TYPES.map(([pattern]) => pattern.source).join('|');
+const COUNT_BEFORE_TYPE = new RegExp(
+  `(?<![\\d.,:/])(?<!\\b(?:terminal|flight|gate|row|seat|leg|t)\\s?)\\b([1-9])\\s*(?:x\\s*)?(${TYPE_WORDS})(?![\\p{L}])`,
+  'giu',
+);
+const TYPE_THEN_COUNT = new RegExp(`(?<![\\p{L}])(${TYPE_WORDS})\\s*(?::\\s*|\\(\\s*|x\\s*)([1-9])(?![\\d.,:])`, 'giu');
+
+/**
+ * How many travel, as the mail counts them: per line, each traveller type's count once ('2
+ * Adults, 1 Infant' is 3); the most any line counts. Null when no line counts travellers.
+ */
+export function findPartySize(infos: LineInfo[]): number | null {
+  let party: number | null = null;
+  for (const info of infos) {
+    const text = info.line.text;
+    if (text.length > 200) continue;
+    const counts = new Map<string, number>();
+    const count = (word: string, value: number): void => {
+      const type = TRAVELLER_TYPES.find(([pattern]) => new RegExp(`^(?:${pattern.source})$`, 'iu').test(word))?.[1];
+      if (type && !counts.has(type)) counts.set(type, value);
+    };
+    for (const match of text.matchAll(COUNT_BEFORE_TYPE)) count(match[2] ?? '', Number(match[1]));
+    for (const match of text.matchAll(TYPE_THEN_COUNT)) count(match[1] ?? '', Number(match[2]));
+    // 'Passengers: 3' counts everyone; '2 adults, 1 child' counts by type.
+    const typed = [...counts].filter(([type]) => type !== 'any').reduce((sum, [, value]) => sum + value, 0);
+    const total = Math.max(typed, counts.get('any') ?? 0);
+    if (total > 0 && (party === null || total > party)) party = total;
+  }
+  return party;
 }

@@ -66,3 +66,54 @@ describe('seat lists after the legs', () => {
     }
   });
 });
+
+describe('cabins: stated, never invented', () => {
+  const legs = [
+    'Tue, 9 Mar 2027  LH 2057  Hamburg (HAM) 06:45 -> Munich (MUC) 07:55',
+    'Tue, 9 Mar 2027  LH 1790  Munich (MUC) 09:30 -> Lisbon (LIS) 11:40',
+  ];
+  const cabins = async (text: string, from = 'Lufthansa <online@booking-lufthansa.com>') =>
+    (await extractText(from, text)).bookings[0]?.segments.map((segment) => segment.cabinClass);
+
+  it('leaves the cabin empty where the mail names none', async () => {
+    expect(await cabins(plainConfirmation({ segments: legs }))).toEqual([null, null]);
+    // a booking-class letter and a fare brand alone name no cabin
+    const lettered = plainConfirmation({ segments: legs.map((leg) => `${leg}  Class: V`), fare: 'Saver' });
+    expect(await cabins(lettered)).toEqual([null, null]);
+  });
+
+  it('takes a cabin line under the legs it closes, or below the itinerary', async () => {
+    const closing = plainConfirmation({ segments: [...legs, 'Klasse: Economy  Tarif: Economy Light'] });
+    expect(await cabins(closing)).toEqual(['Economy', 'Economy']);
+    const below = plainConfirmation({ segments: legs }).replace(
+      'Passenger:',
+      'Cabine : Business – Tarif : Flex\nPassenger:',
+    );
+    expect(await cabins(below)).toEqual(['Business', 'Business']);
+  });
+
+  it('reads a fare brand that names the cabin, and a cabin alone in its cell', async () => {
+    const brand = plainConfirmation({ segments: legs }).replace(
+      'Passenger:',
+      'FARE FAMILY: ECONOMY CLASSIC\nPassenger:',
+    );
+    expect(await cabins(brand)).toEqual(['Economy', 'Economy']);
+    const cell = plainConfirmation({ segments: legs }).replace(
+      'Passenger: Mr John Example',
+      'Traveler: John Example · Premium Economy',
+    );
+    expect(await cabins(cell)).toEqual(['Premium Economy', 'Premium Economy']);
+  });
+
+  it('gives each leg the statement below it when the legs differ', async () => {
+    const text = plainConfirmation({
+      segments: [
+        legs[0] ?? '',
+        'Class: Business',
+        'Sun, 14 Mar 2027  LH 2064  Munich (MUC) 17:45 -> Hamburg (HAM) 18:55',
+        'Class: Economy',
+      ],
+    });
+    expect(await cabins(text)).toEqual(['Business', 'Economy']);
+  });
+});

@@ -4,6 +4,7 @@
 import type { TextLine } from '../html.ts';
 import type { AirlineProfile } from '../airlines.ts';
 import { cabinFromText } from '../cabin.ts';
+import { findDates } from '../dates.ts';
 import type { CabinClass } from '../types.ts';
 import { at, type LineInfo } from './lines.ts';
 import type { Leg } from './legs.ts';
@@ -192,7 +193,11 @@ export function seatsListedAfterLegs(
 }
 
 export const CABIN_LABEL =
-  /(?<![A-Za-z])(?:cabin|class|travel class|klasse|reiseklasse|classe|clase|cabina|klass|reisklasse)\s*[:|]\s*([^|·•,;]+)/i;
+  /(?<![A-Za-z])(?:cabin|cabine|class|travel class|klasse|reiseklasse|classe|clase|cabina|klass|reisklasse)\s*[:|]\s*([^|·•,;]+)/i;
+const CABIN_CELL = /^(?:(?:premium\s+)?economy|business|first)(?:\s+class)?(?:\s*\([A-Z]\))?$/i;
+/** A fare label whose value may name the cabin: 'Tarif: Economy Classic', 'FARE FAMILY: ECONOMY CLASSIC'. */
+const FARE_NAMING_CABIN =
+  /(?<![A-Za-z])(?:fare(?:\s+(?:family|type|brand))?|tarif|tarifa|tariffa|tarief|bundle)\s*[:|]\s*([^|·•;]+)/i;
 
 /** The cabin a document names on a short cabin line ('Business Class · Fare: ...'), for markup without one. */
 export function documentCabin(lines: TextLine[], airline: AirlineProfile | null): CabinClass | null {
@@ -206,18 +211,45 @@ export function documentCabin(lines: TextLine[], airline: AirlineProfile | null)
   return null;
 }
 
+/** A travel day, to pick a leg's own cabin from a line that names one per day. */
+export interface TravelDay {
+  month: number;
+  day: number;
+}
+
+/** 'CABIN: 03OCT MAIN CABIN / 08OCT FIRST CLASS': each day's cabin. */
+function cabinsByDay(value: string, airline: AirlineProfile | null): (TravelDay & { cabin: CabinClass })[] {
+  const parts = value.split(/\s+\/\s+|\s*;\s*/);
+  if (parts.length < 2) return [];
+  const days: (TravelDay & { cabin: CabinClass })[] = [];
+  for (const part of parts) {
+    const date = findDates(part, 'DMY')[0];
+    const cabin = cabinFromText(part, airline);
+    if (date && cabin) days.push({ month: date.month, day: date.day, cabin });
+  }
+  return days;
+}
+
+/** The cabin a value names for a leg on `day`: its day's when it names one per day. */
+function cabinOfValue(value: string, airline: AirlineProfile | null, day: TravelDay | null): CabinClass | null {
+  const byDay = cabinsByDay(value, airline);
+  if (byDay.length === 0) return cabinFromText(value, airline);
+  return byDay.find((entry) => entry.month === day?.month && entry.day === day.day)?.cabin ?? null;
+}
+
 export function cabinOfLines(
   infos: LineInfo[],
   from: number,
   to: number,
   airline: AirlineProfile | null,
+  day: TravelDay | null = null,
 ): CabinClass | null {
   for (let line = from; line < to; line++) {
     const info = infos[line];
     if (!info) continue;
     const labelled = CABIN_LABEL.exec(info.line.text);
     if (labelled?.[1]) {
-      const cabin = cabinFromText(labelled[1], airline);
+      const cabin = cabinOfValue(labelled[1], airline, day);
       if (cabin) return cabin;
     }
     const headers = info.line.headers;
@@ -231,4 +263,43 @@ export function cabinOfLines(
     if (cabin) return cabin;
   }
   return null;
+}
+
+export interface CabinStatement {
+  line: number;
+  value: string;
+}
+
+/**
+ * Lines that state a cabin outside any flight row: 'Klasse: Economy' under the legs it covers,
+ * 'Cabin: Main Cabin' below the itinerary, a fare brand that names one ('Tarif: Economy Classic').
+ * A fare brand alone ('Fare: Saver', 'Tarif: SMART') or a booking-class letter states no cabin.
+ */
+export function findCabinStatements(infos: LineInfo[], airline: AirlineProfile | null): CabinStatement[] {
+  const statements: CabinStatement[] = [];
+  infos.forEach((info, line) => {
+    const text = info.line.text;
+    if (text.length > 200) return;
+    const value =
+      CABIN_LABEL.exec(text)?.[1] ??
+      FARE_NAMING_CABIN.exec(text)?.[1] ??
+      // 'Traveler: Anneliese Drummond · Economy', 'BAGGAGE 1PC - ECONOMY CLASS (N)': a cabin alone in its cell.
+      text.split(/\s[·•|–-]\s/).find((cell) => CABIN_CELL.test(cell.trim()));
+    if (value && cabinFromText(value, airline)) statements.push({ line, value });
+  });
+  return statements;
+}
+
+/**
+ * The cabin of a leg whose own rows name none: the statement printed next below it (a cabin line
+ * closes the legs above it), else the last one above it; null when the mail states no cabin.
+ */
+export function statedCabin(
+  statements: CabinStatement[],
+  departureLine: number,
+  airline: AirlineProfile | null,
+  day: TravelDay | null,
+): CabinClass | null {
+  const statement = statements.find((candidate) => candidate.line >= departureLine) ?? statements.at(-1);
+  return statement ? cabinOfValue(statement.value, airline, day) : null;
 }

@@ -11,7 +11,7 @@ export interface EmailParts {
   /** Transfer encoding of the bodies. */
   encoding?: '7bit' | '8bit' | 'base64' | 'quoted-printable';
   charset?: 'utf-8' | 'iso-8859-1';
-  attachments?: { filename: string; contentType: string; content: string }[];
+  attachments?: { filename: string; contentType: string; content: string | Uint8Array }[];
   newline?: '\r\n' | '\n';
 }
 
@@ -84,9 +84,14 @@ export function buildEmail(parts: EmailParts): string {
       .map(
         (attachment) =>
           `--mixed-1\nContent-Type: ${attachment.contentType}; name="${attachment.filename}"\nContent-Disposition: attachment; filename="${attachment.filename}"\n${
-            attachment.contentType === 'message/rfc822'
+            attachment.contentType === 'message/rfc822' && typeof attachment.content === 'string'
               ? '\n' + attachment.content
-              : 'Content-Transfer-Encoding: base64\n\n' + toBase64(new TextEncoder().encode(attachment.content))
+              : 'Content-Transfer-Encoding: base64\n\n' +
+                toBase64(
+                  typeof attachment.content === 'string'
+                    ? new TextEncoder().encode(attachment.content)
+                    : attachment.content,
+                )
           }\n`,
       )
       .join('');

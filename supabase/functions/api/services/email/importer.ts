@@ -8,7 +8,7 @@
 // Who sent it decides what it may do (plan.ts, sender-trust.ts): a booking from a sender that is
 // not a known airline or agency is held for the traveller to confirm (held.ts), and a change or
 // cancellation applies only from the domain that sent the booking.
-import { type FlightBooking, readFlightBookings } from '../../../_shared/extraction/index.ts';
+import { type FlightBooking, readFlightBookings, type SkippedAttachment } from '../../../_shared/extraction/index.ts';
 import { isEligibleFareType } from '../../../_shared/flights/rules.ts';
 import {
   type FlightEmailSource,
@@ -17,7 +17,6 @@ import {
   type ImportOutcome,
   type TakenBooking,
 } from '../../../_shared/types/email.ts';
-import type { RetrievedBooking } from '../../../_shared/fare-source/types.ts';
 import type { Db, Tx } from '../../db.ts';
 import {
   cancelFlightFromEmail,
@@ -28,7 +27,7 @@ import {
   updateFlightFromEmail,
   userFlights,
 } from '../../queries/email.ts';
-import { insertFlight, roomOnPlan } from '../../queries/flights.ts';
+import { insertFlight, type KeptBooking, roomOnPlan } from '../../queries/flights.ts';
 import { type EmailFlightFields, planEmail, takenBooking } from './plan.ts';
 import { isKnownBookingSender, type SenderVerdict, senderVerdict } from './sender-trust.ts';
 
@@ -57,6 +56,8 @@ export interface ReadEmail {
   sender: SenderVerdict;
   /** Why reading gave up (too large, over the time budget: extraction/budget.ts); nothing is imported. */
   gaveUp?: string;
+  /** Attachments (PDF e-tickets, Wallet passes) not read, and why (extraction/budget.ts); the rest is imported. */
+  skippedAttachments?: SkippedAttachment[];
 }
 
 const withoutNul = (value: string): string => value.replaceAll('\0', '');
@@ -79,7 +80,30 @@ export async function readEmail(raw: Uint8Array | string): Promise<ReadEmail> {
     text: parsed ? `${parsed.text}\n${parsed.html}` : '',
     bookings: extracted.bookings,
     ...(extracted.gaveUp ? { gaveUp: extracted.gaveUp } : {}),
+    ...(extracted.skippedAttachments ? { skippedAttachments: extracted.skippedAttachments } : {}),
   };
+}
+
+/** The longest reason the import log keeps (email_imports.outcome_reason). */
+const MAX_REASON_CHARS = 300;
+
+/**
+ * The import log's line for the attachments not read: 'Not read: ticket.pdf is encrypted; ...',
+ * as many as fit in the log's reason, then how many more.
+ */
+export function skippedAttachmentsReason(skipped: readonly SkippedAttachment[]): string | null {
+  const parts = skipped.map((skip) => `${skip.filename} ${skip.reason}`);
+  if (parts.length === 0) return null;
+  // room for '; and N more' after the first, however long its file name
+  let reason = `Not read: ${parts[0]}`.slice(0, MAX_REASON_CHARS - 20);
+  for (let index = 1; index < parts.length; index++) {
+    const left = parts.length - index;
+    const longer = `${reason}; ${parts[index]}`;
+    if ((left > 1 ? `${longer}; and ${left - 1} more` : longer).length > MAX_REASON_CHARS)
+      return `${reason}; and ${left} more`;
+    reason = longer;
+  }
+  return reason;
 }
 
 const CABIN_FARE: Record<string, string> = {
@@ -88,10 +112,10 @@ const CABIN_FARE: Record<string, string> = {
   'Premium Economy': 'Premium Economy',
 };
 
-function bookingOf(fields: EmailFlightFields): RetrievedBooking {
+function bookingOf(fields: EmailFlightFields): KeptBooking {
   return {
     ...fields,
-    fareType: fields.fareType ?? CABIN_FARE[fields.cabinClass] ?? fields.cabinClass,
+    fareType: fields.fareType ?? (fields.cabinClass ? (CABIN_FARE[fields.cabinClass] ?? fields.cabinClass) : null),
     fareChangeable: false,
     rebookingMethod: 'assisted',
     sourceReference: null,
@@ -126,6 +150,8 @@ export async function createEmailFlight(
     isManualEntry: false,
     emailSource: { ...source },
     overLimit,
+    // a held booking kept before the party was read has none
+    passengerCount: fields.passengerCount ?? null,
   });
   await releaseHeldCode(tx, userId, fields.bookingCode);
   return { flightId, overLimit };
@@ -275,7 +301,7 @@ export async function importEmail(
                     : departed > 0
                       ? 'departed'
                       : 'not_a_booking';
-    await finishImport(tx, importId, outcome, taken);
+    await finishImport(tx, importId, outcome, taken, skippedAttachmentsReason(email.skippedAttachments ?? []));
     return { outcome, flightIds, counts };
   });
 }

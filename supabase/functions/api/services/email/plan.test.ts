@@ -9,6 +9,7 @@ function booking(overrides: Partial<FlightBooking> = {}): FlightBooking {
     bookingCode: 'GHT4WR',
     passengerLastName: 'Harper',
     passengers: ['Julia Harper', 'Sam Harper'],
+    passengerCount: 2,
     segments: [
       {
         flightNumber: 'DL 1287',
@@ -95,6 +96,21 @@ Deno.test(
     assert.equal(fields.currency, 'USD');
   },
 );
+
+Deno.test('the party: the count the booking carries, its share of the total; none past nine or when unknown', () => {
+  const cases: [Partial<FlightBooking>, number | null, number][] = [
+    // [booking, passengerCount stored, pricePaid of 93,780 total]
+    [{}, 2, 46890],
+    [{ passengerCount: 3 }, 3, 31260],
+    [{ passengerCount: null, passengers: [] }, null, 93780],
+    [{ passengerCount: 12 }, null, 7815],
+  ];
+  for (const [overrides, count, price] of cases) {
+    const fields = flightFields(booking(overrides));
+    assert.equal(fields.passengerCount, count);
+    assert.equal(fields.pricePaid, price);
+  }
+});
 
 Deno.test('a one-way connection arrives where its last leg does; no price is 0', () => {
   const fields = flightFields(

@@ -7,6 +7,7 @@
 import type { FlightBooking } from '../../../_shared/extraction/index.ts';
 import type { Itinerary, RetrievedBooking } from '../../../_shared/fare-source/types.ts';
 import type { TakenBooking } from '../../../_shared/types/email.ts';
+import { MAX_FLIGHT_PARTY } from '../../../_shared/constants.ts';
 
 /**
  * The flight row fields an email decides: a booking as a fare source would return it, less what
@@ -15,8 +16,14 @@ import type { TakenBooking } from '../../../_shared/types/email.ts';
  */
 export type EmailFlightFields = Omit<
   RetrievedBooking,
-  'fareType' | 'fareChangeable' | 'rebookingMethod' | 'sourceReference'
-> & { fareType: string | null };
+  'cabinClass' | 'fareType' | 'fareChangeable' | 'rebookingMethod' | 'sourceReference'
+> & {
+  /** Null when the email names no cabin: none is invented. */
+  cabinClass: string | null;
+  fareType: string | null;
+  /** How many travel on the booking (the extractor's party); null when unknown or past one reservation's nine. */
+  passengerCount: number | null;
+};
 
 /** One of the traveller's flights, as far as an email can change it. */
 export type KnownFlight = Pick<
@@ -107,7 +114,9 @@ export function flightFields(booking: FlightBooking): EmailFlightFields {
   const outbound = segments.slice(0, turn);
   const back = segments.slice(turn);
   const last = outbound[outbound.length - 1] ?? first;
-  const passengers = Math.max(1, booking.passengers.length);
+  // the traveller's share: the whole party's, counted or named, pays the total
+  const party = booking.passengerCount ?? booking.passengers.length;
+  const passengers = Math.max(1, party);
   return {
     airline: booking.airline,
     airlineCode: booking.airlineIata,
@@ -126,6 +135,7 @@ export function flightFields(booking: FlightBooking): EmailFlightFields {
     seatNumber: first.seatNumber,
     fareType: booking.fareType,
     pricePaid: booking.totalPrice ? Math.round(booking.totalPrice.amountCents / passengers) : 0,
+    passengerCount: party >= 1 && party <= MAX_FLIGHT_PARTY ? party : null,
     currency: booking.totalPrice?.currency ?? 'USD',
   };
 }

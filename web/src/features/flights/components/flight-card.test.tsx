@@ -364,3 +364,17 @@ describe('FlightCard', () => {
     expect(screen.queryByRole('button', { name: 'Stop monitoring' })).not.toBeInTheDocument();
   });
 });
+
+describe('FlightCard: what the booking did not state', () => {
+  it('says the cabin was not stated and shows the party only when known', () => {
+    renderCard(buildFlight({ cabinClass: null, passengerCount: null }));
+    expect(within(card()).getByText('Not stated')).toBeInTheDocument();
+    expect(within(card()).queryByText('Travellers')).not.toBeInTheDocument();
+  });
+
+  it('shows how many travel on the booking', () => {
+    renderCard(buildFlight({ passengerCount: 3 }));
+    expect(within(card()).getByText('Travellers')).toBeInTheDocument();
+    expect(within(card()).getByText('3')).toBeInTheDocument();
+  });
+});

@@ -216,7 +216,8 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
 
         <DetailList>
           <Detail label="Seat">{flight.seatNumber ?? 'Not assigned'}</Detail>
-          <Detail label="Cabin class">{flight.cabinClass ?? 'N/A'}</Detail>
+          <Detail label="Cabin class">{flight.cabinClass ?? 'Not stated'}</Detail>
+          {flight.passengerCount !== null && <Detail label="Travellers">{flight.passengerCount}</Detail>}
           {flight.hasBeenRebooked ? (
             <>
               <Detail label="Airline credit">{formatMoney(flight.airlineCredit)}</Detail>

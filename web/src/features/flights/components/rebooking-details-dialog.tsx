@@ -81,7 +81,7 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
           <Section title="Seat Information">
             <DetailList>
               <Detail label="Seat">{flight.seatNumber ?? 'Not assigned'}</Detail>
-              <Detail label="Cabin class">{flight.cabinClass ?? 'N/A'}</Detail>
+              <Detail label="Cabin class">{flight.cabinClass ?? 'Not stated'}</Detail>
             </DetailList>
             <Text fontSize="sm" color="fg.muted">
               Your seat was kept when the booking was changed to the lower fare.
