@@ -117,6 +117,14 @@ create table public.flights (
   commission_rate integer,
   credit_review text,
 
+  -- How many travel on the booking (the party), as the email extractor counted or named them
+  -- (issue 28, "every passenger"), so a fare search for the flight can ask for every seat, not
+  -- one. A flight added by hand, or from mail that names and counts no traveller, has no party
+  -- (null), never a guessed one. Nine is the most one reservation holds; a group booking past it
+  -- is stored without a party. The cabin is never invented either: cabin_class is null when the
+  -- email named none.
+  passenger_count smallint,
+
   constraint flights_airline_length check (char_length(btrim(airline)) between 1 and 100),
   constraint flights_flight_number_length check (char_length(btrim(flight_number)) between 1 and 10),
   constraint flights_booking_code_upper
@@ -151,7 +159,8 @@ create table public.flights (
   constraint flights_change_penalty_nonnegative check (change_penalty is null or change_penalty >= 0),
   constraint flights_refund_form_check check (refund_form is null or refund_form in ('credit', 'cash')),
   constraint flights_commission_rate_range check (commission_rate is null or commission_rate between 0 and 100),
-  constraint flights_credit_review_length check (credit_review is null or char_length(credit_review) <= 500)
+  constraint flights_credit_review_length check (credit_review is null or char_length(credit_review) <= 500),
+  constraint flights_passenger_count_range check (passenger_count between 1 and 9)
 );
 
 alter table public.flights enable row level security;
@@ -194,7 +203,8 @@ comment on column public.flights.is_manual_entry is 'Added by the traveller thro
 comment on column public.flights.can_cancel is 'Whether the fare allows cancellation, as the source reported it.';
 comment on column public.flights.cancellation_fee is 'Fee in cents to cancel the booking, as the source reported it; null when unknown.';
 comment on column public.flights.seat_number is 'Seat assigned on the booking, if known (kept through a rebooking).';
-comment on column public.flights.cabin_class is 'Cabin as the fare source retrieved it or the email said.';
+comment on column public.flights.cabin_class is
+  'Cabin as the fare source retrieved it or the email said; null when the email named no cabin.';
 comment on column public.flights.notes is 'Free text the traveller entered with the flight, at most 1000 characters.';
 comment on column public.flights.created_at is 'When the flight was added.';
 comment on column public.flights.updated_at is 'When the row last changed (trigger private.set_updated_at).';
@@ -210,6 +220,8 @@ comment on column public.flights.commission_rate is
   'Commission rate (integer percent) of the plan the traveller was on when the rebooking was recorded; null before a rebooking. commission_amount = round(airline_credit x commission_rate / 100).';
 comment on column public.flights.credit_review is
   'Why the airline credit declared on a guided rebooking needs an admin''s review (below what the fare drop makes expected), or null.';
+comment on column public.flights.passenger_count is
+  'How many travel on the booking (the party), as its email counted or named them; null when not known (a flight added by hand, mail naming no traveller, a group past 9).';
 
 -- user_id is the leading column of flights_booking_flight_unique, which serves its foreign key
 -- and every "own rows" policy; the rest serve the dashboards and the sweeps.

@@ -282,7 +282,7 @@ comment on column public.email_imports.bookings is 'JSON array of the bookings t
 comment on column public.email_imports.outcome is
   'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown), not_a_booking, or not_read (reading gave up: outcome_reason says why).';
 comment on column public.email_imports.outcome_reason is
-  'Why the email was not read to the end (too large, or over the time budget), for outcome not_read; else null.';
+  'Why the email was not read to the end (too large, or over the time budget) for outcome not_read; with any other outcome, the attachments not read and why (''Not read: ticket.pdf is encrypted''); else null.';
 comment on column public.email_imports.outcome is 'created, updated, cancelled, not_watched (over the plan''s limit), unchanged, departed (already flown), not_a_booking, not_read (reading gave up: outcome_reason says why), held (from an unknown sender: the traveller confirms) or not_trusted (a change or cancellation from another sender than the booking''s: ignored).';
 
 create index email_imports_user_read_idx on public.email_imports (user_id, read_at desc);

@@ -194,4 +194,23 @@ export const intendedDifferences: IntendedDifference[] = [
     key: 'function private.record_rebooking(bigint,uuid,bigint,integer,integer,text,date,text,timestamp with time zone,text): only in new',
     reason: 'issue 22 item 3: the rebooking ledger in SQL beside the payment ledger, out of the flights queries',
   },
+  // Issue 28 (branches i28-extract-text and i28-extract-attach, their migrations
+  // 20261129400000_flight_party.sql and 20261129500000_attachment_skips.sql folded into the flights
+  // and email import areas).
+  {
+    key: 'column public.flights.passenger_count: only in new',
+    reason: 'issue 28: a flight keeps its party (how many travel), so a fare search asks for every seat',
+  },
+  {
+    key: 'constraint public.flights.flights_passenger_count_range: only in new',
+    reason: 'issue 28: a party is 1 to 9 travellers (the most one reservation holds)',
+  },
+  {
+    key: 'column public.flights.cabin_class: comment differs',
+    reason: 'issue 28: the cabin is null when the email named none, never invented',
+  },
+  {
+    key: 'column public.email_imports.outcome_reason: comment differs',
+    reason: 'issue 28: it also names the attachments the import did not read and why',
+  },
 ];
