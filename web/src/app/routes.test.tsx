@@ -23,7 +23,7 @@ describe('routes and guards', () => {
     renderApp('/account');
     expect(await screen.findByRole('heading', { name: 'Account Settings' })).toBeInTheDocument();
     expect((await screen.findAllByText('ada'))[0]).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Account menu' })).toBeInTheDocument();
     expect(screen.queryByText('Admin')).not.toBeInTheDocument();
   });
 
