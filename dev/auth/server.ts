@@ -1,7 +1,7 @@
 // The local stand-in for Supabase Auth: an HTTP server on its own port serving GoTrue's API under
-// /auth/v1 (routes in app.ts), behind the gateway at `${publicUrl}/auth/v1`. It talks to the
-// project database with postgres.js (one connection, unprepared statements, when the database is
-// PGlite) and to the mail catcher over SMTP. Never deployed: on Supabase the real Auth does this.
+// /auth/v1 (the router app.ts, its endpoints in routes/), behind the gateway at
+// `${publicUrl}/auth/v1`. It talks to the project database with postgres.js (one connection,
+// unprepared statements, when the database is PGlite) and to the mail catcher over SMTP. Never deployed: on Supabase the real Auth does this.
 // Environment (each also an option): AUTH_ENABLE_SIGNUP=true opens POST /signup,
 // TRUSTED_PROXY_HOPS (default 1, the gateway) says whose X-Forwarded-For entries to believe,
 // AUTH_ALLOWED_ORIGINS (comma-separated) adds CORS origins to the site and the gateway.

@@ -309,8 +309,8 @@ describe('a run', () => {
     expect(run.finished_at).not.toBeNull();
     expect(run.additional_data).toMatchObject({ actionNeeded: 1, flightsQualifying: 3 });
 
-    const notes = await sql<{ type: string; flight_id: string; additional_data: Record<string, unknown> }[]>`
-      select type, flight_id, additional_data from public.notification_history
+    const notes = await sql<{ type: string; flight_id: string; data: Record<string, unknown> }[]>`
+      select type, flight_id, data from public.notification_history
        where user_id = ${traveller.id} and type in ('rebooking', 'action_needed') order by id`;
     expect(notes.map((n) => [n.type, Number(n.flight_id)]).sort()).toEqual(
       [
@@ -320,8 +320,8 @@ describe('a run', () => {
       ].sort(),
     );
     const action = notes.find((n) => n.type === 'action_needed');
-    expect(action?.additional_data).toMatchObject({ airline: 'United Airlines', link: 'http://site.test/dashboard' });
-    expect(action?.additional_data.netSavings).toBeGreaterThan(0);
+    expect(action?.data).toMatchObject({ airline: 'United Airlines', link: 'http://site.test/dashboard' });
+    expect(action?.data.netSavings).toBeGreaterThan(0);
 
     // a second run finds nothing new to rebook and does not email the assisted traveller again
     const again = await startAutoRebookingRun(

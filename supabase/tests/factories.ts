@@ -280,10 +280,8 @@ export async function createNotification(
   userId: string,
   flightId: number | null = null,
 ): Promise<number> {
-  const [row] = await sql<
-    { id: number }[]
-  >`insert into public.notification_history (user_id, flight_id, type, title, message)
-    values (${userId}, ${flightId}, 'price_drop', 'Price drop found', 'Your flight is now cheaper.') returning id::int`;
+  const [row] = await sql<{ id: number }[]>`insert into public.notification_history (user_id, flight_id, type, data)
+    values (${userId}, ${flightId}, 'price_drop', '{"oldPrice": 40000, "newPrice": 35000}') returning id::int`;
   if (!row) throw new Error('notification not created');
   return row.id;
 }

@@ -541,7 +541,7 @@ describe('notifications', () => {
       await attempt(
         db.sql,
         user(traveller.id),
-        (tx) => tx`update public.notification_history set message = 'edited' where id = ${id}`,
+        (tx) => tx`update public.notification_history set data = '{"newPrice": 1}' where id = ${id}`,
       ),
     ).toMatchObject({ error: DENIED });
     expect(
@@ -556,12 +556,14 @@ describe('notifications', () => {
   it.each([
     ['status', 'delivered'],
     ['channel', 'pigeon'],
+    // data is the facts as an object, never a sentence
+    ['data', '"Your flight is now cheaper."'],
   ])('rejects the %s %s', async (column, value) => {
     const outcome = await attempt(db.sql, serviceRole, (tx) =>
-      tx.unsafe(
-        `insert into public.notification_history (user_id, type, title, message, ${column}) values ($1, 'price_drop', 't', 'm', $2)`,
-        [traveller.id, value],
-      ),
+      tx.unsafe(`insert into public.notification_history (user_id, type, ${column}) values ($1, 'price_drop', $2)`, [
+        traveller.id,
+        value,
+      ]),
     );
     expect(outcome).toMatchObject({ error: '23514' });
   });

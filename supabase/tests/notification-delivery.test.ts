@@ -16,6 +16,7 @@ import type { AppDeps } from '../functions/api/context.ts';
 import { createDb, type Db } from '../functions/api/db.ts';
 import { claimJobs } from '../functions/api/queries/jobs.ts';
 import { queueNotification, startSending } from '../functions/api/queries/notifications.ts';
+import type { NotificationContent } from '../functions/api/services/notification-templates/index.ts';
 import { runDueJobs } from '../functions/api/services/job-runner.ts';
 import { NOTIFICATION_HANDLERS } from '../functions/api/services/notifications.ts';
 import { verifyUnsubscribeToken } from '../functions/api/services/unsubscribe.ts';
@@ -90,18 +91,24 @@ async function traveller(frequency: 'instant' | 'daily' | 'weekly' = 'instant', 
   return created;
 }
 
-const rebooking = {
-  airline: 'JetBlue Airways',
-  flightNumber: 'B6 123',
-  route: 'JFK to LAX',
-  newPrice: 41000,
-  credit: 9000,
+const flight = { airline: 'JetBlue Airways', flightNumber: 'B6 123', departureAirport: 'JFK', arrivalAirport: 'LAX' };
+
+const rebooking: NotificationContent = {
+  type: 'rebooking',
+  data: { ...flight, newPrice: 41000, credit: 9000, reference: null, creditExpiresAt: null },
 };
 
-const queue = (userId: string, type = 'rebooking', data: Record<string, unknown> = rebooking, dedupeKey?: string) =>
-  db.asService((tx) =>
-    queueNotification(tx, { userId, type, title: 'A title', message: 'A message.', data, dedupeKey }),
+const queue = (userId: string, content: NotificationContent = rebooking, dedupeKey?: string) =>
+  db.asService((tx) => queueNotification(tx, { userId, ...content, dedupeKey }));
+
+/** Queues data its type's template cannot read (a producer's bug), as SQL producers could. */
+const queueUnreadable = async (userId: string, type: string, data: Record<string, unknown>) => {
+  const [queued] = await db.asService(
+    (tx) => tx<{ id: string }[]>`
+      select private.queue_notification(${userId}::uuid, ${type}, ${tx.json(data as postgres.JSONValue)}) as id`,
   );
+  return Number(queued?.id);
+};
 
 async function row(id: number) {
   const [found] = await sql<{ status: string; attempts: number; last_error: string | null }[]>`
@@ -206,7 +213,7 @@ describe('instant delivery', () => {
   it('checks again when sending: an unconfirmed address or a kind turned off since is suppressed', async () => {
     const t = await traveller();
     const first = (await queue(t.id))!;
-    const second = (await queue(t.id, 'flight_cancelled', rebooking))!;
+    const second = (await queue(t.id, { type: 'flight_cancelled', data: flight }))!;
     await sql`update public.profiles set notify_cancellations = false where id = ${t.id}`;
     await run();
     expect(await row(second)).toMatchObject({ status: 'suppressed' });
@@ -217,6 +224,28 @@ describe('instant delivery', () => {
     await run();
     expect(await row(third)).toMatchObject({ status: 'suppressed' });
     expect(mailer.sent).toHaveLength(1);
+  });
+});
+
+describe('a row its template cannot read', () => {
+  it('is a failed send with the reason, at once and without retries; the next row goes out', async () => {
+    const t = await traveller();
+    const bad = await queueUnreadable(t.id, 'rebooking', { airline: 'JetBlue Airways' });
+    const unknown = await queueUnreadable(t.id, 'something_new', {});
+    const good = (await queue(t.id))!;
+    expect((await run()).completed).toBe(3);
+    const [badRow, unknownRow] = [await row(bad), await row(unknown)];
+    expect(badRow).toMatchObject({ status: 'failed' });
+    expect(badRow?.last_error).toMatch(
+      /^The data of this rebooking notification does not fit its template: .*newPrice/,
+    );
+    expect(unknownRow).toMatchObject({
+      status: 'failed',
+      last_error: 'No email template for notification type "something_new".',
+    });
+    expect(await job(bad)).toMatchObject({ status: 'done', attempts: 1 });
+    expect(await row(good)).toMatchObject({ status: 'sent' });
+    expect(mailer.sent.map((mail) => mail.subject)).toEqual(['Your flight was rebooked at a lower fare']);
   });
 });
 
@@ -231,7 +260,8 @@ describe('digests', () => {
   const drop = (oldPrice: number, newPrice: number) => ({
     airline: 'Delta',
     flightNumber: `DL ${oldPrice}`,
-    route: 'ATL to BOS',
+    departureAirport: 'ATL',
+    arrivalAirport: 'BOS',
     oldPrice,
     newPrice,
     netSavings: oldPrice - newPrice,
@@ -242,8 +272,8 @@ describe('digests', () => {
   it("one weekly email at the traveller's time, every item once; later items wait for the next week", async () => {
     // Monday 2026-11-23 09:00 in Paris is 08:00 UTC
     const t = await traveller('weekly', 'Europe/Paris');
-    const a = (await queue(t.id, 'price_drop', drop(50000, 40000)))!;
-    const b = (await queue(t.id, 'price_drop', drop(60000, 45000)))!;
+    const a = (await queue(t.id, { type: 'price_drop', data: drop(50000, 40000) }))!;
+    const b = (await queue(t.id, { type: 'price_drop', data: drop(60000, 45000) }))!;
     await sql`update public.notification_history set created_at = '2026-11-20T12:00:00Z' where id in (${a}, ${b})`;
 
     expect((await digestAt('2026-11-23T07:59:00Z')).completed).toBe(0); // 08:59 in Paris: not yet
@@ -256,7 +286,7 @@ describe('digests', () => {
     expect(mailer.sent[0]?.headers?.['List-Unsubscribe']).toMatch(/token=/);
 
     // a new item the same week waits; running the passes again sends nothing
-    const c = (await queue(t.id, 'price_drop', drop(70000, 50000)))!;
+    const c = (await queue(t.id, { type: 'price_drop', data: drop(70000, 50000) }))!;
     await sql`update public.notification_history set created_at = '2026-11-24T12:00:00Z' where id = ${c}`;
     await digestAt('2026-11-25T10:00:00Z');
     expect(mailer.sent).toHaveLength(1);
@@ -272,12 +302,12 @@ describe('digests', () => {
 
   it('a failed digest is retried with the same items, none lost and none in two digests', async () => {
     const t = await traveller('daily');
-    const a = (await queue(t.id, 'price_drop', drop(50000, 40000)))!;
+    const a = (await queue(t.id, { type: 'price_drop', data: drop(50000, 40000) }))!;
     await sql`update public.notification_history set created_at = '2026-11-23T08:00:00Z' where id = ${a}`;
     mailer.failing = true;
     expect((await digestAt('2026-11-23T09:30:00Z')).failed).toBe(1);
     // an item queued meanwhile is not added to the digest being retried
-    const b = (await queue(t.id, 'price_drop', drop(60000, 45000)))!;
+    const b = (await queue(t.id, { type: 'price_drop', data: drop(60000, 45000) }))!;
     await sql`update public.notification_history set created_at = '2026-11-23T08:30:00Z' where id = ${b}`;
     mailer.failing = false;
     await sql`update public.jobs set run_at = now() - interval '1 second' where status = 'queued'`;
@@ -292,9 +322,24 @@ describe('digests', () => {
     expect(mailer.sent[1]?.text).toContain('$450.00');
   });
 
+  it('leaves out an item its template cannot read (failed, with the reason) and sends the rest', async () => {
+    const t = await traveller('daily');
+    const a = (await queue(t.id, { type: 'price_drop', data: drop(50000, 40000) }))!;
+    const bad = await queueUnreadable(t.id, 'price_drop', { ...drop(60000, 45000), qualifies: 'yes' });
+    await sql`update public.notification_history set created_at = '2026-11-20T12:00:00Z' where id in (${a}, ${bad})`;
+    await digestAt('2026-11-21T09:30:00Z');
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]?.text).toContain('1 update about your flights today');
+    expect(mailer.sent[0]?.text).toContain('dropped from $500.00 to $400.00');
+    expect(mailer.sent[0]?.text).not.toContain('$450.00');
+    expect(await row(a)).toMatchObject({ status: 'sent' });
+    expect(await row(bad)).toMatchObject({ status: 'failed' });
+    expect((await row(bad))?.last_error).toMatch(/qualifies/);
+  });
+
   it('back on instant: the waiting items go out one by one', async () => {
     const t = await traveller('daily');
-    const a = (await queue(t.id, 'price_drop', drop(50000, 40000)))!;
+    const a = (await queue(t.id, { type: 'price_drop', data: drop(50000, 40000) }))!;
     await sql`update public.profiles set notification_frequency = 'instant' where id = ${t.id}`;
     await db.asService((tx) => tx`select private.run_notification_passes()`);
     await run();
@@ -318,7 +363,7 @@ describe('credit expiry reminders', () => {
       });
     const reminders = () =>
       sql<{ dedupe_key: string; data: { daysLeft: number; amount: number } }[]>`
-        select dedupe_key, additional_data as data from public.notification_history
+        select dedupe_key, data from public.notification_history
          where user_id = ${t.id} and type = 'credit_expiring' order by id`;
 
     await pass('2026-11-10T12:00:00Z'); // 40 days left

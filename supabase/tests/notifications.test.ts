@@ -40,7 +40,8 @@ async function traveller(options: { premium?: boolean; confirmed?: boolean } = {
 const priceDrop = (oldPrice: number, newPrice: number) => ({
   airline: 'JetBlue Airways',
   flightNumber: 'B6 123',
-  route: 'JFK to LAX',
+  departureAirport: 'JFK',
+  arrivalAirport: 'LAX',
   oldPrice,
   newPrice,
   netSavings: oldPrice - newPrice,
@@ -57,7 +58,7 @@ async function queue(
 ): Promise<number | null> {
   const [row] = await api.asService(
     (tx) => tx<{ id: string | null }[]>`
-      select private.queue_notification(${userId}::uuid, ${type}, 'A title', 'A message',
+      select private.queue_notification(${userId}::uuid, ${type},
         ${tx.json(data as postgres.JSONValue)}, null, ${dedupeKey}) as id`,
   );
   return row?.id === null || row?.id === undefined ? null : Number(row.id);
@@ -76,10 +77,8 @@ describe('queue_notification', () => {
     expect(id).not.toBeNull();
     expect(await queue(t.id, 'rebooking', { newPrice: 100 }, 'rebooking:flight:1')).toBe(id);
     const rows =
-      await sql`select status, delivery, type, additional_data from public.notification_history where user_id = ${t.id}`;
-    expect(rows).toEqual([
-      { status: 'pending', delivery: 'instant', type: 'rebooking', additional_data: { newPrice: 100 } },
-    ]);
+      await sql`select status, delivery, type, data from public.notification_history where user_id = ${t.id}`;
+    expect(rows).toEqual([{ status: 'pending', delivery: 'instant', type: 'rebooking', data: { newPrice: 100 } }]);
     expect(await jobFor(id!)).toEqual({ kind: 'notification_email', priority: 0, payload: { notificationId: id } });
     // another traveller may use the same key
     const other = await traveller();
@@ -160,7 +159,7 @@ describe('queue_notification', () => {
     const outcome = await attempt(
       sql,
       user(t.id),
-      (tx) => tx`select private.queue_notification(${t.id}::uuid, 'rebooking', 't', 'm')`,
+      (tx) => tx`select private.queue_notification(${t.id}::uuid, 'rebooking', '{}'::jsonb)`,
     );
     expect(outcome).toMatchObject({ error: DENIED });
   });

@@ -156,8 +156,8 @@ const tables: TableCase[] = [
       return {
         select: { run: (tx) => tx`select id from public.notification_history` },
         insert: {
-          run: (tx) => tx`insert into public.notification_history (user_id, flight_id, type, title, message)
-                          values (${owner.id}, ${owner.flightId}, 'rebooked', 'Rebooked', 'You saved $40.')`,
+          run: (tx) => tx`insert into public.notification_history (user_id, flight_id, type, data)
+                          values (${owner.id}, ${owner.flightId}, 'rebooking', '{"credit": 4000}')`,
         },
         update: { run: (tx) => tx`update public.notification_history set read_at = now()` },
         delete: { run: (tx) => tx`delete from public.notification_history` },

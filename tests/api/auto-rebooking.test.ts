@@ -177,8 +177,8 @@ describe('POST /api/admin/run-auto-rebooking', () => {
 });
 
 describe('a flight the airline cancelled', () => {
-  const cancelledNotes = (userId: string) => sql<{ flight_id: string; additional_data: Record<string, unknown> }[]>`
-    select flight_id, additional_data from public.notification_history
+  const cancelledNotes = (userId: string) => sql<{ flight_id: string; data: Record<string, unknown> }[]>`
+    select flight_id, data from public.notification_history
      where user_id = ${userId} and type = 'flight_cancelled'`;
 
   it('Check Now marks it cancelled and tells the traveller once', async () => {
@@ -206,9 +206,10 @@ describe('a flight the airline cancelled', () => {
     });
     const notes = await cancelledNotes(me.id);
     expect(notes.map((n) => Number(n.flight_id))).toEqual([added.body.flight.id]);
-    expect(notes[0]?.additional_data).toMatchObject({
+    expect(notes[0]?.data).toMatchObject({
       airline: 'United Airlines',
-      route: expect.stringContaining(' to '),
+      departureAirport: expect.stringMatching(/^[A-Z]{3}$/),
+      arrivalAirport: expect.stringMatching(/^[A-Z]{3}$/),
     });
   });
 

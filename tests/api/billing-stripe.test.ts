@@ -16,6 +16,7 @@ import type { SubscriptionPlansResponse } from '../../supabase/functions/_shared
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
 import { registerUser, type RegisteredUser } from './factories.ts';
+import { notificationEmails } from './notification-emails.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let stub: StripeStub;
@@ -85,8 +86,8 @@ async function ledger(userId: string) {
 }
 
 async function failedNotices(userId: string) {
-  return sql<{ additional_data: Record<string, unknown> }[]>`
-    select additional_data from public.notification_history where user_id = ${userId} and type = 'payment_failed'`;
+  return sql<{ data: Record<string, unknown> }[]>`
+    select data from public.notification_history where user_id = ${userId} and type = 'payment_failed'`;
 }
 
 /** A traveller subscribed through Checkout (card pm_card_visa saved). */
@@ -218,7 +219,7 @@ describe('the card form: POST /api/stripe/payment-intent', () => {
     const failed = await deliver('payment_intent.payment_failed', failedCopy);
     expect(failed.body.processed).toBe(true);
     expect((await subscription(user)).tier).toBe('free');
-    expect((await failedNotices(user.id))[0]?.additional_data).toMatchObject({
+    expect((await failedNotices(user.id))[0]?.data).toMatchObject({
       amount: plan.price,
       reason: 'Your card has insufficient funds.',
     });
@@ -278,7 +279,7 @@ describe('commission with the saved card', () => {
       'pending',
       'failed',
     ]);
-    expect((await failedNotices(user.id))[0]?.additional_data).toMatchObject({ amount: 900 });
+    expect((await failedNotices(user.id))[0]?.data).toMatchObject({ amount: 900 });
   });
 
   it("the monthly statement closes last month's period and charges the saved card once; a decline leaves it owed", async () => {
@@ -322,10 +323,10 @@ describe('commission with the saved card', () => {
 
     expect(statements.find((s) => s.user_id === declining.id)).toMatchObject({ amount: 700, status: 'failed' });
     expect(await ledger(declining.id)).toEqual({ owed: 700, paid: 0 });
-    expect((await failedNotices(declining.id))[0]?.additional_data).toMatchObject({ amount: 700 });
-    const [notice] = await sql<{ additional_data: Record<string, unknown> }[]>`
-      select additional_data from public.notification_history where user_id = ${paying.id} and type = 'commission_statement'`;
-    expect(notice?.additional_data).toMatchObject({ commissionDue: 2000, credits: 8000, charged: true });
+    expect((await failedNotices(declining.id))[0]?.data).toMatchObject({ amount: 700 });
+    const [notice] = await sql<{ data: Record<string, unknown> }[]>`
+      select data from public.notification_history where user_id = ${paying.id} and type = 'commission_statement'`;
+    expect(notice?.data).toMatchObject({ commissionDue: 2000, credits: 8000, charged: true });
   });
 });
 
@@ -593,15 +594,11 @@ describe('one charge per commission debt, and money that finds nothing owed goes
     );
     // the ledger never counted the refunded money
     expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1800 });
-    const [told] = await sql<{ message: string; additional_data: Record<string, unknown> }[]>`
-      select message, additional_data from public.notification_history
-       where user_id = ${user.id} and type = 'payment_refunded'`;
-    expect(told?.additional_data).toMatchObject({ amount: 1800, applied: 0 });
-    expect(told?.message).toContain('$18.00 has been refunded to your card');
-    const [alert] = await sql<{ additional_data: Record<string, unknown> }[]>`
-      select additional_data from public.notification_history
-       where user_id = ${admin.id} and type = 'admin_alert'`;
-    expect(alert?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1800 });
+    const [told] = await notificationEmails(sql, user.id, 'payment_refunded');
+    expect(told?.data).toMatchObject({ amount: 1800, applied: 0 });
+    expect(told?.text).toContain('$18.00 has been refunded to your card');
+    const [alert] = await notificationEmails(sql, admin.id, 'admin_alert');
+    expect(alert?.data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1800 });
   });
 
   it('a refund Stripe refuses alerts the admins once, and on its last attempt holds the money and tells the traveller', async () => {
@@ -624,10 +621,7 @@ describe('one charge per commission debt, and money that finds nothing owed goes
       if (!row) throw new Error('no commission_refund job');
       return row;
     };
-    const alerts = () => sql<{ title: string; message: string; additional_data: Record<string, unknown> }[]>`
-      select title, message, additional_data from public.notification_history
-       where user_id = ${admin.id} and type = 'admin_alert' and additional_data->>'paymentId' = ${intentId}
-       order by id`;
+    const alerts = () => notificationEmails(sql, admin.id, 'admin_alert', { paymentId: intentId });
     const held = async () => {
       const [row] = await sql<{ held: boolean; refunded: number }[]>`
         select unapplied_held_at is not null as held, unapplied_refunded as refunded
@@ -639,11 +633,11 @@ describe('one charge per commission debt, and money that finds nothing owed goes
     expect(await job()).toMatchObject({ status: 'queued', attempts: 1 });
     const first = await alerts();
     expect(first).toHaveLength(1);
-    expect(first[0]?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
-    expect(first[0]?.message).toContain('$12.00');
-    expect(first[0]?.message).toContain(user.username);
-    expect(first[0]?.message).toContain('can no longer receive refunds');
-    expect(first[0]?.message).toContain('will be retried');
+    expect(first[0]?.data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
+    expect(first[0]?.text).toContain('$12.00');
+    expect(first[0]?.text).toContain(user.username);
+    expect(first[0]?.text).toContain('can no longer receive refunds');
+    expect(first[0]?.text).toContain('will be retried');
     expect(await held()).toEqual({ held: false, refunded: 0 });
 
     // the backoff's wait skipped: a second refused attempt alerts nobody again
@@ -660,14 +654,13 @@ describe('one charge per commission debt, and money that finds nothing owed goes
     expect(await held()).toEqual({ held: true, refunded: 0 });
     const final = await alerts();
     expect(final).toHaveLength(2);
-    expect(final[1]?.title).toBe('Commission refund given up: money held');
-    expect(final[1]?.additional_data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
-    const told = await sql<{ message: string; additional_data: Record<string, unknown> }[]>`
-      select message, additional_data from public.notification_history
-       where user_id = ${user.id} and type = 'refund_held' and additional_data->>'paymentId' = ${intentId}`;
+    // the heading the alert's email opens with (the row's title before notifications became type and data)
+    expect(final[1]?.text).toContain('Commission refund given up: money held');
+    expect(final[1]?.data).toMatchObject({ userId: user.id, paymentId: intentId, amount: 1200 });
+    const told = await notificationEmails(sql, user.id, 'refund_held', { paymentId: intentId });
     expect(told).toHaveLength(1);
-    expect(told[0]?.message).toContain('We could not refund $12.00');
-    expect(told[0]?.additional_data).toMatchObject({ amount: 1200 });
+    expect(told[0]?.text).toContain('We could not refund $12.00');
+    expect(told[0]?.data).toMatchObject({ amount: 1200 });
     expect([...stub.refunds.values()].filter((r) => r.payment_intent === intentId)).toEqual([]);
     // the ledger never counted the unapplied money
     expect(await ledger(user.id)).toEqual({ owed: 0, paid: 1200 });

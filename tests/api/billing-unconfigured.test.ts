@@ -130,8 +130,8 @@ describe('payments with neither a Stripe key nor the test mode', () => {
     expect(statements).toEqual([{ amount: 2221, status: 'pending', payment_reference: null }]);
     expect(await tierOf(user.id)).toEqual({ tier: 'free', owed: 2221, paid: 0 });
     expect(await sql`select 1 from private.payments where user_id = ${user.id}`).toHaveLength(0);
-    const [notice] = await sql<{ additional_data: Record<string, unknown> }[]>`
-      select additional_data from public.notification_history where user_id = ${user.id} and type = 'commission_statement'`;
-    expect(notice?.additional_data).toMatchObject({ commissionDue: 2221, charged: false });
+    const [notice] = await sql<{ data: Record<string, unknown> }[]>`
+      select data from public.notification_history where user_id = ${user.id} and type = 'commission_statement'`;
+    expect(notice?.data).toMatchObject({ commissionDue: 2221, charged: false });
   });
 });

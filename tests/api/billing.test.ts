@@ -53,8 +53,8 @@ async function confirmedUser() {
 }
 
 async function notifications(userId: string, type: string) {
-  return sql<{ message: string; additional_data: Record<string, unknown> }[]>`
-    select message, additional_data from public.notification_history where user_id = ${userId} and type = ${type}`;
+  return sql<{ data: Record<string, unknown> }[]>`
+    select data from public.notification_history where user_id = ${userId} and type = ${type}`;
 }
 
 /** Commission recorded for the traveller as a rebooking records it (pending row, owed). */
@@ -183,7 +183,7 @@ describe('upgrading: POST /api/stripe/payment-intent and the test-mode confirmat
     expect((await history(user)).transactions).toMatchObject([{ type: 'subscription', status: 'failed' }]);
     const told = await notifications(user.id, 'payment_failed');
     expect(told).toHaveLength(1);
-    expect(told[0]?.additional_data).toMatchObject({ amount: plan.price });
+    expect(told[0]?.data).toMatchObject({ amount: plan.price });
 
     // the same card form may be submitted again
     const retried = await api.post<TestModeConfirmResponse>(
@@ -341,7 +341,7 @@ describe('commission: GET /api/billing/commission, POST /api/stripe/pay-commissi
     );
     expect(failed.body.success).toBe(false);
     expect(await ledger(user.id)).toEqual({ owed: 2500, paid: 0 });
-    expect((await notifications(user.id, 'payment_failed'))[0]?.additional_data).toMatchObject({ amount: 2500 });
+    expect((await notifications(user.id, 'payment_failed'))[0]?.data).toMatchObject({ amount: 2500 });
 
     const second = await api.post<PaymentIntentResponse>('/stripe/pay-commission', undefined, auth(user));
     expect(second.status).toBe(200);

@@ -510,9 +510,9 @@ describe('Gmail answers', () => {
     const me = await own.api.get<CurrentUserResponse>('/auth/me', auth(user));
     expect(me.body.user).toMatchObject({ emailConnected: false, emailConnectionState: 'needs_reconnect' });
     const notices = await own.sql`
-      select additional_data from public.notification_history where user_id = ${user.id} and type = 'email_reconnect'`;
+      select data from public.notification_history where user_id = ${user.id} and type = 'email_reconnect'`;
     expect(notices).toHaveLength(1);
-    expect(notices[0]?.additional_data).toMatchObject({ provider: 'gmail' });
+    expect(notices[0]?.data).toMatchObject({ provider: 'gmail' });
     const [open] = await own.sql`
       select count(*)::int as n from public.jobs
        where kind = 'email_scan' and payload ->> 'userId' = ${user.id} and status in ('queued', 'running')`;

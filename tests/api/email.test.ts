@@ -221,9 +221,9 @@ describe('the sample mailbox (GET /api/email/connect-dev)', () => {
     expect(flights).toHaveLength(9);
     expect(flights.filter((f) => f.isWatched)).toHaveLength(5);
     const [notice] = await sql`
-      select type, additional_data from public.notification_history
+      select type, data from public.notification_history
        where user_id = ${user.id} and type = 'import_over_limit'`;
-    expect(notice?.additional_data).toMatchObject({ found: connection.scan?.flightsNotWatched, limit: 5 });
+    expect(notice?.data).toMatchObject({ found: connection.scan?.flightsNotWatched, limit: 5 });
   });
 
   it('shows each traveller only their own connection and the emails read for them', async () => {

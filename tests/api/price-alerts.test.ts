@@ -51,8 +51,8 @@ async function alertMails(address: string, atLeast = 1) {
 }
 
 async function alertRows(userId: string) {
-  return sql<{ type: string; status: string; channel: string; title: string; flight_id: number }[]>`
-    select type, status, channel, title, flight_id::int from public.notification_history where user_id = ${userId}
+  return sql<{ type: string; status: string; channel: string; flight_id: number }[]>`
+    select type, status, channel, flight_id::int from public.notification_history where user_id = ${userId}
   `;
 }
 
@@ -75,7 +75,7 @@ describe('price-drop alerts', () => {
     );
     expect(mail?.text).toContain('/dashboard');
     expect(await alertRows(user.id)).toEqual([
-      { type: 'price_drop', status: 'sent', channel: 'email', title: mail?.subject, flight_id: flight.id },
+      { type: 'price_drop', status: 'sent', channel: 'email', flight_id: flight.id },
     ]);
 
     // still a drop on the next check: no second alert
@@ -135,7 +135,7 @@ describe('price-drop alerts', () => {
       expect(mail?.subject).not.toContain(userText);
     }
     expect(await alertRows(user.id)).toEqual([
-      { type: 'price_drop', status: 'sent', channel: 'email', title: ALERT_SUBJECT, flight_id: second.flight.id },
+      { type: 'price_drop', status: 'sent', channel: 'email', flight_id: second.flight.id },
     ]);
   });
 
@@ -180,8 +180,8 @@ describe('price-drop alerts', () => {
     await confirmationEmails(user.email);
     // queued by anything (the address changed after queueing, an old row): the sender checks again
     const [queued] = await sql<{ id: number }[]>`
-      insert into public.notification_history (user_id, type, title, message, status, channel)
-      values (${user.id}, 'price_drop', 'Invoice overdue: pay now at evil.example', 'Attacker text', 'pending', 'email')
+      insert into public.notification_history (user_id, type, data, status, channel)
+      values (${user.id}, 'price_drop', '{"airline": "Invoice overdue: pay now at evil.example"}', 'pending', 'email')
       returning id::int`;
     // the scheduler's hourly maintenance delivers whatever is pending
     const cronSecret = await readFile(path.join(path.dirname(api.stack.signingKeyPath), 'cron-secret'), 'utf8');

@@ -16,6 +16,7 @@ import type {
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
 import { putOnPremium, registerUser, type RegisteredUser } from './factories.ts';
+import { notificationEmails } from './notification-emails.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let own: OwnStack;
@@ -77,9 +78,7 @@ async function state(userId: string) {
 }
 
 async function expiredNotices(userId: string) {
-  return sql<{ message: string; additional_data: Record<string, unknown> }[]>`
-    select message, additional_data from public.notification_history
-     where user_id = ${userId} and type = 'subscription_expired'`;
+  return notificationEmails(sql, userId, 'subscription_expired');
 }
 
 describe('the daily expiry pass', () => {
@@ -112,8 +111,8 @@ describe('the daily expiry pass', () => {
     });
     const notices = await expiredNotices(user.id);
     expect(notices).toHaveLength(1);
-    expect(notices[0]?.additional_data).toMatchObject({ flightLimit: 5, unwatched: 2 });
-    expect(notices[0]?.message).toMatch(/You are now on the Free plan/);
+    expect(notices[0]?.data).toMatchObject({ flightLimit: 5, unwatched: 2 });
+    expect(notices[0]?.text).toMatch(/You are now on the Free plan/);
     const current = await api.get<CurrentSubscriptionResponse>('/subscription/current', auth(user));
     expect(current.body.subscription).toMatchObject({ tier: 'free', status: 'expired', renews: false });
     expect((await state(renewing.id))?.tier).toBe('premium');

@@ -2,6 +2,7 @@
 // docs/architecture.md). Missing required settings fail at the first request with a message
 // that names them, rather than as an obscure fetch or connection error later.
 import { DEFAULT_SUPPORT_EMAIL } from '../_shared/constants.ts';
+import type { GoogleConfig } from '../_shared/mailbox/types.ts';
 import type { PaymentsConfig } from '../_shared/payments/index.ts';
 
 export interface Config {
@@ -49,21 +50,7 @@ export interface Config {
 }
 
 /** Email import: Gmail through OAuth, the local sample mailbox, the forwarding address. */
-export interface EmailImportConfig {
-  /** GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: the OAuth client (Google Cloud console, type Web). */
-  googleClientId: string | null;
-  googleClientSecret: string | null;
-  /** GOOGLE_REDIRECT_URI (default `${SITE_URL}/oauth2callback`), registered with the client. */
-  redirectUri: string;
-  /**
-   * Google's endpoints, as base URLs (tests point all three at the local stand-in,
-   * dev/google): GOOGLE_ACCOUNTS_URL (authorization page, default https://accounts.google.com),
-   * GOOGLE_OAUTH2_URL (token and revocation, https://oauth2.googleapis.com), GMAIL_API_URL
-   * (https://gmail.googleapis.com).
-   */
-  accountsUrl: string;
-  oauth2Url: string;
-  gmailApiUrl: string;
+export interface EmailImportConfig extends GoogleConfig {
   /** EMAIL_TOKEN_KEY: 32 bytes, base64; the AES-GCM key the stored Gmail tokens are encrypted with. */
   tokenKey: string | null;
   /** EMAIL_DEV_MAILBOX=true: offer the sample mailbox (GET /api/email/connect-dev); local stack only. */

@@ -2,7 +2,8 @@
 // claims them. An area adds its handler here (and its kind's row to private.job_kinds in its
 // migration). The price sweep's `price_check` batches are not here: the sweep runs them itself.
 import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
-import { commissionRefundJob, commissionStatementsJob } from '../services/billing.ts';
+import { commissionRefundJob } from '../services/billing/refunds.ts';
+import { commissionStatementsJob } from '../services/billing/statements.ts';
 import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
 import { inboundEmailHandler } from '../services/email/inbound.ts';
 import type { JobHandler } from '../services/job-runner.ts';

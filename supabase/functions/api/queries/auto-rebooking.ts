@@ -6,6 +6,7 @@ import type postgres from 'postgres';
 import type { RebookRequest, RetrievedBooking } from '../../_shared/fare-source/types.ts';
 import type { RebookingVerdict } from '../../_shared/types/flights.ts';
 import type { Tx } from '../db.ts';
+import { queueNotification } from './notifications.ts';
 
 export type RunTrigger = 'scheduler' | 'admin' | 'traveller';
 
@@ -44,7 +45,8 @@ export interface BatchFlight {
   userId: string;
   airline: string;
   flightNumber: string;
-  route: string;
+  departureAirport: string;
+  arrivalAirport: string;
   currentPrice: number;
   isEligible: boolean;
   /** The flight's method, or the kept retrieval's when it says assisted. */
@@ -69,7 +71,8 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       user_id: string;
       airline: string;
       flight_number: string;
-      route: string;
+      departure_airport: string;
+      arrival_airport: string;
       current_price: number;
       is_eligible_for_rebooking: boolean;
       rebooking_method: 'source' | 'assisted';
@@ -78,8 +81,7 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       price_paid: number | null;
     }[]
   >`
-    select f.id, f.user_id, f.airline, f.flight_number,
-           f.departure_airport || ' to ' || f.arrival_airport as route,
+    select f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
            f.current_price, f.is_eligible_for_rebooking,
            case when f.rebooking_method = 'assisted' or b.rebooking_method = 'assisted'
                 then 'assisted' else 'source' end as rebooking_method,
@@ -103,7 +105,8 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       userId: r.user_id,
       airline: r.airline,
       flightNumber: r.flight_number,
-      route: r.route,
+      departureAirport: r.departure_airport,
+      arrivalAirport: r.arrival_airport,
       currentPrice: r.current_price,
       isEligible: r.is_eligible_for_rebooking,
       method: r.rebooking_method,
@@ -197,15 +200,19 @@ export async function circuitRecord(
 
 /** Queues the assisted-path email: what to ask the airline for, the net saving, a link. Once per flight and fare. */
 export async function queueActionNeeded(tx: Tx, f: BatchFlight, link: string): Promise<void> {
-  const net = f.verdict.netSavings;
-  const whatToAsk =
-    `Ask ${f.airline} to change booking ${f.flightNumber} to the same flights at the current fare and to ` +
-    `return the difference${f.verdict.refundForm === 'cash' ? ' as a refund' : ' as a travel credit'}.`;
-  await tx`
-    select private.queue_notification(
-      ${f.userId}::uuid, 'action_needed', 'A lower fare is waiting: change it with the airline',
-      ${`${f.airline} ${f.flightNumber} (${f.route}) dropped in price. ${whatToAsk}`},
-      ${tx.json({ airline: f.airline, flightNumber: f.flightNumber, route: f.route, netSavings: net, whatToAsk, link })},
-      ${f.flightId}::bigint, ${`action_needed:${f.flightId}:${f.currentPrice}`})
-  `;
+  await queueNotification(tx, {
+    userId: f.userId,
+    type: 'action_needed',
+    data: {
+      airline: f.airline,
+      flightNumber: f.flightNumber,
+      departureAirport: f.departureAirport,
+      arrivalAirport: f.arrivalAirport,
+      netSavings: f.verdict.netSavings,
+      refundForm: f.verdict.refundForm === 'cash' ? 'cash' : 'credit',
+      link,
+    },
+    flightId: f.flightId,
+    dedupeKey: `action_needed:${f.flightId}:${f.currentPrice}`,
+  });
 }

@@ -17,6 +17,7 @@ import type { SubscriptionPlan } from '../../_shared/types/plans.ts';
 import type { SubscriptionTier } from '../../_shared/constants.ts';
 import type { Db, Tx } from '../db.ts';
 import { listPage } from './pagination.ts';
+import { queueNotification } from './notifications.ts';
 
 const planJson = (alias: string) => `json_build_object(
   'id', ${alias}.id, 'name', ${alias}.name, 'price', ${alias}.price, 'flightLimit', ${alias}.flight_limit,
@@ -334,6 +335,12 @@ export async function paymentDisputeClosed(tx: Tx, id: string, disputeId: string
   return row?.ok ?? false;
 }
 
+/** Whether a Stripe event is already stored: a delivery seen before is answered without work. */
+export async function stripeEventSeen(tx: Tx, id: string): Promise<boolean> {
+  const rows = await tx`select 1 from private.stripe_events where id = ${id}`;
+  return rows.length > 0;
+}
+
 /** Stores a webhook event id; false when it was stored before (a replay). */
 export async function recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
   const rows = await tx`
@@ -424,11 +431,12 @@ export async function recordInvoiceFailed(tx: Tx, userId: string, invoiceId: str
     returning id
   `;
   if (rows.length === 0) return;
-  await tx`
-    select private.billing_notify(${userId}, 'payment_failed', 'Payment failed',
-      ${`Your Premium renewal payment did not go through: ${reason}`},
-      ${tx.json({ amount, reason })}, ${`payment_failed:${invoiceId}`})
-  `;
+  await queueNotification(tx, {
+    userId,
+    type: 'payment_failed',
+    data: { purpose: 'subscription', amount, reason },
+    dedupeKey: `payment_failed:${invoiceId}`,
+  });
 }
 
 /** The downgrade: the free plan now (auto-rebooking off; private.move_to_free_plan), no renewal. */
@@ -563,16 +571,12 @@ export async function notifyStatement(
   userId: string,
   s: { periodStart: string; periodEnd: string; credits: number; commissionDue: number; charged: boolean },
 ) {
-  const due = `$${(s.commissionDue / 100).toFixed(2)}`;
-  const message = s.charged
-    ? `Your commission statement for ${s.periodStart} to ${s.periodEnd}: ${due} was charged to your saved card.`
-    : s.commissionDue > 0
-      ? `Your commission statement for ${s.periodStart} to ${s.periodEnd}: ${due} is due. You can pay it from your dashboard.`
-      : `Your commission statement for ${s.periodStart} to ${s.periodEnd}: nothing is due.`;
-  await tx`
-    select private.billing_notify(${userId}, 'commission_statement', 'Your commission statement', ${message},
-      ${tx.json(s)}, ${`commission_statement:${userId}:${s.periodStart}`})
-  `;
+  await queueNotification(tx, {
+    userId,
+    type: 'commission_statement',
+    data: s,
+    dedupeKey: `commission_statement:${userId}:${s.periodStart}`,
+  });
 }
 
 // ---- a commission payment an admin records ----

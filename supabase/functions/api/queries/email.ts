@@ -13,6 +13,7 @@ import type {
 } from '../../_shared/types/email.ts';
 import type { Tx } from '../db.ts';
 import { containsPattern, listPage } from './pagination.ts';
+import { queueNotification } from './notifications.ts';
 
 // ---- OAuth attempts ---------------------------------------------------------------------------
 
@@ -173,14 +174,12 @@ export async function markNeedsReconnect(tx: Tx, userId: string, reason: string)
   `;
   const row = rows[0];
   if (!row) return;
-  await tx`
-    select private.queue_notification(
-      ${userId}::uuid, 'email_reconnect', 'Reconnect your Gmail',
-      'Google no longer lets FareBack read your flight confirmations, so new bookings are not being found. Connect your Gmail again from your account page.',
-      ${tx.json({ provider: 'gmail' })}::jsonb, null::bigint,
-      ${`email_reconnect:${userId}:${new Date(row.connected_at).toISOString()}`}
-    )
-  `;
+  await queueNotification(tx, {
+    userId,
+    type: 'email_reconnect',
+    data: { provider: 'gmail' },
+    dedupeKey: `email_reconnect:${userId}:${new Date(row.connected_at).toISOString()}`,
+  });
 }
 
 export async function saveHistoryId(tx: Tx, userId: string, historyId: string | null): Promise<void> {
@@ -515,13 +514,7 @@ export async function queueOverLimitNotice(
   n: { found: number; watched: number; limit: number },
   dedupeKey: string,
 ): Promise<void> {
-  await tx`
-    select private.queue_notification(
-      ${userId}::uuid, 'import_over_limit', 'Flights found but not watched',
-      ${`FareBack found ${n.found} flight${n.found === 1 ? '' : 's'} in your email that ${n.found === 1 ? 'is' : 'are'} not being watched: your plan watches up to ${n.limit}. Upgrade to Premium or remove a flight to watch ${n.found === 1 ? 'it' : 'them'}.`},
-      ${tx.json(n)}::jsonb, null::bigint, ${dedupeKey}
-    )
-  `;
+  await queueNotification(tx, { userId, type: 'import_over_limit', data: n, dedupeKey });
 }
 
 // ---- bookings held for the traveller to confirm (private.email_held_bookings) ---------------------

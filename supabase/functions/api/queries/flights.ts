@@ -12,6 +12,7 @@ import type {
 import { commissionOn, type FlightStatus } from '../../_shared/flights/rules.ts';
 import type { DashboardStats, Flight } from '../../_shared/types/flights.ts';
 import type { Tx } from '../db.ts';
+import { queueNotification } from './notifications.ts';
 
 type Row = Record<string, unknown>;
 
@@ -419,22 +420,22 @@ export async function recordRebooking(tx: Tx, r: RebookingRecord): Promise<{ com
   `;
   if (flight) {
     // The traveller hears of it through the outbox (owner: notifications), once per rebooking.
-    const route = `${flight.departure_airport} to ${flight.arrival_airport}`;
-    await tx`
-      select private.queue_notification(
-        ${r.userId}::uuid, 'rebooking', 'Your flight was rebooked at a lower fare',
-        ${`${flight.airline} ${flight.flight_number} (${route}) was rebooked at a lower fare.`},
-        ${tx.json({
-          airline: flight.airline,
-          flightNumber: flight.flight_number,
-          route,
-          newPrice: r.newPrice,
-          credit: r.airlineCredit,
-          reference: r.creditReference,
-          creditExpiresAt: r.creditExpiryDate,
-        })},
-        ${r.flightId}::bigint, ${`rebooking:${r.rebookingId}`})
-    `;
+    await queueNotification(tx, {
+      userId: r.userId,
+      type: 'rebooking',
+      data: {
+        airline: flight.airline,
+        flightNumber: flight.flight_number,
+        departureAirport: flight.departure_airport,
+        arrivalAirport: flight.arrival_airport,
+        newPrice: r.newPrice,
+        credit: r.airlineCredit,
+        reference: r.creditReference,
+        creditExpiresAt: r.creditExpiryDate,
+      },
+      flightId: r.flightId,
+      dedupeKey: `rebooking:${r.rebookingId}`,
+    });
   }
   return { commission };
 }
@@ -501,13 +502,13 @@ export async function cancelFlights(tx: Tx, flights: { flightId: number; userId:
         from unnest(${flights.map((f) => f.flightId)}::bigint[], ${flights.map((f) => f.userId)}::uuid[])
              as c(flight_id, user_id)
        where f.id = c.flight_id and f.user_id = c.user_id and private.flight_is_checkable(f)
-      returning f.id, f.user_id, f.airline, f.flight_number, f.departure_airport || ' to ' || f.arrival_airport as route
+      returning f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport
     )
     select c.id,
            private.queue_notification(
-             c.user_id, 'flight_cancelled', 'The airline cancelled one of your flights',
-             c.airline || ' ' || c.flight_number || ' (' || c.route || ') was cancelled by the airline.',
-             jsonb_build_object('airline', c.airline, 'flightNumber', c.flight_number, 'route', c.route),
+             c.user_id, 'flight_cancelled',
+             jsonb_build_object('airline', c.airline, 'flightNumber', c.flight_number,
+                                'departureAirport', c.departure_airport, 'arrivalAirport', c.arrival_airport),
              c.id, 'flight_cancelled:' || c.id) as notification_id
       from cancelled c
   `;

@@ -3,10 +3,10 @@
 // (services/notifications.ts). Service connection only.
 import type postgres from 'postgres';
 import type { Tx } from '../db.ts';
-import type { NotificationForEmail } from '../services/notification-templates.ts';
+import type { NotificationContent, StoredNotification } from '../services/notification-templates/index.ts';
 
-/** A row as the templates read it (services/notification-templates.ts). */
-export type OutboxRow = NotificationForEmail;
+/** A row as stored: its type and data, read by its template (services/notification-templates/). */
+export type OutboxRow = StoredNotification;
 
 export interface Recipient {
   userId: string;
@@ -17,18 +17,14 @@ export interface Recipient {
 interface RowFields {
   id: string | number;
   type: string;
-  title: string;
-  message: string;
-  additional_data: Record<string, unknown> | null;
+  data: unknown;
   created_at: Date;
 }
 
 const toOutboxRow = (row: RowFields): OutboxRow => ({
   id: Number(row.id),
   type: row.type,
-  title: row.title,
-  message: row.message,
-  data: row.additional_data ?? {},
+  data: row.data,
   createdAt: row.created_at,
 });
 
@@ -64,7 +60,7 @@ export async function startSending(
        and p.id = n.user_id
        and n.status in ('pending', 'sending')
        and n.channel = 'email'
-    returning n.id, n.type, n.title, n.message, n.additional_data, n.created_at, n.status, n.delivery_key,
+    returning n.id, n.type, n.data, n.created_at, n.status, n.delivery_key,
               private.notification_kind(n.type) as kind, n.user_id, p.email, p.username
   `;
   if (!row) return null;
@@ -145,7 +141,7 @@ export async function takeDigestItems(
                then n.status = 'sending' and n.digest_key = ${digestKey}
              else n.status = 'pending' and n.created_at < ${cutoff}
            end
-    returning n.id, n.type, n.title, n.message, n.additional_data, n.created_at, n.status
+    returning n.id, n.type, n.data, n.created_at, n.status
   `;
   const sending = rows.filter((row) => row.status === 'sending').map(toOutboxRow);
   sending.sort((a, b) => a.id - b.id);
@@ -174,23 +170,18 @@ export async function unsubscribeKind(tx: Tx, userId: string, kind: string): Pro
   return row?.done === true;
 }
 
-/** Queues a notification from TypeScript, inside the caller's transaction (see the migration). */
+/**
+ * Queues a notification from TypeScript, inside the caller's transaction: a type and its data
+ * (services/notification-templates/data.ts), no text (migration 20261129100000_notification_data.sql).
+ */
 export async function queueNotification(
   tx: Tx,
-  note: {
-    userId: string;
-    type: string;
-    title: string;
-    message: string;
-    data?: Record<string, unknown>;
-    flightId?: number | null;
-    dedupeKey?: string | null;
-  },
+  note: NotificationContent & { userId: string; flightId?: number | null; dedupeKey?: string | null },
 ): Promise<number | null> {
   const [row] = await tx<{ id: string | null }[]>`
     select private.queue_notification(
-      ${note.userId}::uuid, ${note.type}, ${note.title}, ${note.message},
-      ${tx.json((note.data ?? {}) as postgres.JSONValue)}, ${note.flightId ?? null}::bigint, ${note.dedupeKey ?? null}
+      ${note.userId}::uuid, ${note.type}, ${tx.json(note.data as postgres.JSONValue)},
+      ${note.flightId ?? null}::bigint, ${note.dedupeKey ?? null}
     ) as id`;
   return row?.id === null || row?.id === undefined ? null : Number(row.id);
 }

@@ -99,20 +99,17 @@ export async function recordPriceChecks(tx: Tx, results: PriceCheckResult[]): Pr
       select u.id, u.user_id, u.price, u.currency, u.checked_at, u.source from updated u
     ),
     -- Price-drop alerts (spec: email alerts on every plan), through the one outbox:
-    -- private.queue_notification (migration 20261125110000_notification_outbox.sql) writes the
-    -- row with the price and enqueues its delivery, applying the owner's switch, confirmed
+    -- private.queue_notification (migration 20261129100000_notification_data.sql) writes the
+    -- row (type and data: the email's template writes the words) and enqueues its delivery, applying the owner's switch, confirmed
     -- address and thresholds (either minPriceDrop cents or minPriceDropPercent). Only a flight
     -- newly entering price_drop alerts.
     alerts as (
       select u.id as flight_id,
              private.queue_notification(
-               u.user_id, 'price_drop', 'A fare dropped on one of your flights',
-               'The fare for ' || u.airline || ' ' || u.flight_number || ' (' || u.departure_airport || ' to '
-                 || u.arrival_airport || ') dropped from ' || to_char(u.original_price / 100.0, 'FM$999,999,990.00')
-                 || ' to ' || to_char(u.price / 100.0, 'FM$999,999,990.00') || '.',
+               u.user_id, 'price_drop',
                jsonb_build_object(
                  'airline', u.airline, 'flightNumber', u.flight_number,
-                 'route', u.departure_airport || ' to ' || u.arrival_airport,
+                 'departureAirport', u.departure_airport, 'arrivalAirport', u.arrival_airport,
                  'oldPrice', u.original_price, 'newPrice', u.price,
                  'netSavings', v.verdict -> 'netSavings', 'changePenalty', v.verdict -> 'changePenalty',
                  'currency', u.currency, 'qualifies', v.verdict -> 'qualifies', 'reason', v.verdict -> 'reason'),

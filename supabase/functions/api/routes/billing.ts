@@ -17,16 +17,11 @@ import { readJson } from '../lib/body.ts';
 import { readQuery } from '../lib/query-string.ts';
 import { requireAdmin } from '../middleware/require-admin.ts';
 import { billingHistory, commissionSummary } from '../queries/billing.ts';
-import {
-  confirmTestPayment,
-  createCheckoutSession,
-  createPlanPaymentIntent,
-  currentSubscription,
-  handleWebhook,
-  payCommission,
-  recordCommissionPayment,
-  updateSubscription,
-} from '../services/billing.ts';
+import { createCheckoutSession, createPlanPaymentIntent } from '../services/billing/checkout.ts';
+import { payCommission, recordCommissionPayment } from '../services/billing/commission.ts';
+import { currentSubscription, updateSubscription } from '../services/billing/subscription.ts';
+import { confirmTestPayment } from '../services/billing/test-mode.ts';
+import { handleWebhook } from '../services/billing/webhook.ts';
 
 /** An empty body (or none) reads as `{}`; anything else must be a JSON object. */
 async function optionalJson<S extends Parameters<typeof readJson>[1]>(c: Parameters<typeof readJson>[0], schema: S) {

@@ -22,7 +22,10 @@
 //
 // Only to confirmed addresses (migration 20261123000300_email_confirmation.sql) and only kinds
 // the traveller still wants: checked again when sending, a row that fails either is 'suppressed'.
-// The subject is fixed per type (services/notification-templates.ts), never user text.
+// A row is a type and its data; its template (services/notification-templates/) writes the email,
+// with a subject fixed per type, never user text. A row whose data does not fit its type's schema
+// cannot be rendered: it ends 'failed' with the reason in last_error (public.ops_failed_notifications
+// lists it), at once and without retries, since its data will not change; a digest sends the rest.
 import type { Mailer } from '../../_shared/mailer/types.ts';
 import type { AppDeps } from '../context.ts';
 import type { Tx } from '../db.ts';
@@ -40,10 +43,12 @@ import type { JobContext, JobHandler, RunDueJobsResult } from './job-runner.ts';
 import { runDueJobs } from './job-runner.ts';
 import {
   type EmailContext,
+  type Notification,
+  readNotification,
   renderDigestEmail,
   renderNotificationEmail,
   type RenderedEmail,
-} from './notification-templates.ts';
+} from './notification-templates/index.ts';
 import { signUnsubscribeToken, unsubscribeLinks, unsubscribeSecret } from './unsubscribe.ts';
 
 export const NOTIFICATION_EMAIL_JOB = 'notification_email';
@@ -122,7 +127,16 @@ export const notificationEmailHandler: JobHandler<{ notificationId: number }> = 
       return;
     }
     const { row, recipient, deliveryKey, kind } = started;
-    const email = await renderNotificationEmail(row, await emailContext(deps, recipient, kind));
+    const read = readNotification(row);
+    if (!read.ok) {
+      deps.log({ level: 'error', msg: 'notification not rendered', notificationId: row.id, reason: read.reason });
+      await ctx.finish(async (tx: Tx) => {
+        await recordSendFailure(tx, [row.id], read.reason, true);
+        return { sent: 0, failed: 1 };
+      });
+      return;
+    }
+    const email = await renderNotificationEmail(read.note, await emailContext(deps, recipient, kind));
     const headers = await unsubscribeHeaders(deps, recipient, kind);
     await sendOrRecord(deps, ctx, job.id, [row.id], () =>
       send(deps.mailer, recipient.email, email, headers, deliveryKey),
@@ -151,7 +165,26 @@ export const notificationDigestHandler: JobHandler<DigestPayload> = {
       return;
     }
     const recipient = taken.recipient;
-    const rows: OutboxRow[] = taken.rows;
+    const rows: Notification[] = [];
+    const unreadable: { row: OutboxRow; reason: string }[] = [];
+    for (const row of taken.rows) {
+      const read = readNotification(row);
+      if (read.ok) rows.push(read.note);
+      else unreadable.push({ row, reason: read.reason });
+    }
+    if (unreadable.length > 0) {
+      for (const { row, reason } of unreadable) {
+        deps.log({ level: 'error', msg: 'notification not rendered', notificationId: row.id, reason });
+      }
+      // failed for good whatever becomes of the rest: a retry of this digest sends the same others
+      await deps.db.asService(async (tx) => {
+        for (const { row, reason } of unreadable) await recordSendFailure(tx, [row.id], reason, true);
+      });
+    }
+    if (rows.length === 0) {
+      await ctx.finish(() => Promise.resolve({ sent: 0, failed: unreadable.length }));
+      return;
+    }
     const email = await renderDigestEmail(
       period === 'weekly' ? 'weekly' : 'daily',
       rows,

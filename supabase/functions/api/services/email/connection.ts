@@ -31,17 +31,16 @@ import {
   takeLatestOAuthAttempt,
   takeOAuthAttempt,
 } from '../../queries/email.ts';
+import { gmailProfile } from '../../../_shared/mailbox/gmail.ts';
 import {
   authorizationUrl,
   codeChallenge,
   exchangeCode,
-  gmailProfile,
-  GoogleGrantError,
-  type GoogleTokens,
   randomToken,
   revokeToken,
-  sha256Hex,
-} from './google.ts';
+} from '../../../_shared/mailbox/google.ts';
+import { GoogleGrantError, type GoogleTokens } from '../../../_shared/mailbox/types.ts';
+import { sha256Hex } from '../../lib/sha256.ts';
 import { kickScans } from './scan.ts';
 import { createTokenCipher } from './token-crypto.ts';
 

@@ -25,8 +25,8 @@ import {
   INBOUND_MAX_WAITING,
   storeInboundEmail,
 } from '../../queries/inbound-email.ts';
+import { sha256Hex } from '../../lib/sha256.ts';
 import { type JobHandler, runDueJobs } from '../job-runner.ts';
-import { sha256Hex } from './google.ts';
 import { importEmail, readEmail } from './importer.ts';
 
 export const INBOUND_MAX_BYTES = 5 * 1024 * 1024;

@@ -7,6 +7,14 @@
 // in `waiting` and give the job back for the time Gmail asked (RetryJobError); a token Google
 // refuses marks the connection 'needs reconnect', tells the traveller, and ends the scan (no
 // retry loop).
+import { refreshAccessToken } from '../../../_shared/mailbox/google.ts';
+import {
+  createMailbox,
+  GmailRateLimitError,
+  GmailUnauthorizedError,
+  GoogleGrantError,
+  type Mailbox,
+} from '../../../_shared/mailbox/index.ts';
 import type { AppDeps } from '../../context.ts';
 import { enqueueJob } from '../../queries/jobs.ts';
 import {
@@ -23,9 +31,8 @@ import {
 import { flightAllowance } from '../../queries/flights.ts';
 import { type JobHandler, RetryJobError, runDueJobs } from '../job-runner.ts';
 import { runAfterResponse } from '../../lib/after-response.ts';
-import { GmailRateLimitError, GmailUnauthorizedError, GoogleGrantError, refreshAccessToken } from './google.ts';
 import { importEmail, readEmail } from './importer.ts';
-import { gmailMailbox, type Mailbox, sampleMailbox, sampleMailboxDir } from './mailbox.ts';
+import { GMAIL_SCAN_QUERY } from './sender-trust.ts';
 import { createTokenCipher } from './token-crypto.ts';
 
 export const EMAIL_SCAN_KIND = 'email_scan';
@@ -45,7 +52,9 @@ class NeedsReconnectError extends Error {}
 async function mailboxFor(deps: AppDeps, userId: string): Promise<Mailbox | null> {
   const connection = await deps.db.asService((tx) => getStoredConnection(tx, userId));
   if (!connection || connection.status !== 'connected') return null;
-  if (connection.provider === 'sample') return sampleMailbox(sampleMailboxDir(deps.config.email));
+  if (connection.provider === 'sample') {
+    return createMailbox({ kind: 'sample', devMailboxDir: deps.config.email.devMailboxDir });
+  }
   const config = deps.config.email;
   if (!config.tokenKey) throw new Error('EMAIL_TOKEN_KEY is not set');
   const cipher = await createTokenCipher(config.tokenKey);
@@ -65,9 +74,14 @@ async function mailboxFor(deps: AppDeps, userId: string): Promise<Mailbox | null
       throw error;
     }
   };
-  return gmailMailbox(config, {
-    token: async () => (access && expiresAt.getTime() > Date.now() ? access : await refresh()),
-    refresh,
+  return createMailbox({
+    kind: 'gmail',
+    google: config,
+    auth: {
+      token: async () => (access && expiresAt.getTime() > Date.now() ? access : await refresh()),
+      refresh,
+    },
+    query: GMAIL_SCAN_QUERY,
   });
 }
 

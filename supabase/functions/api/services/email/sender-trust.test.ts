@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
-import { GMAIL_SCAN_QUERY } from './google.ts';
-import { domainOfAddress, isKnownBookingSender, registrableDomain, senderVerdict } from './sender-trust.ts';
+import {
+  domainOfAddress,
+  GMAIL_SCAN_QUERY,
+  isKnownBookingSender,
+  registrableDomain,
+  senderVerdict,
+} from './sender-trust.ts';
 
 const message = (headers: string[]) => [...headers, 'From: Delta <DeltaAirLines@t.delta.com>', '', 'body'].join('\r\n');
 

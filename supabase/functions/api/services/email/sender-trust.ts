@@ -1,8 +1,8 @@
 // Who sent an email, as far as FareBack may trust it: the From address's registrable domain,
 // checked against the authentication results the receiving server wrote (Authentication-Results,
 // else ARC-Authentication-Results), else against the DKIM signatures' d=. And the list of airline
-// and agency domains whose bookings are taken without asking (the Gmail scan's query searches the
-// same list). Pure: no I/O.
+// and agency domains whose bookings are taken without asking, with the Gmail scan's search built
+// from the same list. Pure: no I/O.
 //
 // Facts used:
 // - RFC 8601 section 7.1: anyone can write an Authentication-Results field; the receiving server
@@ -44,6 +44,22 @@ export const KNOWN_BOOKING_SENDER_DOMAINS = [
   'kayak.com',
   'priceline.com',
 ] as const;
+
+/**
+ * The search a scan runs: mail from a known airline or agency AND with a confirmation word in its
+ * subject, within two years, no chats or spam. Gmail lists newest first. Gmail's search syntax
+ * (support.google.com/mail/answer/7190, "Search operators you can use with Gmail"): terms side by
+ * side must all match; `OR` or `{ }` matches any of several terms; `( )` groups terms under one
+ * operator, as in `subject:(dinner movie)`. So `from:(a OR b) subject:(x OR y)` is senders AND
+ * subject words; the earlier `{ from:(...) subject:(...) }` matched either, and read anyone's mail
+ * with "flight" in its subject (issue 21, finding 6).
+ */
+export const GMAIL_SCAN_QUERY = [
+  `from:(${KNOWN_BOOKING_SENDER_DOMAINS.join(' OR ')})`,
+  'subject:(flight OR itinerary OR "e-ticket" OR eticket OR booking OR confirmation OR receipt OR reservation',
+  'OR "schedule change" OR changed OR cancelled OR canceled OR cancellation OR trip)',
+  'newer_than:2y -in:chats -in:spam',
+].join(' ');
 
 const KNOWN = new Set<string>(KNOWN_BOOKING_SENDER_DOMAINS);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { loadConfig } from '../../config.ts';
-import { authorizationUrl, codeChallenge } from './google.ts';
+import { authorizationUrl, codeChallenge } from '../../../_shared/mailbox/google.ts';
 import { forwardingTokenOf } from './inbound.ts';
 
 const testConfig = loadConfig({
