@@ -291,12 +291,23 @@ create table if not exists supabase_migrations.schema_migrations (
   name text
 );
 
+-- The local migrator's own bookkeeping (dev/db/migrate.ts), beside the CLI's table and not in it:
+-- the text of each file it applied, as a sha256, so that a database built from an older version
+-- of a migration file (edited before the first deploy, not appended to) is noticed and rebuilt.
+create table if not exists supabase_migrations.local_file_checksums (
+  version text primary key,
+  file text not null,
+  checksum text not null,
+  applied_at timestamptz not null default now()
+);
+
 -- The Supabase CLI records each migration as postgres, in the migration's own transaction.
 do $$
 begin
   if exists (select 1 from pg_roles where rolname = 'fareback_owner') then
     grant usage on schema supabase_migrations to fareback_owner;
     grant select, insert on table supabase_migrations.schema_migrations to fareback_owner;
+    grant select, insert on table supabase_migrations.local_file_checksums to fareback_owner;
   end if;
 end
 $$;

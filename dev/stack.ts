@@ -12,8 +12,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAuthServer } from './auth/server.ts';
 import { loadOrCreateSigningKey, mintApiKey } from './auth/keys.ts';
-import { connect, migrate } from './db/migrate.ts';
-import { startPgliteServer } from './db/pglite-server.ts';
+import { openLocalDatabase } from './db/local-database.ts';
+import { connect, OutdatedDatabaseError } from './db/migrate.ts';
+import { resetScope } from './db/reset-database.ts';
 import { ensurePremiumDemo } from './demo-billing.ts';
 import { startGateway } from './gateway.ts';
 import { startMailCatcher } from './mail.ts';
@@ -61,6 +62,10 @@ export interface StackOptions {
   stateDir?: string;
   ports?: Partial<Ports>;
   seed?: boolean;
+  /** Rebuild the database from the migrations and the seed first (`npm start -- --reset`). */
+  reset?: boolean;
+  /** The migrations folder; supabase/migrations by default (tests of the rebuild). */
+  migrationsDir?: string;
   demoAccounts?: boolean;
   webDist?: string;
   /** Extra environment for the api function (feature flags of later issues, test knobs). */
@@ -185,20 +190,34 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }
     await assertPortsFree({ ...ports, ...(options.databaseUrl ? { database: 0 } : {}) });
 
-    // Database
-    let databaseUrl = options.databaseUrl;
-    const singleSession = !databaseUrl;
-    if (!databaseUrl) {
-      const pg = await startPgliteServer({
-        port: ports.database,
-        ...(persistent ? { dataDir: path.join(stateDir, 'pgdata') } : {}),
-      });
-      stops.push(() => pg.stop());
-      databaseUrl = pg.url;
+    // Database. One rebuilt because its migration files changed (or on --reset) starts over
+    // from the seed: say so, since every account but the demo ones is gone.
+    const database = await openLocalDatabase({
+      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+      ...(persistent ? { dataDir: path.join(stateDir, 'pgdata') } : {}),
+      port: ports.database,
+      seed: options.seed ?? true,
+      reset: options.reset ?? false,
+      ...(options.migrationsDir ? { migrationsDir: options.migrationsDir } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof OutdatedDatabaseError) {
+        throw new StackStartError(
+          `DATABASE_URL: ${error.message}. npm start does not drop an external database unasked: ` +
+            `\`npm start -- --reset\` rebuilds it (dropping ${resetScope}), or point DATABASE_URL at an empty database.`,
+        );
+      }
+      throw error;
+    });
+    stops.push(() => database.stop());
+    if (database.rebuilt) {
+      console.warn(
+        `Rebuilt the local database from the migrations and the seed ${database.rebuilt}: accounts and data other than the seed's and the demo accounts are gone.`,
+      );
     }
+    const { url: databaseUrl, singleSession } = database;
     // the api connects as the role the migrations ran as: their owner, not a superuser, as on
     // Supabase (dev/platform.sql)
-    const { ownerUrl: apiDatabaseUrl } = await migrate(databaseUrl, { seed: options.seed ?? true, singleSession });
+    const apiDatabaseUrl = database.ownerUrl;
 
     // Mail catcher. Mail to the inbound domain (a traveller's forwarding address) is handed to the
     // api as the inbound mail provider would (POST /api/email/inbound with the shared secret)

@@ -3,7 +3,10 @@
 //
 // Options (`npm start -- --state-dir /tmp/x --any-ports`): --state-dir <dir> keeps the state
 // elsewhere than .local/ (a second copy beside the first, the restart tests); --any-ports puts every
-// part on a free port instead of Supabase's defaults; --skip-web-build serves whatever web/dist holds.
+// part on a free port instead of Supabase's defaults; --skip-web-build serves whatever web/dist holds;
+// --reset rebuilds the database from the migrations and the seed first, as `supabase db reset` does
+// (the stack does so by itself when a migration file it was built from has changed, except on a
+// DATABASE_URL database, which it drops only when asked).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +18,7 @@ const { values: flags } = parseArgs({
     'state-dir': { type: 'string' },
     'any-ports': { type: 'boolean', default: false },
     'skip-web-build': { type: 'boolean', default: false },
+    reset: { type: 'boolean', default: false },
   },
 });
 const stateDir = path.resolve(flags['state-dir'] ?? path.join(repoRoot, '.local'));
@@ -62,6 +66,7 @@ const stack = await startStack({
   stateDir,
   ...(flags['any-ports'] ? { ports: anyFreePorts } : {}),
   seed: true,
+  reset: flags.reset,
   demoAccounts: true,
 }).catch((error: Error) => {
   if (error instanceof StackStartError) {
