@@ -2,13 +2,6 @@
 // its flight limit, commission rate and tier come from the plan row), and every way a traveller
 // might try to promote themselves through direct SQL as role authenticated.
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
-import { migrate } from '../../dev/db/migrate.ts';
-import { createTestDatabase } from '../../dev/db/test-db.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DENIED,
@@ -33,14 +26,6 @@ import { recordRebooking } from '../functions/api/queries/flights.ts';
 import { getCurrentUser } from '../functions/api/queries/profiles.ts';
 
 let db: TestDb;
-
-/**
- * The archived migration that pointed profiles at their plan by id, and the history it belongs to.
- * The baseline (supabase/migrations/) starts with plans referenced by id, so upgrading a database
- * from before is a matter of that history: the test goes when the archive does.
- */
-const PLAN_IDS_MIGRATION = '20261124000300_profile_plans.sql';
-const archiveDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations-archive');
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -583,48 +568,6 @@ describe('the plan a profile points at', () => {
         (tx) => tx`update public.profiles set plan_id = null where id = ${traveller.id}`,
       ),
     ).toMatchObject({ error: '23502' });
-  });
-});
-
-describe('profiles of a database from before plans were referenced by id', () => {
-  it('move onto the plan their tier named, keeping the seeded plans and their commission', async () => {
-    // the migrations before plan ids, the plans the seed used to insert, and three travellers
-    const before = await mkdtemp(path.join(tmpdir(), 'fareback-migrations-'));
-    for (const file of await readdir(archiveDir)) {
-      if (file < PLAN_IDS_MIGRATION) await copyFile(path.join(archiveDir, file), path.join(before, file));
-    }
-    const old = await createTestDatabase({ migrationsDir: before });
-    const sql = postgres(old.url, { max: 1, prepare: !old.singleSession, onnotice: () => {} });
-    try {
-      await sql`insert into public.subscription_plans (name, price, flight_limit, auto_rebooking_enabled, commission_rate)
-                values ('Free', 0, 5, false, 0), ('Premium', 2499, -1, true, 25), ('Business', 9900, 50, true, 20)`;
-      const free = await createUser(sql);
-      const premium = await createUser(sql);
-      const capitalised = await createUser(sql);
-      await sql`update public.profiles set subscription_tier = 'premium', flight_limit = -1 where id = ${premium.id}`;
-      await sql`update public.profiles set subscription_tier = 'Premium', flight_limit = -1 where id = ${capitalised.id}`;
-
-      await migrate(old.url, { dir: archiveDir, singleSession: old.singleSession });
-
-      const plans = await sql<{ name: string; tier: string }[]>`
-        select name, tier from public.subscription_plans order by id`;
-      expect(plans).toEqual([
-        { name: 'Free', tier: 'free' },
-        { name: 'Premium', tier: 'premium' },
-        { name: 'Business', tier: 'premium' },
-      ]);
-      const onPlan = await sql<{ id: string; name: string }[]>`
-        select p.id, sp.name from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id`;
-      expect(Object.fromEntries(onPlan.map((row) => [row.id, row.name]))).toEqual({
-        [free.id]: 'Free',
-        [premium.id]: 'Premium',
-        [capitalised.id]: 'Premium',
-      });
-    } finally {
-      await sql.end();
-      await old.close();
-      await rm(before, { recursive: true, force: true });
-    }
   });
 });
 
