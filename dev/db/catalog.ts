@@ -1,5 +1,5 @@
-// A database's schema as plain data, to show that two migration histories build the same one
-// (supabase/tests/baseline.test.ts). dumpCatalog reads every schema except PostgreSQL's own, those
+// A database's schema as plain data, to show that two databases hold the same one (a reset
+// database and a fresh one: dev/db/migrate.test.ts). dumpCatalog reads every schema except PostgreSQL's own, those
 // an extension creates (cron) and supabase_migrations (the bookkeeping differs by design): the
 // platform's auth and extensions schemas are read too, because migrations add triggers, grants
 // and comments there. Objects that belong to an extension (pg_trgm's functions, cron.job) are
