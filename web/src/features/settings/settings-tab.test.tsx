@@ -68,6 +68,20 @@ describe('Settings tab', () => {
     ]);
   });
 
+  it('says alerts wait for a confirmed address, only while it is unconfirmed', async () => {
+    openSettings(buildUser({ email: 'ada@example.com', emailConfirmed: false }));
+    expect(await screen.findByText('Alerts wait for your confirmed address')).toBeInTheDocument();
+    expect(
+      screen.getByText(/sends price-drop, rebooking and cancellation emails to ada@example.com only once/),
+    ).toBeInTheDocument();
+  });
+
+  it('says nothing about confirmation for a confirmed address', async () => {
+    openSettings(buildUser());
+    await card('Rebooking Thresholds');
+    expect(screen.queryByText('Alerts wait for your confirmed address')).not.toBeInTheDocument();
+  });
+
   it('disables the premium controls for a free traveller, and Upgrade opens Subscription', async () => {
     const { api, router } = openSettings(buildUser());
     const auto = await card('Auto-Rebooking Settings');
