@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Card, Heading, List, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Heading, Link, List, Stack, Tabs, Text } from '@chakra-ui/react';
 import {
   changeEmailInputSchema,
   changePasswordFormSchema,
@@ -123,10 +123,12 @@ function YourDataCard() {
         </Heading>
         <Text color="fg.muted">
           Everything FareBack holds on you is yours: take a copy, or delete your account.{' '}
-          <RouterLink to="/privacy">How we use your data</RouterLink>
+          <Link asChild color="brand.fg" fontWeight="medium">
+            <RouterLink to="/privacy">How we use your data</RouterLink>
+          </Link>
         </Text>
       </Card.Header>
-      <Card.Footer>
+      <Card.Footer pt="4">
         <Stack direction={{ base: 'column', sm: 'row' }} gap="3" w={{ base: 'full', sm: 'auto' }}>
           <Button variant="outline" loading={download.isPending} onClick={() => download.mutate()}>
             Download my data
