@@ -14,6 +14,12 @@
 //    here, so the page shows its published Premium price, as when the plan list cannot be read.
 //    Prints each run's LCP and first contentful paint and the medians. Target: LCP under 1.0 s.
 //
+// 3. Lighthouse's mobile preset on `/`, `/login` and the signed-in `/dashboard` (bench/lighthouse.ts):
+//    the build served by a local stack (dev/stack.ts: the gateway, auth and the api, on an in-memory
+//    database, or a throwaway one on TEST_DATABASE_URL), the demo premium traveller signed in;
+//    performance score, LCP, CLS and total blocking time of each of --lighthouse-runs (default 3)
+//    rounds, and the medians. Target: score >= 90 on each, CLS < 0.1.
+//
 // --dist DIR measures a build made beforehand (another branch's, say) instead of building. The last
 // line is the summary.
 import { execFileSync } from 'node:child_process';
@@ -26,14 +32,33 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
+import { createTestDatabase } from '../dev/db/test-db.ts';
 import { serveWeb } from '../dev/gateway.ts';
+import { anyFreePorts, demoAccounts, startStack, type Stack } from '../dev/stack.ts';
+import {
+  formatFigures,
+  LIGHTHOUSE_PAGES,
+  lighthouseRuns,
+  lighthouseVersion,
+  medianFigures,
+  type LighthousePage,
+  type PageFigures,
+} from './lighthouse.ts';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, dist: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    'lighthouse-runs': { type: 'string', default: '3' },
+    dist: { type: 'string' },
+  },
+});
 const runs = Number(args.runs);
-if (!Number.isInteger(runs) || runs < 1) {
-  process.stderr.write('--runs must be a whole number of at least 1\n');
+const lighthouseRounds = Number(args['lighthouse-runs']);
+if ([runs, lighthouseRounds].some((n) => !Number.isInteger(n) || n < 1)) {
+  process.stderr.write('--runs and --lighthouse-runs must be whole numbers of at least 1\n');
   process.exit(2);
 }
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 interface ManifestChunk {
   file: string;
@@ -136,6 +161,34 @@ async function visit(browser: Browser, url: string): Promise<Paints> {
   }
 }
 
+/** Lighthouse's runs against a local stack serving the build, and each page's medians. */
+async function lighthouseOnStack(webDist: string): Promise<Map<LighthousePage, PageFigures>> {
+  const database = process.env.TEST_DATABASE_URL ? await createTestDatabase({ seed: true }) : undefined;
+  let stack: Stack | undefined;
+  try {
+    stack = await startStack({
+      ...(database ? { databaseUrl: database.url } : {}),
+      ports: anyFreePorts,
+      webDist,
+      demoAccounts: true,
+      ticker: false,
+    });
+    const premium = demoAccounts.find((account) => account.username === 'premium')!;
+    console.log(`Lighthouse ${lighthouseVersion}, mobile preset, ${lighthouseRounds} rounds at ${stack.url}:`);
+    const all = await lighthouseRuns({ baseUrl: stack.url, runs: lighthouseRounds, user: premium, chromePath });
+    const medians = new Map<LighthousePage, PageFigures>();
+    for (const page of LIGHTHOUSE_PAGES) {
+      const figures = medianFigures(all.get(page)!, median);
+      medians.set(page, figures);
+      console.log(`median     ${formatFigures(page, figures)}`);
+    }
+    return medians;
+  } finally {
+    await stack?.stop();
+    await database?.close();
+  }
+}
+
 const webDir = path.resolve(import.meta.dirname, '../web');
 const outDir = args.dist ? path.resolve(args.dist) : mkdtempSync(path.join(os.tmpdir(), 'fareback-web-bench-'));
 try {
@@ -149,7 +202,7 @@ try {
 
   const server = await serve(outDir);
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromePath,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
   const paints: Paints[] = [];
@@ -170,8 +223,18 @@ try {
   console.log(
     `landing page at ${VIEWPORT.width} px, CPU ${CPU_SLOWDOWN}x slower, cold cache: median LCP ${seconds(lcp)}, FCP ${seconds(fcp)} over ${runs} runs`,
   );
+
+  const phone = await lighthouseOnStack(outDir);
+  const lighthouse = LIGHTHOUSE_PAGES.map((page) => {
+    const f = phone.get(page)!;
+    return `${page} ${f.score} (LCP ${seconds(f.lcp)}, CLS ${f.cls.toFixed(3)}, TBT ${f.tbt.toFixed(0)} ms)`;
+  }).join('; ');
   console.log(
-    `summary: landing LCP ${seconds(lcp)} (target < 1.0 s), ${kb(javascript)} of gzipped JavaScript (target < 150 KB)`,
+    `summary: landing LCP ${seconds(lcp)} (target < 1.0 s), ${kb(javascript)} of gzipped JavaScript (target < 150 KB); ` +
+      `Lighthouse mobile, median of ${lighthouseRounds}: ${lighthouse} (target >= 90, CLS < 0.1); load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
 } finally {
   if (!args.dist) rmSync(outDir, { recursive: true, force: true });
