@@ -10,7 +10,8 @@
 // 2. Its largest contentful paint as a mid-range phone sees it: Debian's Chromium through
 //    playwright-core, 375 x 812 px, the CPU slowed 4x (CDP Emulation.setCPUThrottlingRate), a new
 //    browser context (cold cache) for each of --runs (default 5) visits, the build served on
-//    loopback by the gateway's own static serving (dev/gateway.ts `serveWeb`). /api answers 404
+//    loopback by the gateway's own static serving and compression (dev/gateway.ts `serveWeb`,
+//    `compressed`). /api answers 404
 //    here, so the page shows its published Premium price, as when the plan list cannot be read.
 //    Prints each run's LCP and first contentful paint and the medians. Target: LCP under 1.0 s.
 //
@@ -33,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestDatabase } from '../dev/db/test-db.ts';
-import { serveWeb } from '../dev/gateway.ts';
+import { compressed, serveWeb } from '../dev/gateway.ts';
 import { anyFreePorts, demoAccounts, startStack, type Stack } from '../dev/stack.ts';
 import {
   formatFigures,
@@ -110,13 +111,15 @@ function landingJavaScript(outDir: string): number {
 async function serve(outDir: string): Promise<{ url: string; close(): Promise<void> }> {
   const web = serveWeb(outDir);
   if (!web) throw new Error(`${outDir} has no index.html`);
-  const server = http.createServer((req, res) => {
-    if (req.url === '/api' || req.url?.startsWith('/api/')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found"}');
-      return;
-    }
-    web(req, res);
-  });
+  const server = http.createServer(
+    compressed((req, res) => {
+      if (req.url === '/api' || req.url?.startsWith('/api/')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found"}');
+        return;
+      }
+      web(req, res);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
