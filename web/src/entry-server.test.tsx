@@ -79,3 +79,21 @@ describe('prerendered public pages', () => {
     });
   }
 });
+
+describe('pageHtml', () => {
+  it("leaves out the built shell's module preloads and keeps its entry script", () => {
+    const built = shell
+      .replace('<script type="module" src="/src/main.tsx"></script>', '')
+      .replace(
+        '</head>',
+        '<script type="module" crossorigin src="/assets/index-abc.js"></script>\n' +
+          '    <link rel="modulepreload" crossorigin href="/assets/factory-abc.js">\n' +
+          '    <link rel="modulepreload" crossorigin href="/assets/supabase-abc.js">\n  </head>',
+      );
+    const html = pageHtml(built, '/', { html: '<h1>Airlines Owe You Money</h1>', styles: '' });
+    const document = new DOMParser().parseFromString(html, 'text/html');
+    expect(document.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
+    expect(document.querySelector('script[type="module"]')?.getAttribute('src')).toBe('/assets/index-abc.js');
+    expect(document.querySelector('link[rel="icon"]')).not.toBeNull();
+  });
+});
