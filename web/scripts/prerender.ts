@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Plugin, ResolvedConfig } from 'vite';
+import { pruneGlobalStyles } from './prune-styles.ts';
 
 /*
  * `vite build` prerenders the public pages. With this plugin the build is Vite's app build: the
@@ -59,7 +60,8 @@ const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*>/g;
 const TITLE = /<title>[^<]*<\/title>/;
 
 /**
- * The shell with a rendered page in it, without the shell's module preloads. React renders a page's <title> first, outside any <head>
+ * The shell with a rendered page in it, without the shell's module preloads, and with only the
+ * global styles the page uses (./prune-styles.ts). React renders a page's <title> first, outside any <head>
  * (there is none in what it renders); it takes the shell's place, where hydration looks for it.
  */
 export function pageHtml(shell: string, pagePath: string, page: RenderedPage): string {
@@ -71,7 +73,7 @@ export function pageHtml(shell: string, pagePath: string, page: RenderedPage): s
   return shell
     .replace(MODULE_PRELOAD, '')
     .replace(TITLE, (shellTitle) => title ?? shellTitle)
-    .replace('</head>', () => `${BEFORE_THE_APP}${page.styles}</head>`)
+    .replace('</head>', () => `${BEFORE_THE_APP}${pruneGlobalStyles(page.styles, body)}</head>`)
     .replace(EMPTY_ROOT, () => `<div id="root" data-prerendered="${pagePath}">${body}</div>`);
 }
 

@@ -6,6 +6,7 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { prerender } from 'react-dom/static';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pageHtml } from '../scripts/prerender';
+import { pruneGlobalStyles } from '../scripts/prune-styles';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
 import { PRERENDERED_PATHS, renderPage } from './entry-server';
@@ -95,5 +96,33 @@ describe('pageHtml', () => {
     expect(document.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
     expect(document.querySelector('script[type="module"]')?.getAttribute('src')).toBe('/assets/index-abc.js');
     expect(document.querySelector('link[rel="icon"]')).not.toBeNull();
+  });
+});
+
+describe('pruneGlobalStyles', () => {
+  const global =
+    '@layer tokens{:where(html){--colors-used:#111;--colors-indirect:#222;--colors-via:var(--colors-indirect);' +
+    '--colors-unused:#333;--animations-spin:spin 1s linear infinite;--animations-ping:ping 1s infinite}}' +
+    '@layer base{body{color:var(--colors-used)}}@keyframes spin{to{transform:rotate(1turn)}}' +
+    '@keyframes ping{to{opacity:0}}@keyframes bounce{to{opacity:1}}';
+  const styles =
+    `<style data-emotion="css-global 1abc">${global}</style>` +
+    '<style data-emotion="css x1 x2">.css-x1{background:var(--colors-via)}.css-x2{animation:var(--animations-spin)}</style>';
+
+  it("keeps the theme's tokens and keyframes the page reads, through the tokens that read others, and drops the rest", () => {
+    const pruned = pruneGlobalStyles(styles, '<div class="css-x1" style="border-color:var(--colors-inline)"></div>');
+    const sheet = pruned.match(/<style data-prerendered-global>([\s\S]*?)<\/style>/)?.[1] ?? '';
+    expect(sheet).toContain('--colors-used:#111');
+    expect(sheet).toContain('--colors-via:var(--colors-indirect)');
+    expect(sheet).toContain('--colors-indirect:#222');
+    expect(sheet).toContain('--animations-spin:spin 1s linear infinite');
+    expect(sheet).toContain('@keyframes spin');
+    expect(sheet).not.toContain('--colors-unused');
+    expect(sheet).not.toContain('--animations-ping');
+    expect(sheet).not.toContain('@keyframes ping');
+    expect(sheet).not.toContain('@keyframes bounce');
+    // the page's own rules as they were; the pruned sheet is not emotion's to adopt as the whole one
+    expect(pruned).toContain('<style data-emotion="css x1 x2">.css-x1{background:var(--colors-via)}');
+    expect(pruned).not.toContain('css-global');
   });
 });
