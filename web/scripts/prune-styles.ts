@@ -13,7 +13,7 @@ import postcss, { type Declaration } from 'postcss';
  */
 
 const GLOBAL_STYLE = /<style data-emotion="css-global [^"]+"( nonce="[^"]*")?>([\s\S]*?)<\/style>/g;
-const CUSTOM_PROPERTY_USE = /var\(\s*(--[\w-]+)/g;
+const CUSTOM_PROPERTY_USE = /var\(\s*(--(?:[\w-]|\\.)+)/g; // a name may escape a dot: --spacing-1\.5
 
 function uses(text: string): string[] {
   return [...text.matchAll(CUSTOM_PROPERTY_USE)].map((match) => match[1]!);

@@ -102,12 +102,12 @@ describe('pageHtml', () => {
 describe('pruneGlobalStyles', () => {
   const global =
     '@layer tokens{:where(html){--colors-used:#111;--colors-indirect:#222;--colors-via:var(--colors-indirect);' +
-    '--colors-unused:#333;--animations-spin:spin 1s linear infinite;--animations-ping:ping 1s infinite}}' +
+    '--colors-unused:#333;--spacing-1\\.5:0.375rem;--spacing-1:0.25rem;--animations-spin:spin 1s linear infinite;--animations-ping:ping 1s infinite}}' +
     '@layer base{body{color:var(--colors-used)}}@keyframes spin{to{transform:rotate(1turn)}}' +
     '@keyframes ping{to{opacity:0}}@keyframes bounce{to{opacity:1}}';
   const styles =
     `<style data-emotion="css-global 1abc">${global}</style>` +
-    '<style data-emotion="css x1 x2">.css-x1{background:var(--colors-via)}.css-x2{animation:var(--animations-spin)}</style>';
+    '<style data-emotion="css x1 x2">.css-x1{background:var(--colors-via)}.css-x2{animation:var(--animations-spin);gap:var(--spacing-1\\.5)}</style>';
 
   it("keeps the theme's tokens and keyframes the page reads, through the tokens that read others, and drops the rest", () => {
     const pruned = pruneGlobalStyles(styles, '<div class="css-x1" style="border-color:var(--colors-inline)"></div>');
@@ -117,6 +117,8 @@ describe('pruneGlobalStyles', () => {
     expect(sheet).toContain('--colors-indirect:#222');
     expect(sheet).toContain('--animations-spin:spin 1s linear infinite');
     expect(sheet).toContain('@keyframes spin');
+    expect(sheet).toContain('--spacing-1\\.5:0.375rem');
+    expect(sheet).not.toContain('--spacing-1:');
     expect(sheet).not.toContain('--colors-unused');
     expect(sheet).not.toContain('--animations-ping');
     expect(sheet).not.toContain('@keyframes ping');
