@@ -45,6 +45,11 @@ export interface JobContext {
   /** The run's clock (ms since the epoch), the one `deadline` is on: Date.now unless a test steps it. */
   now(): number;
   /**
+   * CPU time the run may still use (its cpuBudgetMs less what it used): a job whose work can be
+   * cut anywhere stops claiming more once it is spent.
+   */
+  cpuLeftMs?(): number;
+  /**
    * Runs `write` and completes the job in one transaction; what `write` returns is the job's
    * result. Throws ClaimLostError (after rolling `write` back) when another worker holds the job.
    */
@@ -227,7 +232,8 @@ export async function runDueJobs(
       for (const job of jobs) {
         const started = performance.now();
         const stopUsage = startUsage();
-        const outcome = await runOne(deps, handler, job, worker, deadline, clock);
+        const cpuLeftMs = () => Math.max(0, cpuBudgetMs - (cpuNowMs() - cpuStart));
+        const outcome = await runOne(deps, handler, job, worker, deadline, clock, cpuLeftMs);
         // each job's CPU time and peak memory, by kind, against the platform's budget
         deps.log({
           level: 'info',
@@ -253,6 +259,7 @@ async function runOne(
   worker: string,
   deadline: number,
   clock: () => number,
+  cpuLeftMs: () => number,
 ): Promise<keyof KindCounts | null> {
   let finished = false;
   const ctx: JobContext = {
@@ -260,6 +267,7 @@ async function runOne(
     worker,
     deadline,
     now: clock,
+    cpuLeftMs,
     finish: async (write) => {
       if (finished) throw new Error(`job ${job.id} finished twice`);
       await deps.db.asService(async (tx) => {
