@@ -211,6 +211,7 @@ async function budgetLine(logDir: string, requestPath: string): Promise<string> 
   const cpu: number[] = [];
   let rss = 0;
   let heap = 0;
+  let growth = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith('{')) continue;
     try {
@@ -219,6 +220,7 @@ async function budgetLine(logDir: string, requestPath: string): Promise<string> 
       cpu.push(Number(entry.cpuMs));
       rss = Math.max(rss, Number(entry.rssMb));
       heap = Math.max(heap, Number(entry.heapMb));
+      growth = Math.max(growth, Number(entry.heapGrowthMb));
     } catch {
       // not a log line of ours
     }
@@ -230,7 +232,7 @@ async function budgetLine(logDir: string, requestPath: string): Promise<string> 
   return (
     `${requestPath} (${cpu.length} alone): CPU p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms ` +
     `(${share(at(0.99), EDGE_CPU_BUDGET_MS)} of ${EDGE_CPU_BUDGET_MS} ms), peak RSS ${rss.toFixed(0)} MB ` +
-    `(${share(rss, EDGE_MEMORY_BUDGET_MB)} of ${EDGE_MEMORY_BUDGET_MB} MB), peak heap ${heap.toFixed(1)} MB`
+    `(${share(rss, EDGE_MEMORY_BUDGET_MB)} of ${EDGE_MEMORY_BUDGET_MB} MB), peak heap ${heap.toFixed(1)} MB (the process's, after the rounds), the request's own heap growth at most ${growth.toFixed(1)} MB`
   );
 }
 

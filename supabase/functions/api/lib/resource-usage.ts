@@ -28,11 +28,14 @@ export interface ResourceUsage {
   rssMb: number;
   /** Peak V8 heap (used + external) seen during the span, MB. */
   heapMb: number;
+  /** How far the heap grew above where it stood at the start, MB: this work's own allocation. */
+  heapGrowthMb: number;
   /** How many other measured spans were open at some point during this one. */
   concurrent: number;
 }
 
 interface Span {
+  startHeap: number;
   peakRss: number;
   peakHeap: number;
   concurrent: number;
@@ -55,7 +58,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 /** Starts measuring; the function returned stops and answers the span's figures. */
 export function startUsage(): () => ResourceUsage {
   const cpu = process.cpuUsage();
-  const span: Span = { peakRss: 0, peakHeap: 0, concurrent: open.size };
+  const memory = process.memoryUsage();
+  const span: Span = { startHeap: memory.heapUsed + memory.external, peakRss: 0, peakHeap: 0, concurrent: open.size };
   for (const other of open) other.concurrent += 1;
   open.add(span);
   sample();
@@ -75,6 +79,7 @@ export function startUsage(): () => ResourceUsage {
       cpuMs: round1((used.user + used.system) / 1000),
       rssMb: round1(span.peakRss / MB),
       heapMb: round1(span.peakHeap / MB),
+      heapGrowthMb: round1(Math.max(0, span.peakHeap - span.startHeap) / MB),
       concurrent: span.concurrent,
     };
   };
