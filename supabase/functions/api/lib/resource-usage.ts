@@ -19,6 +19,27 @@ export const EDGE_MEMORY_BUDGET_MB = 256;
 export const EDGE_BUDGET_SHARE = 0.5;
 
 const SAMPLE_MS = 20;
+
+/**
+ * The runtime's figures, or zeros where it has none: a runtime without process.cpuUsage or
+ * process.memoryUsage (an edge runtime's partial node:process) must still answer every request.
+ */
+function cpuMicros(): number {
+  try {
+    const used = process.cpuUsage();
+    return used.user + used.system;
+  } catch {
+    return 0;
+  }
+}
+function memoryNow(): { rss: number; heap: number } {
+  try {
+    const memory = process.memoryUsage();
+    return { rss: memory.rss, heap: memory.heapUsed + memory.external };
+  } catch {
+    return { rss: 0, heap: 0 };
+  }
+}
 const MB = 1024 * 1024;
 
 export interface ResourceUsage {
@@ -45,10 +66,9 @@ const open = new Set<Span>();
 let sampler: ReturnType<typeof setInterval> | undefined;
 
 function sample(): void {
-  const memory = process.memoryUsage();
-  const heap = memory.heapUsed + memory.external;
+  const { rss, heap } = memoryNow();
   for (const span of open) {
-    if (memory.rss > span.peakRss) span.peakRss = memory.rss;
+    if (rss > span.peakRss) span.peakRss = rss;
     if (heap > span.peakHeap) span.peakHeap = heap;
   }
 }
@@ -57,9 +77,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** Starts measuring; the function returned stops and answers the span's figures. */
 export function startUsage(): () => ResourceUsage {
-  const cpu = process.cpuUsage();
-  const memory = process.memoryUsage();
-  const span: Span = { startHeap: memory.heapUsed + memory.external, peakRss: 0, peakHeap: 0, concurrent: open.size };
+  const cpu = cpuMicros();
+  const span: Span = { startHeap: memoryNow().heap, peakRss: 0, peakHeap: 0, concurrent: open.size };
   for (const other of open) other.concurrent += 1;
   open.add(span);
   sample();
@@ -74,9 +93,8 @@ export function startUsage(): () => ResourceUsage {
       clearInterval(sampler);
       sampler = undefined;
     }
-    const used = process.cpuUsage(cpu);
     return {
-      cpuMs: round1((used.user + used.system) / 1000),
+      cpuMs: round1((cpuMicros() - cpu) / 1000),
       rssMb: round1(span.peakRss / MB),
       heapMb: round1(span.peakHeap / MB),
       heapGrowthMb: round1(Math.max(0, span.peakHeap - span.startHeap) / MB),
@@ -87,6 +105,5 @@ export function startUsage(): () => ResourceUsage {
 
 /** Process CPU time (user + system) so far, ms: for budgets inside a span. */
 export function cpuNowMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
+  return cpuMicros() / 1000;
 }
