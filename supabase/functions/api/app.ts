@@ -25,6 +25,7 @@ import { createDb } from './db.ts';
 import { fieldErrors, FieldValidationError, HttpError, validationMessage } from './errors.ts';
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
+import { startUsage } from './lib/resource-usage.ts';
 import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCache } from './middleware/auth.ts';
 import { refuseNul } from './middleware/refuse-nul.ts';
 import { localIntentStore } from './queries/billing.ts';
@@ -150,7 +151,10 @@ export function createApp(options: CreateAppOptions = {}) {
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(async (c, next) => {
     const started = performance.now();
+    // CPU time and peak memory against the hosted Edge Functions' budget (lib/resource-usage.ts)
+    const stopUsage = startUsage();
     await next();
+    const usage = stopUsage();
     log({
       level: c.res.status >= 500 ? 'error' : 'info',
       msg: 'request',
@@ -158,6 +162,7 @@ export function createApp(options: CreateAppOptions = {}) {
       path: c.req.path,
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
+      ...usage,
       userId: c.get('userId') ?? null,
       requestId: c.get('requestId'),
     });

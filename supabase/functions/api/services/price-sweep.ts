@@ -28,6 +28,7 @@ import { FlightCancelledError, itineraryKey } from '../../_shared/fare-source/ty
 import type { SweepConfig } from '../config.ts';
 import type { Logger } from '../context.ts';
 import type { Db, Tx } from '../db.ts';
+import { cpuNowMs, EDGE_BUDGET_SHARE, EDGE_CPU_BUDGET_MS } from '../lib/resource-usage.ts';
 import { cancelFlights } from '../queries/flights.ts';
 import { ClaimLostError, completeJob, type EnqueueJob, enqueueJob, failJob } from '../queries/jobs.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
@@ -64,6 +65,12 @@ export interface RunPriceSweepOptions {
   maxBatches?: number;
   /** Claim no new batch after this many milliseconds (batches in flight still finish). */
   budgetMs?: number;
+  /**
+   * Claim no new batch once this run has used this much CPU time (batches in flight still
+   * finish): a run inside a request keeps under half of the hosted Edge Functions' 2 s
+   * (lib/resource-usage.ts). Default: no limit.
+   */
+  cpuBudgetMs?: number;
   /** Milliseconds since the epoch, the clock budgetMs is measured on (default Date.now; tests step it). */
   clock?: () => number;
   /** Batches written at once (default 2); each lane prepares its next batch while it writes one. */
@@ -141,6 +148,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const lanes = Math.max(1, options.lanes ?? 2);
   const clock = options.clock ?? Date.now;
   const deadline = options.budgetMs === undefined ? Infinity : clock() + options.budgetMs;
+  const cpuStart = cpuNowMs();
+  const cpuBudgetMs = options.cpuBudgetMs ?? Infinity;
   const quotePool = createPool(config.sweep.concurrency);
   // One quote per itinerary for the whole run; the promise is shared, so two batches that need
   // the same itinerary at the same moment still make one call.
@@ -256,6 +265,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const mayClaim = (): boolean => {
     if (options.maxBatches !== undefined && claimedBatches >= options.maxBatches) return false;
     if (clock() >= deadline) return false;
+    if (cpuNowMs() - cpuStart >= cpuBudgetMs) return false;
     claimedBatches++;
     return true;
   };
@@ -342,7 +352,7 @@ export function sweepContinuation(sweep: Pick<PriceSweepResult, 'sweepId' | 'bat
  */
 async function sweepThenAutoRebook(
   deps: AppDeps,
-  options: Pick<RunPriceSweepOptions, 'initiatedBy' | 'budgetMs' | 'clock' | 'onFinished'>,
+  options: Pick<RunPriceSweepOptions, 'initiatedBy' | 'budgetMs' | 'cpuBudgetMs' | 'clock' | 'onFinished'>,
 ): Promise<PriceSweepResult> {
   const sweep = await runPriceSweep(deps, {
     ...options,
@@ -366,7 +376,12 @@ export async function runSweepAndSendAlerts(
   initiatedBy: string | null,
   onFinished?: RunPriceSweepOptions['onFinished'],
 ): Promise<SweepRun> {
-  const sweep = await sweepThenAutoRebook(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS, onFinished });
+  const sweep = await sweepThenAutoRebook(deps, {
+    initiatedBy,
+    budgetMs: SWEEP_REQUEST_BUDGET_MS,
+    cpuBudgetMs: EDGE_CPU_BUDGET_MS * EDGE_BUDGET_SHARE,
+    onFinished,
+  });
   const alerts = await sendQueuedNotifications(deps);
   return { sweep, alertsSent: alerts.completed, message: priceSweepMessage(sweep) };
 }
@@ -392,6 +407,7 @@ export const priceSweepJob: JobHandler<PriceSweepPayload> = {
     const sweep = await sweepThenAutoRebook(ctx.deps, {
       initiatedBy: null,
       budgetMs: Math.max(0, ctx.deadline - ctx.now()),
+      cpuBudgetMs: ctx.cpuLeftMs?.() ?? EDGE_CPU_BUDGET_MS * EDGE_BUDGET_SHARE,
       clock: ctx.now,
     });
     await ctx.finish(() => Promise.resolve({ ...sweep }));
