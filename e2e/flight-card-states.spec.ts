@@ -58,7 +58,7 @@ test('each card tells its state, the Basic Economy drop its real reason, the gui
   }
 
   const basic = page.getByRole('article', { name: 'American Airlines AA13' });
-  await expect(basic.getByText('Fare cannot be changed')).toBeVisible();
+  await expect(basic.getByText('Fare cannot be changed', { exact: true })).toBeVisible();
   await expect(basic.getByText('Below your rebooking threshold')).toHaveCount(0);
   await expect(basic.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/dashboard?tab=plan');
   await expect(page.getByText('Drops you can claim, after change fees')).toBeVisible();
