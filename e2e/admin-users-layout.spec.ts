@@ -10,7 +10,7 @@ import { captureAtBothWidths, demoAdmin, logIn } from './support.ts';
 async function overflow(page: Page) {
   return page.getByRole('region', { name: 'Users' }).evaluate((box) => {
     const right = box.getBoundingClientRect().right;
-    const cells = [...box.querySelectorAll('tr')].map(
+    const cells = Array.from(box.querySelectorAll('tr')).map(
       (row) => row.lastElementChild?.getBoundingClientRect().right ?? 0,
     );
     return { scroll: box.scrollWidth - box.clientWidth, actions: Math.max(...cells) - right };
