@@ -97,16 +97,21 @@ export async function getFlight(tx: Tx, userId: string, flightId: number): Promi
 
 /**
  * The dashboard's stats, in cents: flights still watched (private.flight_is_watched, the rule the
- * plan's limit counts), price drops on them, what the drops would save, and what rebookings saved
- * (the airline credit, else original minus new price).
+ * plan's limit counts), price drops on them, what the drops can still be claimed for, and what
+ * rebookings saved (the airline credit, else original minus new price). Potential savings count
+ * only drops a rebooking can claim: on a fare that can be changed (is_eligible_for_rebooking),
+ * net of its change fee as private.rebooking_verdict's netSavings reckons it, and only when that
+ * net is above 0; a drop on Basic Economy, or one the fee eats, is nobody's to claim.
  */
 export async function dashboardStats(tx: Tx, userId: string): Promise<DashboardStats> {
   const [row] = await tx<Row[]>`
     select
       count(*) filter (where watched)::int as monitored_flights,
       count(*) filter (where watched and status = 'price_drop')::int as price_drops_found,
-      coalesce(sum(original_price - current_price)
-        filter (where watched and current_price < original_price), 0)::bigint as potential_savings,
+      coalesce(sum(original_price - current_price - coalesce(change_penalty, 0))
+        filter (where watched and is_eligible_for_rebooking and current_price < original_price
+                  and original_price - current_price - coalesce(change_penalty, 0) > 0), 0)::bigint
+        as potential_savings,
       coalesce(sum(case when coalesce(airline_credit, 0) > 0 then airline_credit
                         else greatest(original_price - coalesce(rebooking_price, original_price), 0) end)
         filter (where has_been_rebooked), 0)::bigint as actual_savings

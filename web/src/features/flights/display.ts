@@ -63,7 +63,10 @@ export interface NetSavingsView {
  * drop to show (no check yet, not below the price paid, already rebooked).
  */
 export function netSavingsView(
-  flight: Pick<Flight, 'hasBeenRebooked' | 'currentPrice' | 'originalPrice' | 'rebookingVerdict'>,
+  flight: Pick<
+    Flight,
+    'hasBeenRebooked' | 'currentPrice' | 'originalPrice' | 'rebookingVerdict' | 'isEligibleForRebooking'
+  >,
 ): NetSavingsView | null {
   const verdict = flight.rebookingVerdict;
   if (
@@ -75,19 +78,16 @@ export function netSavingsView(
     return null;
   }
   const fee = verdict.changePenalty ?? 0;
-  const badge = verdict.qualifies
-    ? 'Meets your rebooking threshold'
-    : verdict.netSavings <= 0
-      ? 'Change fee exceeds the drop'
-      : 'Below your rebooking threshold';
-  return {
-    amount: verdict.netSavings,
-    fee,
-    qualifies: verdict.qualifies,
-    badge,
-    tone: verdict.qualifies ? 'green' : verdict.netSavings <= 0 ? 'gray' : 'orange',
-    reason: verdict.reason,
-  };
+  // The first reason that stops a rebooking is the one shown: a fare that cannot be changed is
+  // never 'below your threshold', however large the drop.
+  const [badge, tone]: [string, BadgeTone] = verdict.qualifies
+    ? ['Meets your rebooking threshold', 'green']
+    : !flight.isEligibleForRebooking
+      ? ['Fare cannot be changed', 'gray']
+      : verdict.netSavings <= 0
+        ? ['Change fee exceeds the drop', 'gray']
+        : ['Below your rebooking threshold', 'orange'];
+  return { amount: verdict.netSavings, fee, qualifies: verdict.qualifies, badge, tone, reason: verdict.reason };
 }
 
 export interface StatusBadge {
@@ -141,9 +141,14 @@ export function borderTone(flight: Pick<Flight, 'status' | 'hasBeenRebooked' | '
 
 export type RebookingPath = 'source' | 'assisted';
 
-/** Which of the two rebooking paths a flight is on, in the card's words. */
-export function rebookingPathLabel(method: RebookingPath): string {
-  return method === 'source' ? 'FareBack rebooks this for you' : 'You change it with the airline; we guide you';
+/**
+ * Which of the two rebooking paths a flight is on, in the card's words. FareBack rebooks on its
+ * own only for a premium traveller who switched automatic rebooking on; on Free (or with it off)
+ * it rebooks when the traveller clicks.
+ */
+export function rebookingPathLabel(method: RebookingPath, autoRebooking: boolean): string {
+  if (method === 'assisted') return 'You change it with the airline; we guide you';
+  return autoRebooking ? 'FareBack rebooks this for you' : 'FareBack rebooks it when you click Rebook at Lower Price';
 }
 
 interface AirlineSite {

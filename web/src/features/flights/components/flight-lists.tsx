@@ -34,11 +34,18 @@ function FlightsQuery({ children }: { children: (flights: Flight[]) => ReactNode
   );
 }
 
-function FlightGrid({ flights, offerUpgrade }: { flights: Flight[]; offerUpgrade: boolean }) {
+function FlightGrid({ flights }: { flights: Flight[] }) {
+  const { data: user } = useCurrentUser();
+  const premium = isPremium(user);
   return (
     <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
       {flights.map((flight) => (
-        <FlightCard key={flight.id} flight={flight} offerUpgrade={offerUpgrade} />
+        <FlightCard
+          key={flight.id}
+          flight={flight}
+          offerUpgrade={!premium}
+          autoRebooking={premium && user?.autoRebooking === true}
+        />
       ))}
     </SimpleGrid>
   );
@@ -92,7 +99,7 @@ export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
                 }
               />
             ) : (
-              <FlightGrid flights={monitored} offerUpgrade={!premium} />
+              <FlightGrid flights={monitored} />
             )}
           </Stack>
         );
@@ -103,7 +110,6 @@ export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
 
 /** Tab 1: rebooked flights and what they saved in total. */
 export function HistoryPanel() {
-  const { data: user } = useCurrentUser();
   return (
     <FlightsQuery>
       {(flights) => {
@@ -146,7 +152,7 @@ export function HistoryPanel() {
                 </Flex>
               </Card.Body>
             </Card.Root>
-            <FlightGrid flights={rebooked} offerUpgrade={!isPremium(user)} />
+            <FlightGrid flights={rebooked} />
           </Stack>
         );
       }}
