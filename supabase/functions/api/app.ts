@@ -205,7 +205,7 @@ export function createApp(options: CreateAppOptions = {}) {
       return c.json({ message: error.message, errors: error.errors }, error.status, error.headers);
     }
     if (error instanceof HttpError) {
-      return c.json({ message: error.message }, error.status, error.headers);
+      return c.json({ ...error.extra, message: error.message }, error.status, error.headers);
     }
     if (error instanceof z.core.$ZodError) {
       return c.json({ message: validationMessage(error), errors: fieldErrors(error) }, 400);

@@ -97,11 +97,11 @@ Deno.test(
   },
 );
 
-Deno.test('the party: the count the booking carries, its share of the total; none past nine or when unknown', () => {
+Deno.test('the party: the count the booking carries and the whole total; past nine or unknown, one share', () => {
   const cases: [Partial<FlightBooking>, number | null, number][] = [
     // [booking, passengerCount stored, pricePaid of 93,780 total]
-    [{}, 2, 46890],
-    [{ passengerCount: 3 }, 3, 31260],
+    [{}, 2, 93780],
+    [{ passengerCount: 3 }, 3, 93780],
     [{ passengerCount: null, passengers: [] }, null, 93780],
     [{ passengerCount: 12 }, null, 7815],
   ];
