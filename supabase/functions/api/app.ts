@@ -36,7 +36,7 @@ import { contactRouter } from './routes/contact.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
 import { emailRouter, inboundEmailRouter, oauthCallbackRouter, oauthRouter } from './routes/email.ts';
 import { flightsRouter } from './routes/flights.ts';
-import { airlinesRouter } from './routes/airlines.ts';
+import { airlinesRouter, airportsRouter } from './routes/airlines.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
 import { settingsRouter } from './routes/settings.ts';
@@ -261,6 +261,7 @@ export function createApp(options: CreateAppOptions = {}) {
   // ---- public routes ----
   app.route('/health', healthRouter);
   app.route('/airlines', airlinesRouter);
+  app.route('/airports', airportsRouter);
   app.route('/auth', publicAuthRouter);
   app.route('/contact', contactRouter);
   app.route('/subscription', publicSubscriptionRouter);

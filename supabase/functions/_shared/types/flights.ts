@@ -151,3 +151,7 @@ export interface Airline {
 export interface AirlinesResponse {
   airlines: Airline[];
 }
+
+export interface AirportsResponse {
+  airports: { code: string; name: string; countryCode: string }[];
+}
