@@ -31,12 +31,8 @@ export async function searchAirports(query: string, limit = 8): Promise<AirportM
     const airport = await lookupAirport(place.code);
     if (airport) add(airport.iata, airport.name, airport.countryCode);
   }
-  let byName: airportDataModule.Airport[] = [];
-  try {
-    byName = await airportData.searchByName(text);
-  } catch {
-    byName = []; // the package throws for queries it refuses
-  }
+  // the package throws for queries it refuses
+  const byName = await airportData.searchByName(text).catch((): airportDataModule.Airport[] => []);
   const rank = (type: string) => (type === 'large_airport' ? 0 : type === 'medium_airport' ? 1 : 2);
   byName
     .filter((a) => /^[A-Z]{3}$/.test(a.iata ?? '') && String(a.scheduled_service).toUpperCase() === 'TRUE')
