@@ -45,7 +45,7 @@ export function ComboboxField({
   disabled,
 }: ComboboxFieldProps) {
   const collection = useMemo(
-    () => createListCollection({ items: [...options], itemToString: (o) => o.label, itemToValue: (o) => o.value }),
+    () => createListCollection({ items: [...options], itemToString: (o) => o.value, itemToValue: (o) => o.value }),
     [options],
   );
   return (
@@ -56,7 +56,7 @@ export function ComboboxField({
         onInputValueChange={(details) => onChange(details.inputValue)}
         onValueChange={(details) => {
           const chosen = details.value[0];
-          if (chosen !== undefined) onChange(chosen);
+          if (chosen) onChange(chosen);
         }}
         allowCustomValue
         openOnClick
