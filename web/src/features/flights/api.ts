@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ConfirmRebookingInput, ManualFlightInput } from '@shared/schemas/flights.ts';
 import type {
   AddFlightResponse,
@@ -182,5 +182,7 @@ export function useAirportSearch(text: string) {
     queryFn: () => apiRequest<AirportsResponse>('GET', `/airports?q=${encodeURIComponent(q)}`),
     enabled: q.length >= 2,
     staleTime: Infinity,
+    // the suggestions stay while the next ones load: an option chosen stays in the list
+    placeholderData: keepPreviousData,
   });
 }

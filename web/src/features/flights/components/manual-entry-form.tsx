@@ -254,7 +254,7 @@ function ItineraryFields({
 /** An airport by code, city or name, from the airport dataset. */
 function AirportField({ label, trip, name }: { label: string; trip: TripForm; name: 'outFrom' | 'outTo' }) {
   const field = trip.field(name);
-  const search = useAirportSearch(/^[A-Z]{3}$/.test(field.value) ? '' : field.value);
+  const search = useAirportSearch(field.value);
   const options = useMemo<ComboboxOption[]>(
     () => (search.data?.airports ?? []).map((a) => ({ value: a.code, label: `${a.code} · ${a.name}` })),
     [search.data],
