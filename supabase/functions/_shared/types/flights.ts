@@ -134,3 +134,24 @@ export interface RunPriceCheckResponse {
   priceDropsFound: number;
   message: string;
 }
+
+/** One airline of the product's list (`GET /api/airlines`): the dataset's name and code, and what FareBack adds. */
+export interface Airline {
+  /** IATA code, e.g. 'LH'. */
+  code: string;
+  name: string;
+  /** FareBack changes this airline's changeable fares itself when it can retrieve the booking; otherwise it guides. */
+  automaticRebooking: boolean;
+  /** Fare brands the itinerary form offers, cheapest first; empty when not known. */
+  fareBrands: string[];
+  manageBookingUrl: string | null;
+  flightStatusUrl: string | null;
+}
+
+export interface AirlinesResponse {
+  airlines: Airline[];
+}
+
+export interface AirportsResponse {
+  airports: { code: string; name: string; countryCode: string }[];
+}

@@ -11,11 +11,13 @@ import { inboundEmailHandler } from '../services/email/inbound.ts';
 import type { JobHandler } from '../services/job-runner.ts';
 import { maintenanceJob } from '../services/maintenance.ts';
 import { NOTIFICATION_HANDLERS } from '../services/notifications.ts';
+import { firstPriceCheckHandler } from '../services/flights.ts';
 import { priceSweepJob } from '../services/price-sweep.ts';
 import { subscriptionExpiryJob } from '../services/subscription-expiry.ts';
 
 export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   priceSweepJob as JobHandler<never>,
+  firstPriceCheckHandler as JobHandler<never>,
   maintenanceJob as JobHandler<never>,
   ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,

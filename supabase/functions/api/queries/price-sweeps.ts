@@ -83,6 +83,7 @@ export async function claimDueBatch(
       currency: string;
       booking_code: string;
       source_reference: string | null;
+      passenger_count: number | null;
     }[]
   >`
     with job as materialized (
@@ -93,7 +94,7 @@ export async function claimDueBatch(
     select job.id as job_id, job.claim_token,
            f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
            f.departure_date::text as departure_date, f.return_flight_number, f.return_date::text as return_date,
-           f.cabin_class, f.fare_type, f.currency, f.booking_code, f.source_reference
+           f.cabin_class, f.fare_type, f.currency, f.booking_code, f.source_reference, f.passenger_count
       from job
       left join lateral (
         select f.*
@@ -122,6 +123,7 @@ export async function claimDueBatch(
         cabinClass: r.cabin_class,
         fareType: r.fare_type,
         currency: r.currency,
+        passengers: r.passenger_count ?? 1,
         bookingCode: r.booking_code,
         sourceReference: r.source_reference,
       },

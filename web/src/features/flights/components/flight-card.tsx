@@ -32,6 +32,7 @@ import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useCheckPrice, useRebookFlight } from '../api';
 import { AssistedRebookingDialog } from './assisted-rebooking-dialog';
 import { Detail, DetailList } from './flight-details';
+import { PartyPrice } from './party-price';
 import { RebookingDetailsDialog } from './rebooking-details-dialog';
 import { StopMonitoringDialog } from './stop-monitoring-dialog';
 import { useNow } from './use-now';
@@ -141,12 +142,24 @@ export function FlightCard({ flight, offerUpgrade = true, autoRebooking = false 
         </Stack>
 
         <DetailList columns={3}>
-          <Detail label="Original price">{formatMoney(flight.originalPrice)}</Detail>
+          <Detail label="Original price">
+            <PartyPrice total={flight.originalPrice} passengers={flight.passengerCount} />
+          </Detail>
           {flight.hasBeenRebooked ? (
-            <Detail label="New booking price">{formatMoney(flight.rebookingPrice)}</Detail>
+            <Detail label="New booking price">
+              {flight.rebookingPrice === null ? (
+                formatMoney(null)
+              ) : (
+                <PartyPrice total={flight.rebookingPrice} passengers={flight.passengerCount} />
+              )}
+            </Detail>
           ) : (
             <Detail label="Current price">
-              {flight.currentPrice === null ? 'Not checked' : formatMoney(flight.currentPrice)}
+              {flight.currentPrice === null ? (
+                'Not checked'
+              ) : (
+                <PartyPrice total={flight.currentPrice} passengers={flight.passengerCount} />
+              )}
             </Detail>
           )}
           <Detail label="Last checked">{lastCheckedLabel(flight.lastChecked, now)}</Detail>
