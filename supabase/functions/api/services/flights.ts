@@ -46,7 +46,11 @@ import {
   saveFlightBooking,
 } from '../queries/flights.ts';
 import { recordPriceChecks } from '../queries/price-checks.ts';
+import { confirmPendingDrops } from './drop-confirmation.ts';
 import { sendQueuedNotifications } from './notifications.ts';
+
+/** A traveller waiting on Check Now: their drop's confirmation is claimed before a sweep's. */
+const CHECK_NOW_CONFIRM_PRIORITY = 10;
 
 export const FLIGHT_MESSAGES = {
   added: 'Your flight has been added successfully and will now be monitored.',
@@ -204,27 +208,40 @@ export async function checkFlightPrice(
     throw error;
   }
   const [result] = await deps.db.asService((tx) =>
-    recordPriceChecks(tx, [
-      {
-        flightId: flight.id,
-        userId: claims.sub,
-        price: quote.price,
-        currency: quote.currency,
-        checkedAt: new Date(quote.quotedAt),
-        source: deps.fareSource.name,
-        changePenalty: quote.changePenalty ?? null,
-        refundForm: quote.refundForm ?? null,
-      },
-    ]),
+    recordPriceChecks(
+      tx,
+      [
+        {
+          flightId: flight.id,
+          userId: claims.sub,
+          price: quote.price,
+          currency: quote.currency,
+          checkedAt: new Date(quote.quotedAt),
+          source: deps.fareSource.name,
+          changePenalty: quote.changePenalty ?? null,
+          refundForm: quote.refundForm ?? null,
+          offerId: quote.offerId,
+        },
+      ],
+      { confirmPriority: CHECK_NOW_CONFIRM_PRIORITY },
+    ),
   );
-  if (result?.alertQueued) {
+  if (result?.dropPending) {
+    // a drop is believed on a second quote, taken through the queue (services/drop-confirmation.ts):
+    // the traveller waiting on this check gets it now, their job being claimed first
+    await confirmPendingDrops(deps, { maxJobs: 1, budgetMs: 10_000 }).catch((error: unknown) =>
+      deps.log({ level: 'error', msg: 'price drop confirmation failed', error: String(error) }),
+    );
+  }
+  const updated = await ownFlight(deps, claims, flightId);
+  const newlyDropped = updated.status === 'price_drop' && flight.status !== 'price_drop';
+  if (newlyDropped) {
     // the traveller hears of the drop by email too; a mail failure must not fail the check
     await sendQueuedNotifications(deps, { maxJobs: 10, budgetMs: 10_000 }).catch((error: unknown) =>
       deps.log({ level: 'error', msg: 'price alert delivery failed', error: String(error) }),
     );
   }
-  const updated = await ownFlight(deps, claims, flightId);
-  return { flight: updated, priceDropped: result?.priceDropped ?? false, message: FLIGHT_MESSAGES.priceUpdated };
+  return { flight: updated, priceDropped: updated.status === 'price_drop', message: FLIGHT_MESSAGES.priceUpdated };
 }
 
 function refuseRebooking(flight: Flight): void {
