@@ -85,6 +85,9 @@ describe('private.admin_stats', () => {
       averageSavingsPerRebooking: 0,
       totalCommissionsOwed: 0,
       totalCommissionsPaid: 0,
+      alertedDrops: 0,
+      alertsJudged: 0,
+      alertPrecision: null,
     });
     expect(series).toHaveLength(30);
     expect(series.every((d) => d.priceDrops === 0 && d.rebookings === 0 && d.savings === 0)).toBe(true);

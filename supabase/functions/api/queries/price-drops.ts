@@ -2,6 +2,7 @@
 // pending drops a price_drop_confirm job quotes again, and what their second quotes decided.
 // recordPriceChecks (price-checks.ts) records the quotes themselves; these calls keep the drops'
 // state. Service connection only.
+import type postgres from 'postgres';
 import type { DropQuote } from '../../_shared/types/flights.ts';
 import type { Tx } from '../db.ts';
 import { type DueFlight, itineraryOfFlightRow, type ItineraryRow } from './price-sweeps.ts';
@@ -59,12 +60,15 @@ export interface DropSettlement {
  */
 export async function settleDrops(tx: Tx, settlements: DropSettlement[]): Promise<void> {
   if (settlements.length === 0) return;
+  const rows = settlements.map((s) => ({
+    drop_id: s.dropId,
+    outcome: s.outcome,
+    alerted: s.alerted,
+    quote: { ...s.quote },
+  })) as unknown as postgres.JSONValue;
   await tx`
     with s as (
-      select * from unnest(
-        ${settlements.map((s) => s.dropId)}::bigint[], ${settlements.map((s) => s.outcome)}::text[],
-        ${settlements.map((s) => s.alerted)}::boolean[], ${settlements.map((s) => JSON.stringify(s.quote))}::jsonb[]
-      ) as s(drop_id, outcome, alerted, quote)
+      select * from jsonb_to_recordset(${tx.json(rows)}) as s(drop_id bigint, outcome text, alerted boolean, quote jsonb)
     ),
     settled as (
       update private.price_drops d

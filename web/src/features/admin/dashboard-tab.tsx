@@ -17,9 +17,11 @@ interface Tile {
   value: (stats: AdminStats) => string;
 }
 
-const count = (key: keyof AdminStats) => (stats: AdminStats) => stats[key].toLocaleString('en-US');
+type CountKey = { [K in keyof AdminStats]: AdminStats[K] extends number ? K : never }[keyof AdminStats];
+
+const count = (key: CountKey) => (stats: AdminStats) => stats[key].toLocaleString('en-US');
 // Stat tiles show whole dollars (spec section 9).
-const dollars = (key: keyof AdminStats) => (stats: AdminStats) => formatMoney(stats[key], 0);
+const dollars = (key: CountKey) => (stats: AdminStats) => formatMoney(stats[key], 0);
 
 /** Every field of the spec's admin stats, in four groups. */
 const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
@@ -49,6 +51,17 @@ const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
       { label: 'Rebooked in the last 30 days', value: count('rebookingsLast30Days') },
       { label: 'Total savings', value: dollars('totalSavings') },
       { label: 'Average savings per rebooking', value: dollars('averageSavingsPerRebooking') },
+    ],
+  },
+  {
+    title: 'Alerts',
+    tiles: [
+      { label: 'Alerts sent', value: count('alertedDrops') },
+      // the share of alerted drops whose fare still held when rebooked or re-checked within a day
+      {
+        label: 'Alert precision',
+        value: (stats) => (stats.alertPrecision === null ? 'Not yet known' : `${stats.alertPrecision}%`),
+      },
     ],
   },
   {
