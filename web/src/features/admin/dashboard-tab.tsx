@@ -23,7 +23,7 @@ const count = (key: CountKey) => (stats: AdminStats) => stats[key].toLocaleStrin
 // Stat tiles show whole dollars (spec section 9).
 const dollars = (key: CountKey) => (stats: AdminStats) => formatMoney(stats[key], 0);
 
-/** Every field of the spec's admin stats, in four groups. */
+/** Every field of the spec's admin stats, in four groups, and how often an alert was right. */
 const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
   {
     title: 'Users',
@@ -54,6 +54,13 @@ const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
     ],
   },
   {
+    title: 'Commission',
+    tiles: [
+      { label: 'Commission owed', value: dollars('totalCommissionsOwed') },
+      { label: 'Commission paid', value: dollars('totalCommissionsPaid') },
+    ],
+  },
+  {
     title: 'Alerts',
     tiles: [
       { label: 'Alerts sent', value: count('alertedDrops') },
@@ -62,13 +69,6 @@ const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
         label: 'Alert precision',
         value: (stats) => (stats.alertPrecision === null ? 'Not yet known' : `${stats.alertPrecision}%`),
       },
-    ],
-  },
-  {
-    title: 'Commission',
-    tiles: [
-      { label: 'Commission owed', value: dollars('totalCommissionsOwed') },
-      { label: 'Commission paid', value: dollars('totalCommissionsPaid') },
     ],
   },
 ];
