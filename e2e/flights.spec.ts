@@ -58,7 +58,8 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   );
   await expect(card.getByText(/^\d+\.\d% Price Drop Found$/)).toBeVisible();
   await expect(card.getByText('0 minutes ago')).toBeVisible();
-  await expect(card.getByRole('img', { name: /^Price history: 1 check/ })).toBeVisible();
+  // the check's quote and the second quote that confirmed the drop
+  await expect(card.getByRole('img', { name: /^Price history: 2 checks/ })).toBeVisible();
 
   // A Basic Economy fare whose price drops: explained, never rebookable.
   const basicCode = code('BASICDROP');
@@ -109,7 +110,14 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
     await expect(dialog.getByRole('heading', { name: section })).toBeVisible();
   }
   await expect(dialog.getByRole('link', { name: /Check Credit on the airline/ })).toHaveAttribute('target', '_blank');
+  // the two quotes that proved the drop before it was rebooked
+  const proof = dialog.getByRole('region', { name: 'How the drop was confirmed' });
+  await expect(proof.getByText('First quote (drop seen)')).toBeVisible();
+  await expect(proof.getByText('Second quote (drop confirmed)')).toBeVisible();
+  await expect(proof.getByText(/ · simulated · offer sim_/)).toHaveCount(2);
   await capture(page, 'dashboard-rebooking-details', { fullPage: false });
+  await proof.scrollIntoViewIfNeeded();
+  await capture(page, 'dashboard-rebooking-proof', { fullPage: false });
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toHaveCount(0);
@@ -147,8 +155,11 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   }
   await page.getByRole('tab', { name: 'History', exact: true }).click();
   await cardOf(page, dropCode).getByRole('button', { name: 'View Rebooking Details' }).click();
-  await expect(page.getByRole('dialog', { name: 'Rebooking Details' })).toBeVisible();
+  const details = page.getByRole('dialog', { name: 'Rebooking Details' });
+  await expect(details).toBeVisible();
   await capture(page, 'dashboard-rebooking-details', { fullPage: false });
+  await details.getByRole('region', { name: 'How the drop was confirmed' }).scrollIntoViewIfNeeded();
+  await capture(page, 'dashboard-rebooking-proof', { fullPage: false });
 });
 
 test('a ticket bought from the airline is rebooked through the guided (assisted) path', async ({ page }) => {

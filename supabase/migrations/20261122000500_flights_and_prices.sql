@@ -98,8 +98,8 @@ create table public.flights (
   over_limit boolean not null default false,
 
   -- When a price drop was found. A price drop, for the admin stats, is a flight on which a check
-  -- found a fare below what the traveller paid (the rule of price checks and of the flight card:
-  -- eligible fare or not). It is counted once per flight, on the UTC day it was first found,
+  -- found a fare below what the traveller paid and a second quote confirmed it (status price_drop;
+  -- private.price_drops), eligible fare or not. It is counted once per flight, on the UTC day it was first found,
   -- whatever the fare did afterwards: a flight that drops, recovers and drops again is one price
   -- drop. Every rebooked flight had one (a rebooking starts from a drop). The time is kept on the
   -- flight, set once by a trigger (admin area), so the stats and the chart count drops without
@@ -124,6 +124,10 @@ create table public.flights (
   -- is stored without a party. The cabin is never invented either: cabin_class is null when the
   -- email named none.
   passenger_count smallint,
+
+  -- The quotes that confirmed the flight's current drop (issue 24, "proof of a drop"): a copy of
+  -- private.price_drops.quotes for the Rebooking Details dialog, written with the confirmation.
+  drop_quotes jsonb,
 
   constraint flights_airline_length check (char_length(btrim(airline)) between 1 and 100),
   constraint flights_flight_number_length check (char_length(btrim(flight_number)) between 1 and 10),
@@ -160,7 +164,8 @@ create table public.flights (
   constraint flights_refund_form_check check (refund_form is null or refund_form in ('credit', 'cash')),
   constraint flights_commission_rate_range check (commission_rate is null or commission_rate between 0 and 100),
   constraint flights_credit_review_length check (credit_review is null or char_length(credit_review) <= 500),
-  constraint flights_passenger_count_range check (passenger_count between 1 and 9)
+  constraint flights_passenger_count_range check (passenger_count between 1 and 9),
+  constraint flights_drop_quotes_array check (drop_quotes is null or jsonb_typeof(drop_quotes) = 'array')
 );
 
 alter table public.flights enable row level security;
@@ -169,7 +174,7 @@ comment on table public.flights is
   'A booked itinerary under watch. Written only by the api (manual entry after retrieving the booking from the fare source, email import, price checks, rebookings); the traveller reads and removes their own. Prices are integer cents in currency.';
 
 comment on column public.flights.price_drop_found_at is
-  'When a price check first found a fare below original_price for this flight (the admin stats'' price drop), '
+  'When a confirmed drop first put this flight in price_drop (the admin stats'' price drop), '
   'set once by private.note_price_drop_found; null: no drop found yet.';
 comment on column public.flights.id is 'Flight id.';
 comment on column public.flights.user_id is 'The traveller (public.profiles.id) whose booking this is.';
@@ -220,6 +225,8 @@ comment on column public.flights.commission_rate is
   'Commission rate (integer percent) of the plan the traveller was on when the rebooking was recorded; null before a rebooking. commission_amount = round(airline_credit x commission_rate / 100).';
 comment on column public.flights.credit_review is
   'Why the airline credit declared on a guided rebooking needs an admin''s review (below what the fare drop makes expected), or null.';
+comment on column public.flights.drop_quotes is
+  'The quotes that confirmed the flight''s latest confirmed drop, oldest first, each {quotedAt, source, offerId, price, currency}: a copy of private.price_drops.quotes shown in Rebooking Details; null before a confirmed drop.';
 comment on column public.flights.passenger_count is
   'How many travel on the booking (the party), as its email counted or named them; null when not known (a flight added by hand, mail naming no traveller, a group past 9).';
 
@@ -336,8 +343,8 @@ end;
 $$;
 
 comment on function private.note_price_drop_found() is
-  'Trigger: stamps flights.price_drop_found_at the first time a flight''s current fare is below what was paid '
-  '(or it is rebooked), with the check''s time (last_checked), else the rebooking''s, else now.';
+  'Trigger: stamps flights.price_drop_found_at the first time a flight enters price_drop (a drop confirmed by '
+  'a second quote, private.price_drops) or is rebooked, with the check''s time (last_checked), else the rebooking''s, else now.';
 
 revoke all on function private.note_price_drop_found() from public, anon, authenticated, service_role;
 
@@ -345,14 +352,14 @@ revoke all on function private.note_price_drop_found() from public, anon, authen
 create trigger flights_note_price_drop_found_on_insert
   before insert on public.flights
   for each row
-  when (new.price_drop_found_at is null and (new.current_price < new.original_price or new.has_been_rebooked))
+  when (new.price_drop_found_at is null and (new.status = 'price_drop' or new.has_been_rebooked))
   execute function private.note_price_drop_found();
 
 create trigger flights_note_price_drop_found_on_update
   before update on public.flights
   for each row
   when (old.price_drop_found_at is null and new.price_drop_found_at is null
-        and (new.current_price < new.original_price or new.has_been_rebooked))
+        and (new.status = 'price_drop' or new.has_been_rebooked))
   execute function private.note_price_drop_found();
 
 -- =============================================================================================
@@ -1599,3 +1606,110 @@ insert into public.airlines (code, name, automatic_rebooking, manage_booking_url
   ('F9', 'Frontier Airlines', false, null, null, '{}'),
   ('HA', 'Hawaiian Airlines', false, null, null, '{}'),
   ('G4', 'Allegiant Air', false, null, null, '{}');
+
+-- =============================================================================================
+-- Proof of a drop
+-- =============================================================================================
+-- A drop is believed on two quotes, never one (issue 24, item 4). A price check whose quote is
+-- below what was paid on a flight not already in price_drop leaves the flight's status alone and
+-- records a pending drop here; the check's statement (api/queries/price-checks.ts) enqueues one
+-- price_drop_confirm job for the drops it found. That job quotes the same itinerary, party, cabin
+-- and fare brand again (api/services/drop-confirmation.ts) and only then does the flight enter
+-- price_drop, with its alert: a fare gone at the second quote is no drop (unconfirmed,
+-- 'fare_vanished', no alert); a fare source failing keeps the drop pending and retried, and after
+-- the last attempt unconfirmed ('source_failed'), never alerted on one quote.
+--
+-- Alert precision (admin stats): held says whether the fare of an alerted drop still held when it
+-- was next tried: rebooked (true), a rebooking refused because the fare was gone (false), or the
+-- first price check within a day of the alert (below the price paid: true). Null until then.
+create table private.price_drops (
+  id bigint generated by default as identity primary key,
+  flight_id bigint not null,
+  user_id uuid not null,
+  original_price integer not null,
+  currency text not null,
+  state text not null default 'pending',
+  reason text,
+  quotes jsonb not null default '[]'::jsonb,
+  detected_at timestamptz not null default now(),
+  resolved_at timestamptz,
+  alerted_at timestamptz,
+  held boolean,
+  held_at timestamptz,
+
+  constraint price_drops_flight_fkey foreign key (flight_id, user_id)
+    references public.flights (id, user_id) on delete cascade,
+  constraint price_drops_state_check check (state in ('pending', 'confirmed', 'unconfirmed')),
+  constraint price_drops_reason_check
+    check (reason is null or reason in ('fare_vanished', 'source_failed', 'flight_changed')),
+  constraint price_drops_resolved check ((state = 'pending') = (resolved_at is null)),
+  constraint price_drops_quotes_array check (jsonb_typeof(quotes) = 'array'),
+  constraint price_drops_alerted_when_confirmed check (alerted_at is null or state = 'confirmed')
+);
+
+alter table private.price_drops enable row level security;
+revoke all on table private.price_drops from public, anon, authenticated, service_role;
+
+comment on table private.price_drops is
+  'Every drop a price check saw (a quote below the price paid on a flight not in price_drop) and its proof: pending until a second quote of the same itinerary, party, cabin and fare brand confirms it (the flight enters price_drop, the alert is queued) or not (no alert). The api''s only; travellers see the confirming quotes through flights.drop_quotes.';
+comment on column private.price_drops.id is 'Drop id.';
+comment on column private.price_drops.flight_id is 'The flight (public.flights.id) the quote was for.';
+comment on column private.price_drops.user_id is 'The flight''s traveller.';
+comment on column private.price_drops.original_price is 'What the traveller paid when the drop was seen, cents.';
+comment on column private.price_drops.currency is 'ISO 4217 code of every price of the drop.';
+comment on column private.price_drops.state is 'pending (the second quote not yet taken, or being retried), confirmed, unconfirmed.';
+comment on column private.price_drops.reason is 'Why a drop is unconfirmed: fare_vanished (the second quote was not below the price paid), source_failed (the fare source failed on every attempt), flight_changed (the flight could no longer be checked: rebooked, departed, removed); null otherwise.';
+comment on column private.price_drops.quotes is 'The quotes, oldest first, each {quotedAt, source, offerId, price, currency}: the first that showed the drop and the second that confirmed it or not.';
+comment on column private.price_drops.detected_at is 'When the first quote showed the drop.';
+comment on column private.price_drops.resolved_at is 'When the drop was confirmed or found unconfirmed; null while pending.';
+comment on column private.price_drops.alerted_at is 'When the confirmed drop''s price_drop email was queued (the traveller''s thresholds and switches met); null: no alert.';
+comment on column private.price_drops.held is 'For an alerted drop: whether the fare still held when next tried (rebooked, or a check within a day of the alert below the price paid); null until known. Alert precision = held / alerted drops with held known.';
+comment on column private.price_drops.held_at is 'When held was decided.';
+
+-- one pending drop per flight: a check finding the drop again while it is being confirmed adds none
+create unique index price_drops_pending_flight_idx on private.price_drops (flight_id) where state = 'pending';
+comment on index private.price_drops_pending_flight_idx is 'At most one pending drop per flight.';
+
+create index price_drops_awaiting_held_idx on private.price_drops (flight_id)
+  where alerted_at is not null and held is null;
+comment on index private.price_drops_awaiting_held_idx is 'Alerted drops whose fare is still to be re-tried (precision).';
+
+create index price_drops_alerted_at_idx on private.price_drops (alerted_at) where alerted_at is not null;
+comment on index private.price_drops_alerted_at_idx is 'Admin stats: alert precision over alerted drops.';
+
+create index price_drops_user_id_idx on private.price_drops (user_id);
+comment on index private.price_drops_user_id_idx is 'Cascade from a traveller''s flights.';
+
+-- A rebooking claim that ends tells whether the alerted fare still held: rebooked, or released
+-- because the fare was gone (the flight leaves price_drop). A claim released for any other reason
+-- (the source unavailable) goes back to price_drop and decides nothing.
+create or replace function private.note_drop_held_at_rebooking()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.price_drops d
+     set held = new.has_been_rebooked, held_at = now()
+   where d.flight_id = new.id and d.alerted_at is not null and d.held is null;
+  return null;
+end;
+$$;
+
+revoke all on function private.note_drop_held_at_rebooking() from public, anon, authenticated, service_role;
+
+comment on function private.note_drop_held_at_rebooking() is
+  'Trigger: when a rebooking claim ends in a rebooking (held) or in a drop gone (not held), decides held on the flight''s alerted drop (alert precision).';
+
+create trigger flights_note_drop_held_at_rebooking
+  after update of status on public.flights
+  for each row
+  when (old.status = 'rebooking' and new.status <> 'price_drop')
+  execute function private.note_drop_held_at_rebooking();
+
+insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
+values
+  ('price_drop_confirm',
+   'Confirm the drops a price check saw: quote each one''s itinerary again and confirm it (price_drop, alert) or not (payload {dropIds, attempt}; the drops whose quote failed go to a new job, attempt + 1).',
+   5, 10, 600);

@@ -85,19 +85,24 @@ async function addFlight(userId: string, prefix: string, airline = 'United Airli
     }),
   );
   const quote = await simulated.quote(itineraryOfBooking(booking));
-  await db.asService((tx) =>
-    recordPriceChecks(tx, [
-      {
-        flightId,
-        userId,
-        price: quote.price,
-        currency: quote.currency,
-        checkedAt: new Date(quote.quotedAt),
-        source: 'simulated',
-        changePenalty: quote.changePenalty ?? null,
-        refundForm: quote.refundForm ?? null,
-      },
-    ]),
+  await db.asService(
+    (tx) =>
+      recordPriceChecks(
+        tx,
+        [
+          {
+            flightId,
+            userId,
+            price: quote.price,
+            currency: quote.currency,
+            checkedAt: new Date(quote.quotedAt),
+            source: 'simulated',
+            changePenalty: quote.changePenalty ?? null,
+            refundForm: quote.refundForm ?? null,
+          },
+        ],
+        { confirming: true },
+      ), // a drop proved by its second quote (services/drop-confirmation.ts)
   );
   return flightId;
 }

@@ -454,15 +454,17 @@ describe('which flights are watched', () => {
   });
 });
 
-describe('the status a price check leaves', () => {
+describe("the status a confirming price check leaves (a drop's second quote)", () => {
   const check = (flightId: number, userId: string, price: number) =>
     actAs(
       db.sql,
       apiRole,
       (tx) =>
-        recordPriceChecks(tx, [
-          { flightId, userId, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' },
-        ]),
+        recordPriceChecks(
+          tx,
+          [{ flightId, userId, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' }],
+          { confirming: true },
+        ),
       { commit: true },
     );
 

@@ -134,6 +134,7 @@ const ALLOWED = [
   'function private.admin_flight_ids_matching(text,text,text): authenticated EXECUTE',
   'function private.admin_profile_ids_matching(text): authenticated EXECUTE',
   'function private.admin_stats(integer): authenticated EXECUTE',
+  'function private.alert_precision(): authenticated EXECUTE',
   // the admin's flight list shows what a rebooking would be charged, with the ledger's rule
   'function private.commission_on(integer,integer): authenticated EXECUTE',
   'function private.flight_is_watched(public.flights): authenticated EXECUTE',

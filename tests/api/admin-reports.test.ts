@@ -290,8 +290,37 @@ describe('GET /api/admin/stats', () => {
       averageSavingsPerRebooking: 8334,
       totalCommissionsOwed: 5500,
       totalCommissionsPaid: 1250,
+      // no drop of this dataset went through a second quote and an alert
+      alertedDrops: 0,
+      alertsJudged: 0,
+      alertPrecision: null,
     });
     expect(series).toHaveLength(30);
+  });
+
+  it('answers the alert precision: of the alerted drops whose fare was tried since, the share that held', async () => {
+    const flightId = ids.get('RPTB03');
+    const [flight] = await sql<{ user_id: string; original_price: number }[]>`
+      select user_id, original_price from public.flights where id = ${flightId ?? 0}`;
+    if (!flight) throw new Error('no B03');
+    for (const held of [true, true, false, null]) {
+      await sql`
+        insert into private.price_drops (flight_id, user_id, original_price, currency, state, resolved_at,
+                                         alerted_at, held, held_at)
+        values (${flightId ?? 0}, ${flight.user_id}, ${flight.original_price}, 'USD', 'confirmed', now(),
+                now(), ${held}, ${held === null ? null : new Date()})`;
+    }
+    // neither a drop never alerted nor one unconfirmed counts
+    await sql`
+      insert into private.price_drops (flight_id, user_id, original_price, currency, state, reason, resolved_at)
+      values (${flightId ?? 0}, ${flight.user_id}, ${flight.original_price}, 'USD', 'unconfirmed', 'fare_vanished', now())`;
+    try {
+      const res = await api.get<AdminStatsResponse>('/admin/stats', as(admin));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ alertedDrops: 4, alertsJudged: 3, alertPrecision: 67 });
+    } finally {
+      await sql`delete from private.price_drops where flight_id = ${flightId ?? 0}`;
+    }
   });
 
   it('answers one day per UTC day of the span, oldest first, zeros included', async () => {

@@ -165,6 +165,7 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
     priceHistory: [],
     changePenalty: null,
     refundForm: null,
+    dropQuotes: null,
     rebookingVerdict: {
       netSavings: 0,
       changePenalty: null,

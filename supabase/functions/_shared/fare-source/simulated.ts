@@ -29,7 +29,9 @@
 // - Rebooking: this source can change its own bookings (rebookingMethod 'source'). A rebook
 //   first checks that the request's sourceReference is the one its own booking fields give, so a
 //   request whose fields were altered (a forged price paid, another fare type, another booking)
-//   is refused (BookingMismatchError). It re-quotes; above `maxPrice`, or not below the price
+//   is refused (BookingMismatchError). It re-quotes (the rebooking's own re-check at the source,
+//   as Duffel's change offer is requested anew: a fare gone since the drop was confirmed is not
+//   booked); above `maxPrice`, or not below the price
 //   paid, it refuses (FareNoLongerAvailableError); a non-changeable fare or a DIRECT booking is
 //   refused (BookingNotChangeableError). Otherwise the new price is the quote, the airline credit
 //   is price paid minus new price, the credit reference looks like 'UA-CR-7Q2K9D' (deterministic
@@ -54,6 +56,11 @@
 //   BASIC...     Basic Economy fare (not changeable); may be combined: BASICDROP1, BASICRISE1.
 //   DROP...      the price paid is the base fare and every quote is 20% below it.
 //   RISE...      the price paid is the base fare and every quote is 15-20% above it.
+//   GHOST...     a ghost fare: the price paid is the base fare, and the first quote of the
+//                itinerary this source instance gives is 20% below it; every later quote (the
+//                second quote that would confirm the drop, a rebooking's re-check) is 2% above
+//                it. The one control with memory: the instance keeps the itineraries whose dip
+//                it has shown (a fresh instance, e.g. a restarted api, shows the dip once more).
 //   FAIL..., DOWN...   every call for the booking fails with FareSourceUnavailableError.
 //   OUTAGE...    retrieval works; every quote and rebook then fails with FareSourceUnavailableError.
 //   NOTFOUND..., NONE...   retrieval fails with BookingNotFoundError.
@@ -72,9 +79,10 @@
 // knows, a flight number outside the airline's range, or a route that touches none of its hubs,
 // is no such flight (NoSuchFlightError on flightNumber or route); a date more than 330 days ahead
 // is not yet on sale (departureDate). Flights of other airlines are quoted as they are.
-// DROP, RISE and OUTAGE bookings also carry the control in their outbound flight number (9900-9928
-// DROP, 9930-9958 RISE, 9960-9988 OUTAGE; other bookings never get numbers above 4999), so a quote
-// of that itinerary obeys the control even when the caller does not pass the booking code.
+// DROP, RISE, OUTAGE, SEATS2 and GHOST bookings also carry the control in their outbound flight
+// number (9900-9928 DROP, 9930-9958 RISE, 9960-9988 OUTAGE, 9840-9870 SEATS2, 9800-9830 GHOST; other
+// bookings never get numbers above 4999), so a quote of that itinerary obeys the control even when
+// the caller does not pass the booking code.
 //
 // Failure: only through the controls above, and BookingMismatchError for a rebook whose request
 // is not the booking retrieval returned; `latencyMs` delays every call, as a real API would.
@@ -471,7 +479,7 @@ function driftFactor(key: string, bucket: number, bucketsPerDay: number): number
 
 // ---- test controls ----
 
-type PriceControl = 'drop' | 'rise' | 'outage' | 'seats2' | null;
+type PriceControl = 'drop' | 'rise' | 'outage' | 'seats2' | 'ghost' | null;
 interface Controls {
   /** Bought directly from the airline: the source cannot change it (the assisted path). */
   direct: boolean;
@@ -487,25 +495,24 @@ interface Controls {
   party: number;
 }
 
+const PRICE_CONTROLS: Record<string, PriceControl> = {
+  DROP: 'drop',
+  RISE: 'rise',
+  OUTAGE: 'outage',
+  SEATS2: 'seats2',
+  GHOST: 'ghost',
+};
+
 function controlsOf(bookingCode: string | undefined): Controls {
   const match =
-    /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE|CANCEL|SEATS2)?(FEE)?(?:PARTY([1-9]))?/.exec(
+    /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE|CANCEL|SEATS2|GHOST)?(FEE)?(?:PARTY([1-9]))?/.exec(
       (bookingCode ?? '').toUpperCase(),
     );
   const word = match?.[3];
   return {
     direct: match?.[1] === 'DIRECT',
     basic: match?.[2] === 'BASIC',
-    price:
-      word === 'DROP'
-        ? 'drop'
-        : word === 'RISE'
-          ? 'rise'
-          : word === 'OUTAGE'
-            ? 'outage'
-            : word === 'SEATS2'
-              ? 'seats2'
-              : null,
+    price: PRICE_CONTROLS[word ?? ''] ?? null,
     failAll: word === 'FAIL' || word === 'DOWN',
     notFound: word === 'NOTFOUND' || word === 'NONE',
     fee: match?.[4] === 'FEE',
@@ -535,16 +542,18 @@ const MARKER_BASE: Record<Exclude<PriceControl, null>, number> = {
   drop: 9900,
   rise: 9930,
   outage: 9960,
-  seats2: 9990,
+  seats2: 9840,
+  ghost: 9800,
 };
 
-/** The control carried by an outbound flight number of 9900-9988, if any. */
+/** The control carried by an outbound flight number of 9800-9870 or 9900-9988, if any. */
 function controlOfFlightNumber(flightNumber: string): PriceControl {
   const number = Number(/(\d+)$/.exec(flightNumber)?.[1] ?? NaN);
   if (number >= 9900 && number < 9930) return 'drop';
   if (number >= 9930 && number < 9960) return 'rise';
   if (number >= 9960 && number < 9990) return 'outage';
-  if (number >= 9990 && number < 10_000) return 'seats2';
+  if (number >= 9840 && number < 9872) return 'seats2';
+  if (number >= 9800 && number < 9832) return 'ghost';
   return null;
 }
 
@@ -624,6 +633,15 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
     return Math.floor(at.getTime() / bucketMs);
   }
 
+  // GHOST itineraries whose one dip this instance has quoted (bounded: a long-lived instance forgets)
+  const ghostsShown = new Set<string>();
+  function ghostFactor(key: string): number {
+    if (ghostsShown.has(key)) return 1.02;
+    if (ghostsShown.size >= 10_000) ghostsShown.clear();
+    ghostsShown.add(key);
+    return 0.8;
+  }
+
   function quoteAt(it: Itinerary, at: Date): FareQuote {
     const byCode = controlsOf(it.bookingCode);
     if (byCode.failAll) throw new FareSourceUnavailableError();
@@ -641,6 +659,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
     // two seats at the low fare: a larger party is quoted the fare all of them can have
     else if (control === 'seats2') factor = passengers <= 2 ? 0.8 : 1;
     else if (control === 'rise') factor = 1.15 + 0.05 * unit('rise', key, bucket);
+    else if (control === 'ghost') factor = ghostFactor(key);
     else factor = driftFactor(key, bucket, bucketsPerDay);
     const terms = simulatedChangeTerms(it, base, byCode.fee);
     return {

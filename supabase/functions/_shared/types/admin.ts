@@ -30,6 +30,12 @@ export interface AdminStats {
   totalCommissionsOwed: number;
   /** Commission paid so far by every traveller, cents. */
   totalCommissionsPaid: number;
+  /** Drops whose price_drop alert went out (each confirmed by a second quote first). */
+  alertedDrops: number;
+  /** Of those, the ones whose fare has been tried since (rebooked, or re-checked within a day). */
+  alertsJudged: number;
+  /** Percent of alertsJudged whose fare still held, rounded; null before any. */
+  alertPrecision: number | null;
 }
 
 /** One day of the dashboard's chart (UTC days, oldest first, every day present, zeros included). */

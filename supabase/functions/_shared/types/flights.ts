@@ -88,6 +88,24 @@ export interface Flight {
   /** How a difference comes back for this fare: airline credit or cash. */
   refundForm: RefundForm | null;
   rebookingVerdict: RebookingVerdict;
+  /**
+   * The quotes that confirmed the flight's latest drop, oldest first (the first showed it, the
+   * second, taken through the job queue, confirmed it); null before a confirmed drop.
+   */
+  dropQuotes: DropQuote[] | null;
+}
+
+/** One quote of a drop's proof. */
+export interface DropQuote {
+  /** When the source quoted it (ISO). */
+  quotedAt: string;
+  /** The fare source's name ('simulated', 'duffel'). */
+  source: string;
+  /** The source's offer id for the fare, when it has one. */
+  offerId: string | null;
+  /** The quoted fare, cents. */
+  price: number;
+  currency: string;
 }
 
 /** `GET /api/flights` */

@@ -4,6 +4,7 @@
 // migration). The price sweep comes first, so the run where its period's job is due gives it
 // most of the budget. A sweep's `price_check` batches are not here: the price_sweep job runs them.
 import { autoRebookBatchHandler, autoRebookOwnHandler } from '../services/auto-rebooking.ts';
+import { priceDropConfirmJob } from '../services/drop-confirmation.ts';
 import { commissionRefundJob } from '../services/billing/refunds.ts';
 import { commissionStatementsJob } from '../services/billing/statements.ts';
 import { emailScanHandler, emailScanScheduleHandler } from '../services/email/scan.ts';
@@ -18,6 +19,8 @@ import { subscriptionExpiryJob } from '../services/subscription-expiry.ts';
 export const JOB_HANDLERS: readonly JobHandler<never>[] = [
   priceSweepJob as JobHandler<never>,
   firstPriceCheckHandler as JobHandler<never>,
+  // a drop's second quote comes before its alert and before any automatic rebooking of it
+  priceDropConfirmJob as JobHandler<never>,
   maintenanceJob as JobHandler<never>,
   ...(NOTIFICATION_HANDLERS as readonly JobHandler<never>[]),
   commissionStatementsJob as JobHandler<never>,

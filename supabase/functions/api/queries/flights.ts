@@ -78,7 +78,8 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'priceHistory', f.recent_prices,
       'changePenalty', f.change_penalty,
       'refundForm', f.refund_form,
-      'rebookingVerdict', private.rebooking_verdict(f, p)
+      'rebookingVerdict', private.rebooking_verdict(f, p),
+      'dropQuotes', f.drop_quotes
     ) order by f.departure_date, f.id), '[]'::json)::text as flights
     from public.flights f
     join public.profiles p on p.id = f.user_id

@@ -56,8 +56,12 @@ import {
   saveFlightBooking,
 } from '../queries/flights.ts';
 import { type RecordedPriceCheck, recordPriceChecks } from '../queries/price-checks.ts';
+import { confirmPendingDrops } from './drop-confirmation.ts';
 import type { JobHandler } from './job-runner.ts';
 import { sendQueuedNotifications } from './notifications.ts';
+
+/** A traveller waiting on Check Now: their drop's confirmation is claimed before a sweep's. */
+const CHECK_NOW_CONFIRM_PRIORITY = 10;
 
 export const FLIGHT_MESSAGES = {
   added: 'Your flight has been added successfully and will now be monitored.',
@@ -242,6 +246,7 @@ function priceCheckOf(deps: AppDeps, flight: { id: number; userId: string }, quo
     source: deps.fareSource.name,
     changePenalty: quote.changePenalty ?? null,
     refundForm: quote.refundForm ?? null,
+    offerId: quote.offerId,
   };
 }
 
@@ -371,16 +376,26 @@ async function quoteAndRecord(
     }
     throw error;
   }
-  const [result] = await deps.db.asService((tx) =>
-    recordPriceChecks(tx, [priceCheckOf(deps as AppDeps, { id: flight.id, userId }, quote)]),
+  const [recorded] = await deps.db.asService((tx) =>
+    recordPriceChecks(tx, [priceCheckOf(deps as AppDeps, { id: flight.id, userId }, quote)], {
+      confirmPriority: CHECK_NOW_CONFIRM_PRIORITY,
+    }),
   );
-  if (result?.alertQueued) {
+  if (!recorded?.dropPending) return recorded;
+  // a drop is believed on a second quote, taken through the queue (services/drop-confirmation.ts):
+  // the traveller waiting on this check gets it now, their job being claimed first
+  await confirmPendingDrops(deps as AppDeps, { maxJobs: 1, budgetMs: 10_000 }).catch((error: unknown) =>
+    deps.log({ level: 'error', msg: 'price drop confirmation failed', error: String(error) }),
+  );
+  const after = await deps.db.asService((tx) => getFlight(tx, userId, flight.id));
+  const priceDropped = after?.status === 'price_drop';
+  if (priceDropped) {
     // the traveller hears of the drop by email too; a mail failure must not fail the check
     await sendQueuedNotifications(deps as AppDeps, { maxJobs: 10, budgetMs: 10_000 }).catch((error: unknown) =>
       deps.log({ level: 'error', msg: 'price alert delivery failed', error: String(error) }),
     );
   }
-  return result;
+  return { ...recorded, status: after?.status ?? recorded.status, priceDropped };
 }
 
 export async function checkFlightPrice(

@@ -45,7 +45,9 @@ import {
 import type { AppDeps } from '../context.ts';
 import { sendQueuedNotifications } from './notifications.ts';
 import { startAutoRebookingRun } from './auto-rebooking.ts';
+import { confirmPendingDrops } from './drop-confirmation.ts';
 import type { JobHandler } from './job-runner.ts';
+import { createPool } from '../lib/pool.ts';
 
 export interface PriceSweepDeps {
   db: Pick<Db, 'asService' | 'serviceStatement'>;
@@ -97,24 +99,6 @@ interface PreparedBatch {
   /** Flights whose flight the airline cancelled (FlightCancelledError on their quote). */
   cancelled: { flightId: number; userId: string }[];
   counts: BatchCounts;
-}
-
-/** A fixed number of slots; callers beyond it wait in order. */
-function createPool(size: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active++;
-    try {
-      return await task();
-    } finally {
-      // hand the slot straight to the next waiter, so `active` never dips while work is queued
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -229,6 +213,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
           source: fareSource.name,
           changePenalty: result.quote.changePenalty ?? null,
           refundForm: result.quote.refundForm ?? null,
+          offerId: result.quote.offerId,
         });
       }
     }
@@ -246,7 +231,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
         await cancelFlights(tx, cancelled);
         const recorded = await recordPriceChecks(tx, results);
         counts.checked = recorded.length;
-        counts.drops = recorded.filter((r) => r.priceDropped).length;
+        // found below the price paid: confirmed before, or waiting for its second quote
+        counts.drops = recorded.filter((r) => r.priceDropped || r.dropPending).length;
         if (!(await completeJob(tx, job, { ...counts }))) throw new ClaimLostError(job.id);
       });
       quoteErrors += counts.quoteErrors;
@@ -347,13 +333,16 @@ export function sweepContinuation(sweep: Pick<PriceSweepResult, 'sweepId' | 'bat
 /**
  * Works on the sweep (starts one, or carries on with the running one) within the budget; a sweep
  * left unfinished gets its continuation in the transaction that totals it, and a finished one is
- * followed by an automatic rebooking run over the new prices (its batches wait on the job queue,
- * services/auto-rebooking.ts; a running one is joined).
+ * followed by the second quotes of the drops it saw (services/drop-confirmation.ts, within what is
+ * left of the budget; the rest at the next runs) and then an automatic rebooking run over the
+ * confirmed drops (its batches wait on the job queue, services/auto-rebooking.ts; a running one
+ * is joined).
  */
 async function sweepThenAutoRebook(
   deps: AppDeps,
   options: Pick<RunPriceSweepOptions, 'initiatedBy' | 'budgetMs' | 'cpuBudgetMs' | 'clock' | 'onFinished'>,
 ): Promise<PriceSweepResult> {
+  const started = (options.clock ?? Date.now)();
   const sweep = await runPriceSweep(deps, {
     ...options,
     onFinished: async (tx, result) => {
@@ -362,6 +351,9 @@ async function sweepThenAutoRebook(
     },
   });
   if (sweep.finished) {
+    const clock = options.clock ?? Date.now;
+    const left = options.budgetMs === undefined ? 20_000 : Math.max(0, started + options.budgetMs - clock());
+    await confirmPendingDrops(deps, { budgetMs: left });
     await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
   }
   return sweep;

@@ -257,6 +257,44 @@ describe('FlightCard', () => {
     expect(checkCredit).toHaveAttribute('target', '_blank');
   });
 
+  it('shows in Rebooking Details the two quotes that confirmed the drop', async () => {
+    renderCard(
+      buildFlight({
+        status: 'rebooked',
+        hasBeenRebooked: true,
+        originalPrice: 50000,
+        currentPrice: 44000,
+        rebookingPrice: 44000,
+        rebookingDate: '2027-02-01',
+        airlineCredit: 6000,
+        dropQuotes: [
+          {
+            quotedAt: '2027-01-31T10:00:00.000Z',
+            source: 'simulated',
+            offerId: 'sim_first',
+            price: 44000,
+            currency: 'USD',
+          },
+          {
+            quotedAt: '2027-01-31T10:00:05.000Z',
+            source: 'simulated',
+            offerId: 'sim_second',
+            price: 44000,
+            currency: 'USD',
+          },
+        ],
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'View Rebooking Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rebooking Details' });
+    const proof = within(dialog).getByRole('region', { name: 'How the drop was confirmed' });
+    expect(within(proof).getByText('First quote (drop seen)')).toBeInTheDocument();
+    expect(within(proof).getByText('Second quote (drop confirmed)')).toBeInTheDocument();
+    expect(within(proof).getByText(/simulated · offer sim_first/)).toBeInTheDocument();
+    expect(within(proof).getByText(/simulated · offer sim_second/)).toBeInTheDocument();
+    expect(within(proof).getAllByText('$440.00')).toHaveLength(2);
+  });
+
   it('sends an assisted booking through the guided dialog, validated, in cents', async () => {
     const flight = buildFlight({
       status: 'price_drop',
