@@ -192,7 +192,7 @@ describe('checkout and the webhook', () => {
     await deliver('checkout.session.completed', session);
     const res = await api.post<UpdateSubscriptionResponse>('/subscription/update', { tier: 'free' }, auth(user));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.message).toContain('Your Premium subscription will not renew; the paid year ends on');
+    expect(res.body.message).toContain("Premium ended today, before the paid year's end on");
     expect(stub.subscriptions.get(subscriptionId)?.cancel_at_period_end).toBe(true);
     // Stripe then reports the cancellation at period end: still canceled, still free
     await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});

@@ -46,6 +46,7 @@ const EXAMPLES: { [T in NotificationType]: NotificationDataOf<T> } = {
   email_reconnect: { provider: 'gmail' },
   import_over_limit: { found: 7, watched: 5, limit: 5 },
   subscription_expired: { endDate: '2026-11-20', flightLimit: 5, unwatched: 2 },
+  renewal_reminder: { renewalDate: '2026-12-28T10:00:00Z', amount: 2499, daysBefore: 30 },
   payment_refunded: { amount: 500, paymentAmount: 2500, applied: 2000 },
   refund_held: { paymentId: 'pi_1', amount: 500 },
   admin_alert: {
@@ -87,7 +88,13 @@ describe('email links', () => {
   }
 
   it('the billing emails open the Subscription tab', async () => {
-    for (const type of ['payment_failed', 'commission_statement', 'payment_refunded', 'refund_held'] as const) {
+    for (const type of [
+      'payment_failed',
+      'commission_statement',
+      'payment_refunded',
+      'refund_held',
+      'renewal_reminder',
+    ] as const) {
       const read = readNotification({ id: 1, type, data: EXAMPLES[type], createdAt: new Date() });
       if (!read.ok) throw new Error(read.reason);
       const email = await renderNotificationEmail(read.note, ctx);
