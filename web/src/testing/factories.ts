@@ -111,6 +111,9 @@ export function buildSubscription(
     renews: premium,
     hasSavedCard: false,
     paymentMode: 'test',
+    renewal: premium ? { date: '2027-01-10T00:00:00.000Z', amount: 2499 } : null,
+    scheduledChange: null,
+    paymentIssue: null,
     ...overrides,
   };
 }

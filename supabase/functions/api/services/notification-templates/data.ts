@@ -83,6 +83,14 @@ export const notificationDataSchemas = {
     flightLimit: z.number().int().min(-1),
     unwatched: count,
   }),
+  renewal_reminder: z.object({
+    /** The day the paid year ends and renews (the saved card is charged then). */
+    renewalDate: date,
+    /** The plan row's price charged at the renewal, cents. */
+    amount,
+    /** Which reminder: 30 or 7 days before. */
+    daysBefore: z.union([z.literal(30), z.literal(7)]),
+  }),
   payment_refunded: z.object({
     /** Refunded to the card. */
     amount,

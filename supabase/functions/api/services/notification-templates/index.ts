@@ -26,6 +26,7 @@ import { paymentRefunded } from './payment-refunded.ts';
 import { priceDrop } from './price-drop.ts';
 import { rebooking } from './rebooking.ts';
 import { refundHeld } from './refund-held.ts';
+import { renewalReminder } from './renewal-reminder.ts';
 import { subscriptionExpired } from './subscription-expired.ts';
 
 export type { EmailContext, RenderedEmail } from './layout.ts';
@@ -50,6 +51,7 @@ const TEMPLATES: { [T in NotificationType]: Template<NotificationDataOf<T>> } = 
   email_reconnect: emailReconnect,
   import_over_limit: importOverLimit,
   subscription_expired: subscriptionExpired,
+  renewal_reminder: renewalReminder,
   payment_refunded: paymentRefunded,
   refund_held: refundHeld,
   admin_alert: adminAlert,

@@ -1,5 +1,4 @@
 import { Button, Dialog, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { COMMISSION_RATE_PERCENT } from '@shared/constants.ts';
 import { airlineLinks, savingsSummary } from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import type { ReactNode } from 'react';
@@ -23,8 +22,8 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
       ? links.websiteUrl
       : `https://www.google.com/search?q=${encodeURIComponent(`${flight.airline} travel credit`)}`;
   const commission = flight.commissionAmount ?? 0;
-  // the rate recorded with the rebooking (a plan's rate may have changed since)
-  const rate = flight.commissionRate ?? COMMISSION_RATE_PERCENT;
+  // the rate recorded with the rebooking (a plan's rate, or the traveller's plan, may have changed since)
+  const rate = flight.commissionRate;
 
   return (
     <FlightDialog closeLabel="Close rebooking details" onClose={onClose}>
@@ -91,8 +90,9 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
           <Section title="Commission Information">
             {commission > 0 ? (
               <Text>
-                A commission of {formatMoney(commission)} ({rate}% of the airline credit) will appear on your next
-                billing statement. It is charged only because this rebooking succeeded.
+                A commission of {formatMoney(commission)}
+                {rate !== null ? ` (${rate}% of the airline credit)` : ''} will appear on your next billing statement.
+                It is charged only because this rebooking succeeded.
               </Text>
             ) : (
               <Text>No commission is charged on this rebooking.</Text>
