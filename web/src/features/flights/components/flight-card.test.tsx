@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { buildFlight } from '@/testing/factories';
+import { buildAppliedRule, buildFlight } from '@/testing/factories';
 import type { Flight } from '@shared/types/flights.ts';
 import { describe, expect, it } from 'vitest';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
@@ -73,6 +73,8 @@ describe('FlightCard', () => {
           minNetSavings: 5000,
           reason:
             'Saves $25.00 (6.3%) as airline credit after a $75.00 change fee, below your rebooking threshold of $50.00 or 15%.',
+          rebookingMode: 'automatic',
+          rule: buildAppliedRule(),
         },
       }),
     );
