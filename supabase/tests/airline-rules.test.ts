@@ -502,7 +502,8 @@ describe('the automatic run', () => {
           drop: fc.integer({ min: 1, max: 30_000 }),
         }),
         async (r) => {
-          const [name, code] = r.airline;
+          const name: string = r.airline[0];
+          const code: string = r.airline[1];
           // a random rule of the airline's own, in force today, for this fare (or none: the seed's)
           const ruleId = r.mode
             ? (
@@ -572,7 +573,7 @@ describe('the automatic run', () => {
     expect(dropped?.n).toBe(1);
     const [job] = await sql<{ ids: number[] }[]>`
       select payload -> 'flightIds' as ids from public.jobs where kind = 'auto_rebook_own' and status = 'queued'
-       and (payload ->> 'runId')::bigint = ${run?.run_id}`;
+       and (payload ->> 'runId')::bigint = ${run?.run_id ?? 0}`;
     expect(job?.ids.map(Number)).toEqual([united]);
     // a batch still holding the flight would find it approval-only: never claimed
     expect((await verdictOf(delta)).rebookingMode).toBe('approval');
