@@ -10,9 +10,16 @@
 // 2. Its largest contentful paint as a mid-range phone sees it: Debian's Chromium through
 //    playwright-core, 375 x 812 px, the CPU slowed 4x (CDP Emulation.setCPUThrottlingRate), a new
 //    browser context (cold cache) for each of --runs (default 5) visits, the build served on
-//    loopback by the gateway's own static serving (dev/gateway.ts `serveWeb`). /api answers 404
+//    loopback by the gateway's own static serving and compression (dev/gateway.ts `serveWeb`,
+//    `compressed`). /api answers 404
 //    here, so the page shows its published Premium price, as when the plan list cannot be read.
 //    Prints each run's LCP and first contentful paint and the medians. Target: LCP under 1.0 s.
+//
+// 3. Lighthouse's mobile preset on `/`, `/login` and the signed-in `/dashboard` (bench/lighthouse.ts):
+//    the build served by a local stack (dev/stack.ts: the gateway, auth and the api, on an in-memory
+//    database, or a throwaway one on TEST_DATABASE_URL), the demo premium traveller signed in;
+//    performance score, LCP, CLS and total blocking time of each of --lighthouse-runs (default 3)
+//    rounds, and the medians. Target: score >= 90 on each, CLS < 0.1.
 //
 // --dist DIR measures a build made beforehand (another branch's, say) instead of building. The last
 // line is the summary.
@@ -26,14 +33,33 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import { serveWeb } from '../dev/gateway.ts';
+import { createTestDatabase } from '../dev/db/test-db.ts';
+import { compressed, serveWeb } from '../dev/gateway.ts';
+import { anyFreePorts, demoAccounts, startStack, type Stack } from '../dev/stack.ts';
+import {
+  formatFigures,
+  LIGHTHOUSE_PAGES,
+  lighthouseRuns,
+  lighthouseVersion,
+  medianFigures,
+  type LighthousePage,
+  type PageFigures,
+} from './lighthouse.ts';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, dist: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    'lighthouse-runs': { type: 'string', default: '3' },
+    dist: { type: 'string' },
+  },
+});
 const runs = Number(args.runs);
-if (!Number.isInteger(runs) || runs < 1) {
-  process.stderr.write('--runs must be a whole number of at least 1\n');
+const lighthouseRounds = Number(args['lighthouse-runs']);
+if ([runs, lighthouseRounds].some((n) => !Number.isInteger(n) || n < 1)) {
+  process.stderr.write('--runs and --lighthouse-runs must be whole numbers of at least 1\n');
   process.exit(2);
 }
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 interface ManifestChunk {
   file: string;
@@ -85,13 +111,15 @@ function landingJavaScript(outDir: string): number {
 async function serve(outDir: string): Promise<{ url: string; close(): Promise<void> }> {
   const web = serveWeb(outDir);
   if (!web) throw new Error(`${outDir} has no index.html`);
-  const server = http.createServer((req, res) => {
-    if (req.url === '/api' || req.url?.startsWith('/api/')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found"}');
-      return;
-    }
-    web(req, res);
-  });
+  const server = http.createServer(
+    compressed((req, res) => {
+      if (req.url === '/api' || req.url?.startsWith('/api/')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found"}');
+        return;
+      }
+      web(req, res);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -136,6 +164,34 @@ async function visit(browser: Browser, url: string): Promise<Paints> {
   }
 }
 
+/** Lighthouse's runs against a local stack serving the build, and each page's medians. */
+async function lighthouseOnStack(webDist: string): Promise<Map<LighthousePage, PageFigures>> {
+  const database = process.env.TEST_DATABASE_URL ? await createTestDatabase({ seed: true }) : undefined;
+  let stack: Stack | undefined;
+  try {
+    stack = await startStack({
+      ...(database ? { databaseUrl: database.url } : {}),
+      ports: anyFreePorts,
+      webDist,
+      demoAccounts: true,
+      ticker: false,
+    });
+    const premium = demoAccounts.find((account) => account.username === 'premium')!;
+    console.log(`Lighthouse ${lighthouseVersion}, mobile preset, ${lighthouseRounds} rounds at ${stack.url}:`);
+    const all = await lighthouseRuns({ baseUrl: stack.url, runs: lighthouseRounds, user: premium, chromePath });
+    const medians = new Map<LighthousePage, PageFigures>();
+    for (const page of LIGHTHOUSE_PAGES) {
+      const figures = medianFigures(all.get(page)!, median);
+      medians.set(page, figures);
+      console.log(`median     ${formatFigures(page, figures)}`);
+    }
+    return medians;
+  } finally {
+    await stack?.stop();
+    await database?.close();
+  }
+}
+
 const webDir = path.resolve(import.meta.dirname, '../web');
 const outDir = args.dist ? path.resolve(args.dist) : mkdtempSync(path.join(os.tmpdir(), 'fareback-web-bench-'));
 try {
@@ -149,7 +205,7 @@ try {
 
   const server = await serve(outDir);
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromePath,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
   const paints: Paints[] = [];
@@ -170,8 +226,18 @@ try {
   console.log(
     `landing page at ${VIEWPORT.width} px, CPU ${CPU_SLOWDOWN}x slower, cold cache: median LCP ${seconds(lcp)}, FCP ${seconds(fcp)} over ${runs} runs`,
   );
+
+  const phone = await lighthouseOnStack(outDir);
+  const lighthouse = LIGHTHOUSE_PAGES.map((page) => {
+    const f = phone.get(page)!;
+    return `${page} ${f.score} (LCP ${seconds(f.lcp)}, CLS ${f.cls.toFixed(3)}, TBT ${f.tbt.toFixed(0)} ms)`;
+  }).join('; ');
   console.log(
-    `summary: landing LCP ${seconds(lcp)} (target < 1.0 s), ${kb(javascript)} of gzipped JavaScript (target < 150 KB)`,
+    `summary: landing LCP ${seconds(lcp)} (target < 1.0 s), ${kb(javascript)} of gzipped JavaScript (target < 150 KB); ` +
+      `Lighthouse mobile, median of ${lighthouseRounds}: ${lighthouse} (target >= 90, CLS < 0.1); load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
 } finally {
   if (!args.dist) rmSync(outDir, { recursive: true, force: true });

@@ -1,10 +1,12 @@
 // The local stand-in for Supabase's API gateway on one port: /auth/v1 goes to the auth server,
 // /functions/v1/api and /api to the Deno function (which, as on Supabase, sees its own name as the
 // first path segment: /api/...), and everything else is the built web app: a prerendered public
-// page where there is one, else the app's shell (the single-page fallback). Nothing here is
+// page where there is one, else the app's shell (the single-page fallback). Like a static host
+// and Supabase's gateway, it compresses what is worth compressing (`compressed`). Nothing here is
 // deployed.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
+import compression from 'compression';
 import httpProxy from 'http-proxy';
 import sirv from 'sirv';
 
@@ -12,6 +14,20 @@ export interface Gateway {
   url: string;
   port: number;
   stop(): Promise<void>;
+}
+
+const compress = compression({ threshold: 1024 });
+
+/**
+ * `handler` with its responses compressed as a static host and Supabase's gateway compress them:
+ * brotli or gzip as the client's Accept-Encoding allows (as is, to a client that accepts neither),
+ * text, JSON, JavaScript, CSS and SVG of 1 KB or more, `Vary: Accept-Encoding`; a response already
+ * encoded (by the api) passes as it is.
+ */
+export function compressed(handler: http.RequestListener): http.RequestListener {
+  return (req, res) => {
+    compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => handler(req, res));
+  };
 }
 
 /**
@@ -53,34 +69,36 @@ export async function startGateway(options: {
 
   const web = serveWeb(options.webDist);
 
-  const server = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (url.startsWith('/auth/v1')) {
-      proxy.web(req, res, { target: options.authUrl });
-      return;
-    }
-    if (url.startsWith('/functions/v1/api')) {
-      req.url = url.slice('/functions/v1'.length);
-      proxy.web(req, res, { target: options.apiUrl });
-      return;
-    }
-    // Google's OAuth redirect (the site path registered with Google) is the api's public callback
-    if (url === '/oauth2callback' || url.startsWith('/oauth2callback?')) {
-      req.url = `/api${url}`;
-      proxy.web(req, res, { target: options.apiUrl });
-      return;
-    }
-    if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
-      proxy.web(req, res, { target: options.apiUrl });
-      return;
-    }
-    if (web) {
-      web(req, res);
-      return;
-    }
-    res.writeHead(503, { 'content-type': 'text/plain' });
-    res.end('The web app is not built. Run `npm start`, which builds it.');
-  });
+  const server = http.createServer(
+    compressed((req, res) => {
+      const url = req.url ?? '/';
+      if (url.startsWith('/auth/v1')) {
+        proxy.web(req, res, { target: options.authUrl });
+        return;
+      }
+      if (url.startsWith('/functions/v1/api')) {
+        req.url = url.slice('/functions/v1'.length);
+        proxy.web(req, res, { target: options.apiUrl });
+        return;
+      }
+      // Google's OAuth redirect (the site path registered with Google) is the api's public callback
+      if (url === '/oauth2callback' || url.startsWith('/oauth2callback?')) {
+        req.url = `/api${url}`;
+        proxy.web(req, res, { target: options.apiUrl });
+        return;
+      }
+      if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
+        proxy.web(req, res, { target: options.apiUrl });
+        return;
+      }
+      if (web) {
+        web(req, res);
+        return;
+      }
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('The web app is not built. Run `npm start`, which builds it.');
+    }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -53,6 +53,25 @@ test.describe('prerendered, before any JavaScript runs (375 px)', () => {
       expect(await header(page).evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
     }
   });
+
+  test("no public page preloads the app's code: its one module script loads it after the page", async ({ page }) => {
+    for (const [path] of prerenderedPages) {
+      await page.goto(path);
+      expect(await page.locator('link[rel="modulepreload"]').count(), path).toBe(0);
+      expect(await page.locator('script[type="module"][src^="/assets/"]').count(), path).toBe(1);
+    }
+  });
+
+  test("each public page's inlined global CSS is pruned to what it uses (the app inserts the whole later)", async ({
+    page,
+  }) => {
+    for (const [path] of prerenderedPages) {
+      await page.goto(path);
+      expect(await page.locator('style[data-emotion^="css-global"]').count(), path).toBe(0);
+      const sheet = await page.locator('style[data-prerendered-global]').allTextContents();
+      expect(sheet.join('').length, path).toBeLessThan(25_000);
+    }
+  });
 });
 
 test.describe('prerendered pages after JavaScript', () => {

@@ -17,7 +17,10 @@ const LINK_INVALID = {
   message:
     'This confirmation link is invalid or has expired. To get a new one, use "Forgot password?" on the login page with your email address.',
 };
-const RESET_SENT = { message: 'If an account exists for that email, you will receive a password reset link shortly.' };
+const RESET_SENT = {
+  message:
+    'If an account exists for that email, you will receive a link shortly: a password reset link, or, if the address has not been confirmed yet, a confirmation link to open first.',
+};
 
 async function confirmedAt(userId: string): Promise<Date | null> {
   const [row] = await sql<{ email_confirmed_at: Date | null }[]>`
@@ -62,6 +65,32 @@ describe('address confirmation', () => {
     expect(await confirmedAt(user.id)).toBeInstanceOf(Date);
     // a second click on the same link is answered the same; it changes nothing
     expect((await api.post('/auth/confirm-email', { token })).body).toEqual(CONFIRMED);
+  });
+
+  it('me says whether the address is confirmed; Resend confirmation mails a new link until it is', async () => {
+    const user = await registerUser(api);
+    const token = user.session.access_token;
+    await confirmationEmails(user.email);
+    expect((await api.get<{ user: { emailConfirmed: boolean } }>('/auth/me', { token })).body.user.emailConfirmed).toBe(
+      false,
+    );
+
+    const resent = await api.post('/auth/resend-confirmation', {}, { token });
+    expect(resent).toMatchObject({
+      status: 200,
+      body: { message: 'Confirmation email sent. Open the link in it to start receiving alerts.' },
+    });
+    const mails = await confirmationEmails(user.email, 2);
+    expect(mails).toHaveLength(2);
+    expect((await api.post('/auth/confirm-email', { token: confirmationTokenOf(mails[1]!) })).status).toBe(200);
+
+    expect((await api.get<{ user: { emailConfirmed: boolean } }>('/auth/me', { token })).body.user.emailConfirmed).toBe(
+      true,
+    );
+    expect((await api.post('/auth/resend-confirmation', {}, { token })).body).toEqual({
+      message: 'Your email address is already confirmed.',
+    });
+    expect(await api.post('/auth/resend-confirmation', {})).toMatchObject({ status: 401 });
   });
 
   it('refuses unknown, expired and malformed links with 400, never 500', async () => {

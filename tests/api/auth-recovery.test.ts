@@ -24,7 +24,10 @@ async function resetMails(address: string, timeoutMs = 10_000): Promise<CaughtEm
   }
 }
 
-const SENT = { message: 'If an account exists for that email, you will receive a password reset link shortly.' };
+const SENT = {
+  message:
+    'If an account exists for that email, you will receive a link shortly: a password reset link, or, if the address has not been confirmed yet, a confirmation link to open first.',
+};
 const LINK_INVALID = { message: 'This password reset link is invalid or has expired. Please request a new one.' };
 
 describe('POST /api/auth/forgot-password', () => {

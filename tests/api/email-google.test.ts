@@ -557,6 +557,23 @@ describe('POST /api/email/disconnect', () => {
   });
 });
 
+describe('POST /api/account/delete with Gmail connected', () => {
+  it('revokes the Gmail grant at Google and leaves no tokens or flights behind', async () => {
+    const user = await registerUser(own.api);
+    const email = `del.${user.id.slice(0, 8)}@gmail.com`;
+    await connected(user, email);
+    await scanEnded(user);
+    const revocations = google.requests.filter((r) => r.path === '/revoke').length;
+    const res = await own.api.post('/account/delete', { password: user.password }, auth(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(google.requests.filter((r) => r.path === '/revoke')).toHaveLength(revocations + 1);
+    const [row] = await own.sql`
+      select (select count(*)::int from public.email_connections where user_id = ${user.id})
+           + (select count(*)::int from public.flights where user_id = ${user.id}) as n`;
+    expect(row?.n).toBe(0);
+  });
+});
+
 describe('the forwarding address (POST /api/email/inbound)', () => {
   async function address(user: RegisteredUser): Promise<string> {
     const value = (await connection(user)).forwardingAddress ?? '';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Plugin, ResolvedConfig } from 'vite';
+import { pruneGlobalStyles } from './prune-styles.ts';
 
 /*
  * `vite build` prerenders the public pages. With this plugin the build is Vite's app build: the
@@ -50,10 +51,17 @@ function pageFile(pagePath: string): string {
 const BEFORE_THE_APP = `<script>(function(){var html=document.documentElement;html.setAttribute('data-before-app','');try{if(/[#&]access_token=/.test(location.hash)||Object.keys(localStorage).some(function(k){return /^sb-.+-auth-token$/.test(k)}))html.setAttribute('data-session','')}catch(e){}document.addEventListener('submit',function(e){if(html.hasAttribute('data-before-app'))e.preventDefault()},true)})()</script><style>html[data-session] #root{visibility:hidden}</style>`;
 
 const EMPTY_ROOT = '<div id="root"></div>';
+/*
+ * Vite's <link rel="modulepreload"> for each chunk the entry imports. A public page paints from its
+ * HTML and needs none of them to do so; preloaded, they would take a phone's bandwidth from what
+ * the page shows (its LCP) at the highest priority. The entry script still imports them, after.
+ */
+const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*>/g;
 const TITLE = /<title>[^<]*<\/title>/;
 
 /**
- * The shell with a rendered page in it. React renders a page's <title> first, outside any <head>
+ * The shell with a rendered page in it, without the shell's module preloads, and with only the
+ * global styles the page uses (./prune-styles.ts). React renders a page's <title> first, outside any <head>
  * (there is none in what it renders); it takes the shell's place, where hydration looks for it.
  */
 export function pageHtml(shell: string, pagePath: string, page: RenderedPage): string {
@@ -63,8 +71,9 @@ export function pageHtml(shell: string, pagePath: string, page: RenderedPage): s
   const title = page.html.match(new RegExp(`^${TITLE.source}`))?.[0];
   const body = title ? page.html.slice(title.length) : page.html;
   return shell
+    .replace(MODULE_PRELOAD, '')
     .replace(TITLE, (shellTitle) => title ?? shellTitle)
-    .replace('</head>', () => `${BEFORE_THE_APP}${page.styles}</head>`)
+    .replace('</head>', () => `${BEFORE_THE_APP}${pruneGlobalStyles(page.styles, body)}</head>`)
     .replace(EMPTY_ROOT, () => `<div id="root" data-prerendered="${pagePath}">${body}</div>`);
 }
 

@@ -29,6 +29,7 @@ import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCa
 import { refuseNul } from './middleware/refuse-nul.ts';
 import { localIntentStore } from './queries/billing.ts';
 import { sessionIsActive } from './queries/sessions.ts';
+import { accountRouter } from './routes/account.ts';
 import { authRouter, publicAuthRouter } from './routes/auth.ts';
 import { adminRouter } from './routes/admin.ts';
 import { autoRebookingRunsRouter } from './routes/auto-rebooking-runs.ts';
@@ -274,6 +275,7 @@ export function createApp(options: CreateAppOptions = {}) {
   // ---- protected routes: everything below needs a valid session ----
   app.use('*', requireAuth);
   app.route('/auth', authRouter);
+  app.route('/account', accountRouter);
   app.route('/flights', flightsRouter);
   app.route('/dashboard', dashboardRouter);
   app.route('/admin', adminRouter);

@@ -25,6 +25,8 @@ export interface AuthClaims {
   role: string;
   aud: string | string[];
   exp: number;
+  /** When the session was signed in (seconds); a fresh Google sign-in re-checks who it is. */
+  iat?: number;
   email?: string;
   session_id?: string;
   [claim: string]: unknown;

@@ -266,6 +266,7 @@ export function profileRow(overrides: Partial<ProfileRow> = {}): ProfileRow {
     last_billing_date: null,
     created_at: new Date('2026-01-02T03:04:05Z'),
     onboarding_completed_at: null,
+    email_confirmed_at: new Date('2026-01-01T00:00:00Z'),
     ...overrides,
   };
 }

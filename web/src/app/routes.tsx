@@ -192,6 +192,12 @@ export function preloadRoute(pathname: string): Promise<unknown> {
   return preloadPages(matchRoutes(routes, pathname));
 }
 
+/** Where a visitor goes next from a sign-in page. */
+const NEXT_PAGES: Readonly<Record<string, readonly string[]>> = {
+  '/login': ['/dashboard', '/onboarding'],
+  '/sign-up': ['/onboarding'],
+};
+
 /**
  * The routes at the current location. RootLayout shows the page inside a Suspense boundary and
  * an error boundary of its own; these outer ones cover the layout itself.
@@ -207,6 +213,12 @@ export function AppRoutes() {
   useEffect(() => {
     preloadPages(matches).catch(() => undefined);
   }, [matches]);
+  // The page a visitor lands on after signing in or up loads while they type, so the form gives
+  // way to it at once rather than staying on screen while its code arrives.
+  const nextPaths = NEXT_PAGES[location.pathname];
+  useEffect(() => {
+    for (const path of nextPaths ?? []) preloadRoute(path).catch(() => undefined);
+  }, [nextPaths]);
   return (
     <RouteErrorBoundary>
       <SiteNavContext value={siteNav}>

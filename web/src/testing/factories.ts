@@ -53,6 +53,7 @@ export function buildUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     lastBillingDate: null,
     createdAt: '2025-01-15T10:00:00.000Z',
     onboardingCompleted: true,
+    emailConfirmed: true,
     ...overrides,
   };
 }

@@ -153,3 +153,12 @@ export const changePasswordFormSchema = changePasswordInputSchema
     path: ['confirmPassword'],
   });
 export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
+
+/**
+ * `POST /api/account/delete`: the password re-checks the owner; an account that signs in only with
+ * Google leaves it out and re-checks by a fresh Google sign-in instead.
+ */
+export const deleteAccountInputSchema = z.object({
+  password: textField('Password').max(1024, { error: 'Password must be at most 1024 characters' }).optional(),
+});
+export type DeleteAccountInput = z.infer<typeof deleteAccountInputSchema>;

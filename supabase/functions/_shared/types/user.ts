@@ -50,6 +50,11 @@ export interface CurrentUser {
   createdAt: string;
   /** Whether the owner has finished or skipped onboarding (false: new accounts go to /onboarding). */
   onboardingCompleted: boolean;
+  /**
+   * Whether the owner has opened the confirmation link mailed to `email`. Until then FareBack mails
+   * the address nothing but that link: no alerts, no reset links (services/email-confirmation.ts).
+   */
+  emailConfirmed: boolean;
 }
 
 /** `GET /api/auth/me` */

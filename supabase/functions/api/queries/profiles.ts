@@ -45,6 +45,7 @@ export interface ProfileRow {
   last_billing_date: Date | null;
   created_at: Date;
   onboarding_completed_at: Date | null;
+  email_confirmed_at: Date | null;
 }
 
 const iso = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());
@@ -89,6 +90,7 @@ export function toCurrentUser(row: ProfileRow, fallbackEmail = ''): CurrentUser 
     lastBillingDate: iso(row.last_billing_date),
     createdAt: new Date(row.created_at).toISOString(),
     onboardingCompleted: row.onboarding_completed_at !== null,
+    emailConfirmed: row.email_confirmed_at !== null,
   };
 }
 

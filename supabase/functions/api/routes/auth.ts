@@ -27,7 +27,7 @@ import {
   requestPasswordReset,
   resetPassword,
 } from '../services/accounts.ts';
-import { CONFIRMATION_MESSAGES, confirmEmail } from '../services/email-confirmation.ts';
+import { CONFIRMATION_MESSAGES, confirmEmail, resendConfirmation } from '../services/email-confirmation.ts';
 import { changePassword, confirmEmailChange, requestEmailChange } from '../services/account-changes.ts';
 
 export const publicAuthRouter = new Hono<AppEnv>()
@@ -72,6 +72,13 @@ export const authRouter = new Hono<AppEnv>()
     const user = await c.var.deps.db.asUser(claims, (tx) => getCurrentUser(tx, claims.email));
     if (!user) throw new HttpError(401, NOT_AUTHENTICATED);
     return c.json({ user });
+  })
+  .post('/resend-confirmation', async (c) => {
+    const claims = c.var.claims;
+    const user = await c.var.deps.db.asUser(claims, (tx) => getCurrentUser(tx, claims.email));
+    if (!user) throw new HttpError(401, NOT_AUTHENTICATED);
+    const account = { userId: user.id, email: user.email, emailConfirmed: user.emailConfirmed };
+    return c.json({ message: await resendConfirmation(c.var.deps, account) });
   })
   .post('/change-email', async (c) => {
     const input = await readJson(c, changeEmailInputSchema);

@@ -34,7 +34,10 @@ export const MESSAGES = {
   emailTaken: 'An account with this email already exists',
   invalidCredentials: 'Invalid username or password',
   loggedOut: 'Logged out',
-  forgotPassword: 'If an account exists for that email, you will receive a password reset link shortly.',
+  // An unconfirmed address is sent its confirmation link instead of a reset link; the answer says
+  // so without telling whether the address has an account, or whether it is confirmed.
+  forgotPassword:
+    'If an account exists for that email, you will receive a link shortly: a password reset link, or, if the address has not been confirmed yet, a confirmation link to open first.',
   passwordReset: 'Password has been reset',
   resetLinkInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
   samePassword: 'New password must be different from your current password',

@@ -10,11 +10,15 @@ import type { AppDeps } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { confirmEmailWithToken, recordConfirmationEmail } from '../queries/email-confirmations.ts';
 import type { AccountAddress } from '../queries/profiles.ts';
+import { type EmailContext, layout, p, type RenderedEmail, renderBoth } from './notification-templates/layout.ts';
 
 export const CONFIRMATION_MESSAGES = {
   confirmed: 'Your email address is confirmed. Price-drop alerts will now reach you there.',
   linkInvalid:
     'This confirmation link is invalid or has expired. To get a new one, use "Forgot password?" on the login page with your email address.',
+  resent: 'Confirmation email sent. Open the link in it to start receiving alerts.',
+  alreadyConfirmed: 'Your email address is already confirmed.',
+  resendLimited: 'A confirmation email was sent recently. Please check your inbox, or try again in an hour.',
 } as const;
 
 export const CONFIRMATION_SUBJECT = 'Confirm your email address for FareBack';
@@ -25,26 +29,30 @@ export function hashConfirmationToken(token: string): Promise<string> {
   return sha256Hex(token);
 }
 
-export function confirmationEmail(link: string): { subject: string; text: string; html: string } {
+/**
+ * Rendered with the notification emails' layout (React Email: the same frame, button and footer),
+ * with no greeting: the email carries nothing a user wrote.
+ */
+export async function confirmationEmail(
+  link: string,
+  ctx: Pick<EmailContext, 'siteUrl' | 'supportEmail'>,
+): Promise<RenderedEmail> {
   const hours = CONFIRMATION_LINK_VALID_HOURS;
-  const text = [
-    'Please confirm that this is your email address, so FareBack can send you price-drop alerts here.',
-    '',
-    `Confirm your address: ${link}`,
-    '',
-    `The link works once and expires in ${hours} hours. Until the address is confirmed, FareBack sends it nothing but this confirmation. If you asked for a password reset, confirm your address first, then ask again.`,
-    '',
-    'If you did not create a FareBack account, ignore this email: nothing more will be sent to you.',
-    '',
-    'FareBack',
-  ].join('\n');
-  const html = [
-    '<p>Please confirm that this is your email address, so FareBack can send you price-drop alerts here.</p>',
-    `<p><a href="${link}">Confirm your email address</a></p>`,
-    `<p>The link works once and expires in ${hours} hours. Until the address is confirmed, FareBack sends it nothing but this confirmation. If you asked for a password reset, confirm your address first, then ask again.</p>`,
-    '<p style="color:#666;font-size:12px">If you did not create a FareBack account, ignore this email: nothing more will be sent to you.</p>',
-  ].join('');
-  return { subject: CONFIRMATION_SUBJECT, text, html };
+  const tree = layout(
+    {
+      heading: 'Confirm your email address',
+      lines: [
+        p('Please confirm that this is your email address, so FareBack can send you price-drop alerts here.'),
+        p(
+          `The link works once and expires in ${hours} hours. Until the address is confirmed, FareBack sends it nothing but this confirmation. If you asked for a password reset, confirm your address first, then ask again.`,
+        ),
+        p('If you did not create a FareBack account, ignore this email: nothing more will be sent to you.'),
+      ],
+      action: { label: 'Confirm your email address', href: link },
+    },
+    { ...ctx, username: null, unsubscribeUrl: null, kind: null },
+  );
+  return { subject: CONFIRMATION_SUBJECT, ...(await renderBoth(tree)) };
 }
 
 /**
@@ -62,7 +70,8 @@ export async function sendConfirmationEmail(deps: ConfirmationDeps, account: Acc
     return false;
   }
   const link = `${deps.config.siteUrl}${CONFIRM_EMAIL_PATH}?token=${token}`;
-  await deps.mailer.send({ to: account.email, ...confirmationEmail(link) });
+  const { siteUrl, supportEmail } = deps.config;
+  await deps.mailer.send({ to: account.email, ...(await confirmationEmail(link, { siteUrl, supportEmail })) });
   return true;
 }
 
@@ -71,4 +80,12 @@ export async function confirmEmail(deps: Pick<AppDeps, 'db'>, token: string): Pr
   const tokenHash = await hashConfirmationToken(token);
   const confirmed = await deps.db.asService((tx) => confirmEmailWithToken(tx, tokenHash));
   if (!confirmed) throw new HttpError(400, CONFIRMATION_MESSAGES.linkInvalid);
+}
+
+/** 'Resend confirmation' from the signed-in notice: a 429 once the address has had its hourly share. */
+export async function resendConfirmation(deps: ConfirmationDeps, account: AccountAddress): Promise<string> {
+  if (account.emailConfirmed) return CONFIRMATION_MESSAGES.alreadyConfirmed;
+  const sent = await sendConfirmationEmail(deps, account);
+  if (!sent) throw new HttpError(429, CONFIRMATION_MESSAGES.resendLimited);
+  return CONFIRMATION_MESSAGES.resent;
 }

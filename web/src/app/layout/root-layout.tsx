@@ -1,7 +1,8 @@
 import { Box, Flex, SkipNavLink } from '@chakra-ui/react';
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { PageSpinner } from '@/components/ui/page-spinner';
+import { useCurrentUser } from '@/lib/auth';
 import { useIsNavigating } from '../router';
 import { RouteErrorBoundary } from '../routes/route-error';
 import { Footer } from './footer';
@@ -26,6 +27,19 @@ function NavigationProgress() {
   );
 }
 
+const UnconfirmedAddressNotice = lazy(() => import('@/features/auth/components/unconfirmed-address-notice'));
+
+/** A signed-in account whose address is not confirmed yet is told so on every page, with 'Resend'. */
+function AddressNotice() {
+  const { data: user } = useCurrentUser();
+  if (!user || user.emailConfirmed) return null;
+  return (
+    <Suspense fallback={null}>
+      <UnconfirmedAddressNotice email={user.email} />
+    </Suspense>
+  );
+}
+
 export function RootLayout() {
   return (
     <Flex direction="column" minH="100dvh">
@@ -33,6 +47,7 @@ export function RootLayout() {
       <NavigationProgress />
       <Header />
       <Flex as="main" id="main" tabIndex={-1} direction="column" flex="1" _focus={{ outline: 'none' }}>
+        <AddressNotice />
         {/* A page that fails shows the error in the frame; one whose code is loading, a spinner
             (on the first visit: later navigations keep the current page meanwhile). */}
         <RouteErrorBoundary>

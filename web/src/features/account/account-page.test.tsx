@@ -185,3 +185,42 @@ describe('account settings', () => {
     vi.restoreAllMocks();
   });
 });
+
+describe('your data', () => {
+  it("'Download my data' fetches the export and saves it as a JSON file", async () => {
+    // jsdom has no object URLs
+    const createObjectURL = vi.fn(() => 'blob:export');
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { api } = openAccount('/account', buildUser(), {
+      'GET /api/account/export': { body: { exportedAt: '2026-11-28T10:00:00.000Z', flights: [] } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(api.calls('GET /api/account/export')).toHaveLength(1);
+    expect(createObjectURL).toHaveBeenCalled();
+  });
+
+  it("'Delete account' names what goes and what stays, re-checks the password, then signs out to /", async () => {
+    let deleted = false;
+    const user = buildUser();
+    const { api, router } = openAccount('/account', user, {
+      'GET /api/auth/me': () => meRoute(deleted ? null : user),
+      'POST /api/account/delete': () => {
+        deleted = true;
+        return { body: { message: 'Your account and everything FareBack held on you have been deleted.' } };
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete account' });
+    expect(within(dialog).getByText(/access is revoked at Google and the tokens are deleted/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Your flights, their price history and rebooking records/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/tax law requires payment records to be kept for 7 years/)).toBeInTheDocument();
+    fireEvent.input(within(dialog).getByLabelText('Password'), { target: { value: 'Secret@1a' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await screen.findByText('Account deleted')).toBeInTheDocument();
+    expect(await api.calls('POST /api/account/delete')[0]?.json()).toEqual({ password: 'Secret@1a' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+});

@@ -1,7 +1,8 @@
-import { Badge, Box, Button, Card, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Heading, Link, List, Stack, Tabs, Text } from '@chakra-ui/react';
 import {
   changeEmailInputSchema,
   changePasswordFormSchema,
+  deleteAccountInputSchema,
   PASSWORD_HINT,
   type ChangePasswordForm,
 } from '@shared/schemas/auth.ts';
@@ -14,7 +15,8 @@ import { useUrlTab } from '@/hooks/use-url-tab';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { isPremium, useCurrentUser, type CurrentUser } from '@/lib/auth';
 import { formatDate } from '@/lib/format';
-import { useChangeEmail, useChangePassword, useConfirmEmailChange } from './api';
+import { Link as RouterLink } from 'react-router';
+import { useChangeEmail, useChangePassword, useConfirmEmailChange, useDeleteAccount, useDownloadMyData } from './api';
 
 // Account Settings' two tabs; `id` is what the URL carries (?tab=email).
 const ACCOUNT_TAB_IDS = ['profile', 'email'] as const;
@@ -57,7 +59,12 @@ export function AccountPage({ emailPanel }: AccountPageProps) {
           <Tabs.Trigger value="email">Email Connection</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="profile" pt="6">
-          {user && <ProfileCard user={user} />}
+          {user && (
+            <Stack gap="6">
+              <ProfileCard user={user} />
+              <YourDataCard />
+            </Stack>
+          )}
         </Tabs.Content>
         <Tabs.Content value="email" pt="6" maxW="3xl">
           {emailPanel}
@@ -101,6 +108,74 @@ function ProfileCard({ user }: { user: CurrentUser }) {
       {dialog === 'email' && <UpdateEmailDialog onClose={() => setDialog(null)} />}
       {dialog === 'password' && <ChangePasswordDialog onClose={() => setDialog(null)} />}
     </Card.Root>
+  );
+}
+
+/** 'Your data': download everything FareBack holds, or delete the account. */
+function YourDataCard() {
+  const [deleting, setDeleting] = useState(false);
+  const download = useDownloadMyData();
+  return (
+    <Card.Root variant="outline" maxW="2xl">
+      <Card.Header>
+        <Heading as="h2" size="md">
+          Your data
+        </Heading>
+        <Text color="fg.muted">
+          Everything FareBack holds on you is yours: take a copy, or delete your account.{' '}
+          <Link asChild color="brand.fg" fontWeight="medium">
+            <RouterLink to="/privacy">How we use your data</RouterLink>
+          </Link>
+        </Text>
+      </Card.Header>
+      <Card.Footer pt="4">
+        <Stack direction={{ base: 'column', sm: 'row' }} gap="3" w={{ base: 'full', sm: 'auto' }}>
+          <Button variant="outline" loading={download.isPending} onClick={() => download.mutate()}>
+            Download my data
+          </Button>
+          <Button variant="outline" colorPalette="red" onClick={() => setDeleting(true)}>
+            Delete account
+          </Button>
+        </Stack>
+      </Card.Footer>
+      {deleting && <DeleteAccountDialog onClose={() => setDeleting(false)} />}
+    </Card.Root>
+  );
+}
+
+function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
+  const deleteAccount = useDeleteAccount();
+  const form = useZodForm(deleteAccountInputSchema, { password: '' });
+  const busy = deleteAccount.isPending;
+  return (
+    <FormDialog
+      title="Delete account"
+      submitLabel="Delete my account"
+      busy={busy}
+      onClose={onClose}
+      onSubmit={form.handleSubmit(({ password }) =>
+        deleteAccount.mutate(password ? { password } : {}, { onError: form.showServerErrors }),
+      )}
+    >
+      <Text>This cannot be undone. What goes:</Text>
+      <List.Root ps="5" gap="1">
+        <List.Item>Your Gmail connection: its access is revoked at Google and the tokens are deleted</List.Item>
+        <List.Item>Your flights, their price history and rebooking records</List.Item>
+        <List.Item>Your notifications, settings and profile, and your sign-in</List.Item>
+      </List.Root>
+      <Text color="fg.muted" fontSize="sm">
+        What stays: your payment records and any commission you still owe, anonymised so they no longer name you,
+        because tax law requires payment records to be kept for 7 years.
+      </Text>
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        hint="Signed up with Google? Leave it empty: sign in with Google again first, then delete within 10 minutes."
+        disabled={busy}
+        {...form.field('password')}
+      />
+    </FormDialog>
   );
 }
 

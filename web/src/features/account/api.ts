@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChangeEmailInput, ChangePasswordInput } from '@shared/schemas/auth.ts';
+import type { ChangeEmailInput, ChangePasswordInput, DeleteAccountInput } from '@shared/schemas/auth.ts';
 import type { AuthSession, MessageResponse } from '@shared/types/auth.ts';
 import { notify } from '@/components/ui/toaster';
 import { apiRequest } from '@/lib/api-client';
 import { authKeys } from '@/lib/auth';
-import { adoptSession } from '@/lib/supabase';
+import { useNavigate } from 'react-router';
+import { adoptSession, loadSupabase } from '@/lib/supabase';
 
 /** 'Update Email': Auth mails a link to the new address; the address changes when it is opened. */
 export function useChangeEmail() {
@@ -48,6 +49,48 @@ export function useChangePassword() {
     onSuccess: async (answer) => {
       notify({ title: 'Password Changed', description: answer.message, status: 'success' });
       await queryClient.invalidateQueries({ queryKey: authKeys.me() });
+    },
+  });
+}
+
+/** 'Download my data': everything FareBack holds on the traveller, saved as a JSON file. */
+export async function downloadMyData(): Promise<void> {
+  const data = await apiRequest<Record<string, unknown>>('GET', '/account/export');
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'fareback-my-data.json';
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+export function useDownloadMyData() {
+  return useMutation({
+    mutationFn: downloadMyData,
+    meta: { errorTitle: 'Download failed', errorFallback: 'Could not export your data. Please try again.' },
+  });
+}
+
+/**
+ * 'Delete account': the api re-checks the owner and deletes; this browser then forgets the
+ * session and everything cached, and goes to the landing page, as signing out does.
+ */
+export function useDeleteAccount() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: async (input: DeleteAccountInput) => {
+      const answer = await apiRequest<MessageResponse>('POST', '/account/delete', input);
+      const supabase = await loadSupabase();
+      await supabase.auth.signOut({ scope: 'local' });
+      return answer;
+    },
+    meta: { errorTitle: 'Account not deleted', errorFallback: 'Could not delete your account. Please try again.' },
+    onSuccess: (answer) => {
+      void navigate('/', { flushSync: true, state: { signedOut: true } });
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.all[0] });
+      queryClient.setQueryData(authKeys.me(), null);
+      notify({ title: 'Account deleted', description: answer.message, status: 'success' });
     },
   });
 }

@@ -82,10 +82,14 @@ export function useRegister() {
         description: 'Welcome to FareBack! Now connect your email to start monitoring your flights.',
         status: 'success',
       });
-      void navigate(AFTER_LOGIN_PATH);
+      // A new account always starts with onboarding: straight there, not via /dashboard's redirect.
+      void navigate(ONBOARDING_PATH);
     },
   });
 }
+
+/** Where a new account goes after sign-up (the /dashboard guard would send it there anyway). */
+export const ONBOARDING_PATH = '/onboarding';
 
 /** Router state that tells / not to send the user on to /dashboard: they are signing out. */
 export const SIGNED_OUT_STATE = { signedOut: true } as const;

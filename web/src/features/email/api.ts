@@ -148,7 +148,7 @@ export function useConnectGmail({ devConnectAvailable }: { devConnectAvailable: 
       notify({
         title: 'Gmail Authorization',
         description:
-          'Finish signing in with Google in the new tab. If Google shows you a code instead, paste it under Enter Authorization Code.',
+          'Finish signing in with Google in the new tab; Google brings you back to FareBack when you are done.',
         status: 'info',
       });
     },

@@ -25,8 +25,8 @@ function fakeTab() {
 }
 
 describe('/connect-email', () => {
-  it('shows the OAuth configuration box with Copy URI and Show/Hide Details', async () => {
-    emailApi(buildUser());
+  it('shows the OAuth configuration box to an admin, with Copy URI and Show/Hide Details', async () => {
+    emailApi(buildUser({ isAdmin: true }));
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderApp('/connect-email');
@@ -47,7 +47,14 @@ describe('/connect-email', () => {
     expect(screen.queryByText('Client ID: Not configured')).not.toBeInTheDocument();
   });
 
-  it("opens Google's authorization page in a new tab, says 'Gmail Authorization' and offers the code dialog", async () => {
+  it('shows a traveller no OAuth configuration box (setup information is for admins)', async () => {
+    emailApi(buildUser());
+    renderApp('/connect-email');
+    expect(await screen.findByRole('button', { name: 'Connect with Gmail' })).toBeInTheDocument();
+    expect(screen.queryByText('Gmail OAuth Configuration')).not.toBeInTheDocument();
+  });
+
+  it("opens Google's authorization page in a new tab and says 'Gmail Authorization'; the redirect needs no code dialog", async () => {
     const authUrl = 'https://accounts.google.com/o/oauth2/v2/auth?state=s';
     emailApi(buildUser(), { 'GET /api/email/connect': { body: { authUrl } } });
     const tab = fakeTab();
@@ -57,6 +64,21 @@ describe('/connect-email', () => {
     expect(await screen.findByText('Gmail Authorization')).toBeInTheDocument();
     expect(tab.location.href).toBe(authUrl);
     expect(tab.opener).toBeNull();
+    // the redirect comes back to /oauth2callback: no code to paste, so neither the dialog nor its button
+    expect(screen.queryByRole('dialog', { name: 'Enter Authorization Code' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Enter Authorization Code' })).not.toBeInTheDocument();
+  });
+
+  it('offers the code dialog, and opens it after Google, only when the redirect cannot come back', async () => {
+    const authUrl = 'https://accounts.google.com/o/oauth2/v2/auth?state=s';
+    emailApi(buildUser(), {
+      'GET /api/oauth/config': { body: buildOAuthConfig({ redirectUri: 'urn:ietf:wg:oauth:2.0:oob' }) },
+      'GET /api/email/connect': { body: { authUrl } },
+    });
+    fakeTab();
+    renderApp('/connect-email');
+    expect(await screen.findByRole('button', { name: 'Enter Authorization Code' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect with Gmail' }));
     expect(await screen.findByRole('dialog', { name: 'Enter Authorization Code' })).toBeInTheDocument();
   });
 
@@ -114,7 +136,10 @@ describe('/connect-email', () => {
       status: 400,
       body: { message: 'Google did not accept this authorization code. Start the connection again.' },
     };
-    const api = emailApi(buildUser(), { 'POST /api/email/manual-token-exchange': () => exchange });
+    const api = emailApi(buildUser(), {
+      'GET /api/oauth/config': { body: buildOAuthConfig({ redirectUri: 'urn:ietf:wg:oauth:2.0:oob' }) },
+      'POST /api/email/manual-token-exchange': () => exchange,
+    });
     renderApp('/connect-email');
     fireEvent.click(await screen.findByRole('button', { name: 'Enter Authorization Code' }));
     const dialog = await screen.findByRole('dialog', { name: 'Enter Authorization Code' });
@@ -158,7 +183,7 @@ describe('/connect-email', () => {
     emailApi(buildUser(), { 'GET /api/oauth/config': { body: buildOAuthConfig({ devConnectAvailable: false }) } });
     renderApp('/connect-email');
     expect(await screen.findByRole('button', { name: 'Connect with Gmail' })).toBeInTheDocument();
-    await screen.findByText('Gmail OAuth Configuration');
+    await screen.findByRole('heading', { name: 'Connect your email account' });
     expect(screen.queryByRole('button', { name: 'Toggle Email (Dev)' })).not.toBeInTheDocument();
   });
 

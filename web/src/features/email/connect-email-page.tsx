@@ -116,7 +116,9 @@ export function ConnectEmailPage({ refreshAfterConfirm }: { refreshAfterConfirm:
           </Alert.Root>
         ) : (
           <>
-            <OAuthConfigBox />
+            {/* setup information for whoever registers the app with Google, not for travellers
+                (docs/architecture.md, "Gmail connection": the admin-only decision) */}
+            {user?.isAdmin && <OAuthConfigBox />}
             <ConnectEmailCard />
           </>
         )}

@@ -208,6 +208,14 @@ export function PrivacyPage() {
             (Security → Third-party access). Either stops all reading at once; disconnecting in FareBack also deletes
             the stored tokens.
           </Text>
+          <Text>
+            <strong>Google API Services Limited Use.</strong> FareBack&apos;s use and transfer of information received
+            from Google APIs adheres to the Google API Services User Data Policy, including the Limited Use
+            requirements. We use Gmail data only to find your flight bookings for you; we do not transfer it to anyone
+            except as needed to provide that feature, to comply with the law, or as part of a merger or sale with your
+            notice; we do not use it for advertising; and no person reads it unless you ask us to (for support), it is
+            needed for security or the law requires it.
+          </Text>
         </ProseSection>
 
         <ProseSection id="privacy-payments" title="Payments">
@@ -228,13 +236,19 @@ export function PrivacyPage() {
         <ProseSection id="privacy-retention" title="Retention and deletion">
           <Text>
             We keep your data while your account is open. Flights and price history stay available after travel so you
-            can see your savings and credits. When you delete your account, your profile, flights, price history, email
-            connection and notification history are deleted; billing records that tax law requires us to keep are
-            retained for the legally required period and then deleted.
+            can see your savings and credits. The Gmail tokens are kept only while your inbox is connected.
           </Text>
           <Text>
-            To delete your account, or to receive a copy of your data, email <MailLink address={SUPPORT_EMAIL} /> from
-            the address on your account. We act on requests within 30 days.
+            <strong>Download my data</strong> in Account Settings gives you, at once, a JSON file of everything we hold
+            on you. <strong>Delete account</strong> there deletes it after you confirm with your password (or a fresh
+            Google sign-in): the Gmail access is revoked at Google and its tokens deleted, and your profile, flights,
+            price history, rebooking records, notifications and settings are deleted at once. Only your payment records
+            and any commission you still owe are kept, anonymised so they no longer name you, because tax law requires
+            payment records to be kept for 7 years; they are deleted after that.
+          </Text>
+          <Text>
+            You can also write to <MailLink address={SUPPORT_EMAIL} /> from the address on your account; we act on
+            requests within 30 days.
           </Text>
         </ProseSection>
 

@@ -1,4 +1,4 @@
-import { Stack } from '@chakra-ui/react';
+import { Alert, Stack } from '@chakra-ui/react';
 import type { QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { PageSpinner } from '@/components/ui/page-spinner';
@@ -30,6 +30,18 @@ export function SettingsTab({ emailPanel, onUpgrade, refreshAfterRun }: Settings
   return (
     <Stack gap="6" maxW="3xl">
       {emailPanel}
+      {!user.emailConfirmed && (
+        <Alert.Root status="warning" variant="subtle" borderRadius="md">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Alerts wait for your confirmed address</Alert.Title>
+            <Alert.Description>
+              FareBack sends price-drop, rebooking and cancellation emails to {user.email} only once you open the
+              confirmation link we emailed there. Until then these settings are kept, and nothing is sent.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
       <AutoRebookingCard
         autoRebooking={user.autoRebooking}
         premium={premium}

@@ -226,10 +226,22 @@ export async function manualTokenExchange(
   return { message: EMAIL_MESSAGES.connected, connection: await connectionView(deps, claims) };
 }
 
+/** A connection as deleteConnection removed it: the provider and its tokens, still encrypted. */
+export type RemovedConnection = NonNullable<Awaited<ReturnType<typeof deleteConnection>>>;
+
 /** Deletes the connection, then revokes its grant at Google (best effort: the tokens are gone here). */
 async function removeConnection(deps: AppDeps, userId: string): Promise<boolean> {
   const removed = await deps.db.asService((tx) => deleteConnection(tx, userId));
   if (!removed) return false;
+  await revokeRemovedGrant(deps, userId, removed);
+  return true;
+}
+
+/**
+ * Revokes at Google the grant of a connection already deleted here, through the mailbox adapter;
+ * failures are logged (the tokens are gone from FareBack either way).
+ */
+export async function revokeRemovedGrant(deps: AppDeps, userId: string, removed: RemovedConnection): Promise<void> {
   const token = removed.refreshToken ?? removed.accessToken;
   if (removed.provider === 'gmail' && token && deps.config.email.tokenKey) {
     try {
@@ -240,7 +252,6 @@ async function removeConnection(deps: AppDeps, userId: string): Promise<boolean>
       deps.log({ level: 'warn', msg: 'gmail token revocation failed', userId, error: (error as Error).message });
     }
   }
-  return true;
 }
 
 export async function disconnect(deps: AppDeps, claims: AuthClaims): Promise<EmailDisconnectResponse> {

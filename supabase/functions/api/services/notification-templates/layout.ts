@@ -23,7 +23,8 @@ import { render } from '@react-email/render';
 export { h };
 
 export interface EmailContext {
-  username: string;
+  /** Null: no greeting (the address confirmation names no one: nothing a user wrote goes in it). */
+  username: string | null;
   siteUrl: string;
   supportEmail: string;
   /** The one-click link that turns this kind off; null for account messages (no switch). */
@@ -118,7 +119,7 @@ export function layout(body: EmailBody, ctx: EmailContext): ReactNode {
       h(
         Container,
         { style: styles.container },
-        p(`Hi ${ctx.username},`),
+        ctx.username === null ? null : p(`Hi ${ctx.username},`),
         h(Heading, { as: 'h1', style: styles.heading }, body.heading),
         ...body.lines.filter((line) => line !== null),
         body.action

@@ -1,6 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { PASSWORD_STRENGTH_MESSAGE } from '@shared/schemas/auth.ts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildUser } from '@/testing/factories';
 import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
@@ -46,7 +46,9 @@ describe('login page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
 
     expect(await screen.findByText('Login failed')).toBeInTheDocument();
-    expect(screen.getByText('Invalid username or password')).toBeInTheDocument();
+    // the reason stays under the form as well as in the toast
+    const form = screen.getByRole('form', { name: 'Log in' });
+    expect(within(form).getByText('Invalid username or password')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
   });
 
@@ -111,8 +113,8 @@ describe('sign-up page', () => {
     expect(api.calls('POST /api/auth/register')).toHaveLength(0);
   });
 
-  it('registers, toasts the welcome and goes to /dashboard', async () => {
-    const user = buildUser({ username: 'ada', email: 'ada@example.com' });
+  it('registers, toasts the welcome and goes straight to /onboarding, never through /dashboard', async () => {
+    const user = buildUser({ username: 'ada', email: 'ada@example.com', onboardingCompleted: false });
     let registered = false;
     const api = mockApi({
       'GET /api/auth/me': () => meRoute(registered ? user : null),
@@ -123,6 +125,8 @@ describe('sign-up page', () => {
       'GET /auth/v1/user': { body: { id: user.id, aud: 'authenticated', email: user.email } },
     });
     const { router } = renderApp('/sign-up');
+    const push = vi.spyOn(router.history, 'push');
+    const replace = vi.spyOn(router.history, 'replace');
     await screen.findByRole('heading', { name: 'Create an Account' });
     type('Username', 'ada');
     type('Email', 'Ada@Example.com');
@@ -133,7 +137,11 @@ describe('sign-up page', () => {
     expect(
       screen.getByText('Welcome to FareBack! Now connect your email to start monitoring your flights.'),
     ).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'));
+    const targets = [...push.mock.calls, ...replace.mock.calls].map(([to]) =>
+      typeof to === 'string' ? to : to.pathname,
+    );
+    expect(targets).not.toContain('/dashboard');
     const [request] = api.calls('POST /api/auth/register');
     expect(await request?.json()).toEqual({
       username: 'ada',
@@ -174,8 +182,12 @@ describe('forgot password page', () => {
     type('Email', 'ada@example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Send Reset Link' }));
     expect(await screen.findByRole('heading', { name: 'Email Sent' })).toBeInTheDocument();
-    expect(screen.getByText('Reset link sent')).toBeInTheDocument();
-    expect(screen.getByText('Check your email for a link to reset your password.')).toBeInTheDocument();
+    expect(await screen.findByText('Reset link sent')).toBeInTheDocument();
+    // true to what is sent: an unconfirmed address gets its confirmation link instead
+    expect(screen.getByText(/or, if that address has not been confirmed yet, a confirmation link/)).toBeInTheDocument();
+    expect(
+      screen.getByText('Check your email: a link to reset your password, or to confirm your address first.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
 
     fireEvent.click(screen.getByRole('button', { name: 'Try another email' }));

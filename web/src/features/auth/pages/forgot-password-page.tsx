@@ -19,7 +19,7 @@ export function ForgotPasswordPage() {
         setSentTo(input.email);
         notify({
           title: 'Reset link sent',
-          description: 'Check your email for a link to reset your password.',
+          description: 'Check your email: a link to reset your password, or to confirm your address first.',
           status: 'success',
         });
       },
@@ -40,8 +40,9 @@ export function ForgotPasswordPage() {
           <Alert.Content>
             <Alert.Title>Check your inbox</Alert.Title>
             <Alert.Description>
-              If an account exists for {sentTo}, we&apos;ve sent a link to reset your password. The link expires in one
-              hour.
+              If an account exists for {sentTo}, we&apos;ve sent it a link. It is a password reset link (it expires in
+              one hour), or, if that address has not been confirmed yet, a confirmation link: open it first, then ask
+              for a reset again.
             </Alert.Description>
           </Alert.Content>
         </Alert.Root>

@@ -1,8 +1,9 @@
-import { Button, Flex, Link, Stack } from '@chakra-ui/react';
+import { Alert, Button, Flex, Link, Stack } from '@chakra-ui/react';
 import { loginInputSchema } from '@shared/schemas/auth.ts';
 import { Link as RouterLink } from 'react-router';
 import { TextField } from '@/components/form/text-field';
 import { useZodForm } from '@/hooks/use-zod-form';
+import { errorMessage } from '@/lib/api-client';
 import { useLogin } from '../api';
 import { AuthLayout } from '../components/auth-layout';
 
@@ -45,6 +46,13 @@ export function LoginPage() {
           <Button type="submit" size="lg" width="full" loading={login.isPending} loadingText="Logging in...">
             Log In
           </Button>
+          {/* the toast fades; the reason stays under the form until the next attempt */}
+          {login.isError && (
+            <Alert.Root status="error" variant="subtle" borderRadius="md">
+              <Alert.Indicator />
+              <Alert.Description>{errorMessage(login.error, 'Invalid username or password')}</Alert.Description>
+            </Alert.Root>
+          )}
         </Stack>
       </form>
     </AuthLayout>

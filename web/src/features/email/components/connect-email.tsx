@@ -62,9 +62,18 @@ export function OAuthConfigBox() {
 }
 
 /**
+ * Whether Google can send the traveller back to FareBack after consent: the redirect URI is a web
+ * address (the /oauth2callback route). Only when it is not (an out-of-band URI, where Google shows
+ * a code to copy) is 'Enter Authorization Code' offered; the redirect flow never needs it.
+ */
+export function redirectComesBack(redirectUri: string | undefined): boolean {
+  return redirectUri === undefined || /^https?:\/\//i.test(redirectUri);
+}
+
+/**
  * 'Connect with Gmail' (or another label), 'Toggle Email (Dev)' where the server offers the
- * sample mailbox, and 'Enter Authorization Code'. After Google's page opens, the code dialog opens
- * too, for the case where Google shows a code rather than returning to FareBack.
+ * sample mailbox, and, only when the redirect cannot come back, 'Enter Authorization Code' (which
+ * then opens by itself once Google's page is open).
  */
 export function EmailConnectActions({ gmailLabel = 'Connect with Gmail' }: { gmailLabel?: string }) {
   const config = useOAuthConfig();
@@ -72,6 +81,7 @@ export function EmailConnectActions({ gmailLabel = 'Connect with Gmail' }: { gma
   const connect = useConnectGmail({ devConnectAvailable });
   const toggle = useToggleDevEmail();
   const [codeOpen, setCodeOpen] = useState(false);
+  const codeNeeded = !redirectComesBack(config.data?.redirectUri);
 
   return (
     <>
@@ -79,7 +89,7 @@ export function EmailConnectActions({ gmailLabel = 'Connect with Gmail' }: { gma
         <Button
           colorPalette="brand"
           loading={connect.isPending}
-          onClick={() => connect.mutate({ tab: openAuthorizationTab() }, { onSuccess: () => setCodeOpen(true) })}
+          onClick={() => connect.mutate({ tab: openAuthorizationTab() }, { onSuccess: () => setCodeOpen(codeNeeded) })}
         >
           {gmailLabel}
         </Button>
@@ -88,9 +98,11 @@ export function EmailConnectActions({ gmailLabel = 'Connect with Gmail' }: { gma
             Toggle Email (Dev)
           </Button>
         )}
-        <Button variant="ghost" onClick={() => setCodeOpen(true)}>
-          Enter Authorization Code
-        </Button>
+        {codeNeeded && (
+          <Button variant="ghost" onClick={() => setCodeOpen(true)}>
+            Enter Authorization Code
+          </Button>
+        )}
       </Stack>
       {codeOpen && <AuthorizationCodeDialog onClose={() => setCodeOpen(false)} />}
     </>
