@@ -148,7 +148,7 @@ set search_path = ''
 as $$
   select case
     when p_type = 'price_drop' then 'price_drop'
-    when p_type in ('rebooking', 'action_needed') then 'rebooking'
+    when p_type in ('rebooking', 'action_needed', 'rebooking_approval') then 'rebooking'
     when p_type = 'flight_cancelled' then 'flight_cancelled'
     when p_type in ('payment_failed', 'commission_statement', 'email_reconnect',
                     'subscription_expired', 'payment_refunded', 'refund_held', 'admin_alert',

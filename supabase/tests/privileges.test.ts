@@ -136,8 +136,14 @@ const ALLOWED = [
   'function private.admin_stats(integer): authenticated EXECUTE',
   'function private.alert_precision(): authenticated EXECUTE',
   // the admin's flight list shows what a rebooking would be charged, with the ledger's rule
+  'function private.airline_rule(text,text,date): authenticated EXECUTE',
+  'function private.airline_rule_explanation(public.airline_rules,text): authenticated EXECUTE',
   'function private.commission_on(integer,integer): authenticated EXECUTE',
+  'function private.flight_airline_code(public.flights): authenticated EXECUTE',
+  'function private.flight_airline_rule(public.flights): authenticated EXECUTE',
+  'function private.flight_change_fee(public.flights,public.airline_rules): authenticated EXECUTE',
   'function private.flight_is_watched(public.flights): authenticated EXECUTE',
+  'function private.flight_rebooking_mode(public.flights,public.airline_rules): authenticated EXECUTE',
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
@@ -158,6 +164,8 @@ const ALLOWED = [
   'schema public: authenticated USAGE',
   // admins read the audit log (its policy); nobody may write it (migration 20261122000400_admin_audit.sql)
   'table public.admin_audit_log: authenticated SELECT',
+  'table public.airline_automation_pauses: authenticated SELECT',
+  'table public.airline_rules: authenticated SELECT',
   'table public.auto_rebooking_logs: authenticated SELECT',
   'table public.billing_transactions: authenticated SELECT',
   'table public.contact_messages: authenticated SELECT',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 502 | 503,
     message: string,
     readonly headers: Record<string, string> = {},
     /** More of the answer beside `message` (e.g. `needsItinerary: true`). */

@@ -173,3 +173,13 @@ export const flightIdSchema = z.coerce
   .int({ error: 'Flight id must be a whole number' })
   .positive({ error: 'Flight id must be positive' })
   .max(Number.MAX_SAFE_INTEGER, { error: 'Flight id is too large' });
+
+/**
+ * `POST /api/flights/{id}/rebook`: `{}` from the card's button (its owner's click is the approval),
+ * or the signed single-use token of an approval email's link (services/rebooking-approvals.ts).
+ * Other fields are ignored, as the spec's `{}` body always was.
+ */
+export const rebookInputSchema = z.object({
+  approvalToken: z.string().trim().min(1).max(300).optional(),
+});
+export type RebookInput = z.input<typeof rebookInputSchema>;

@@ -163,6 +163,10 @@ export const AUDIT_ACTIONS = [
   'run.auto_rebooking',
   // a Stripe chargeback opened or closed on a traveller's payment (actor null: Stripe)
   'payment.dispute',
+  // the airline rulebook (issue 24): a rule added or edited, an airline's automation switched
+  'airline_rule.create',
+  'airline_rule.update',
+  'airline.automation',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -53,7 +53,8 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'highestPrice', f.highest_price,
       'lastChecked', to_char(f.last_checked at time zone 'UTC', ${iso}),
       'fareType', f.fare_type,
-      'isEligibleForRebooking', f.is_eligible_for_rebooking,
+      -- the airline rulebook decides (private.flight_rebooking_mode): a fare it cannot change is 'none'
+      'isEligibleForRebooking', v.verdict ->> 'rebookingMode' <> 'none',
       'hasBeenRebooked', f.has_been_rebooked,
       'rebookingDate', to_char(f.rebooking_date at time zone 'UTC', ${iso}),
       'rebookingPrice', f.rebooking_price,
@@ -78,11 +79,14 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'priceHistory', f.recent_prices,
       'changePenalty', f.change_penalty,
       'refundForm', f.refund_form,
-      'rebookingVerdict', private.rebooking_verdict(f, p),
+      'rebookingVerdict', v.verdict,
+      'rebookingMode', v.verdict ->> 'rebookingMode',
+      'rebookingRule', v.verdict -> 'rule',
       'dropQuotes', f.drop_quotes
     ) order by f.departure_date, f.id), '[]'::json)::text as flights
     from public.flights f
     join public.profiles p on p.id = f.user_id
+    cross join lateral (select private.rebooking_verdict(f, p) as verdict) v
     where f.user_id = ${userId} ${flightId === undefined ? tx`` : tx`and f.id = ${flightId}`}
   `;
   return row?.flights ?? '[]';
@@ -285,9 +289,9 @@ export async function claimRebooking(
     method: RebookingMethod;
     request: unknown;
     /**
-     * An automatic rebooking: automatic rebooking must still apply to the owner
-     * (private.auto_rebooking_applies) and the flight still qualify (private.rebooking_qualifies,
-     * the verdict's rule), decided in the same statement as the claim.
+     * An automatic rebooking: automatic rebooking must still apply to the owner, the flight still
+     * qualify and its airline rule allow FareBack to change it itself
+     * (private.automatic_rebooking_allowed), decided in the same statement as the claim.
      */
     automatic?: boolean;
   },
@@ -302,8 +306,7 @@ export async function claimRebooking(
           ? tx`and exists (
                  select 1 from public.profiles p
                  join public.subscription_plans sp on sp.id = p.plan_id
-                 where p.id = f.user_id and private.auto_rebooking_applies(p, sp)
-                   and private.rebooking_qualifies(f, p))`
+                 where p.id = f.user_id and private.automatic_rebooking_allowed(f, p, sp))`
           : tx``
       }
     returning f.id

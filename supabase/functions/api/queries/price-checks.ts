@@ -143,7 +143,8 @@ export async function recordPriceChecks(
                  'departureAirport', u.departure_airport, 'arrivalAirport', u.arrival_airport,
                  'oldPrice', u.original_price, 'newPrice', u.price,
                  'netSavings', v.verdict -> 'netSavings', 'changePenalty', v.verdict -> 'changePenalty',
-                 'currency', u.currency, 'qualifies', v.verdict -> 'qualifies', 'reason', v.verdict -> 'reason'),
+                 'currency', u.currency, 'qualifies', v.verdict -> 'qualifies', 'reason', v.verdict -> 'reason',
+                 'rule', v.verdict -> 'rule' -> 'explanation', 'rebookingMode', v.verdict -> 'rebookingMode'),
                u.id,
                'price_drop:' || u.id || ':' || to_char(u.checked_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS')
              ) as notification_id

@@ -56,9 +56,11 @@ import {
   saveFlightBooking,
 } from '../queries/flights.ts';
 import { type RecordedPriceCheck, recordPriceChecks } from '../queries/price-checks.ts';
+import { closeApproval } from '../queries/rebooking-approvals.ts';
 import { confirmPendingDrops } from './drop-confirmation.ts';
 import type { JobHandler } from './job-runner.ts';
 import { sendQueuedNotifications } from './notifications.ts';
+import { redeemApproval } from './rebooking-approvals.ts';
 
 /** A traveller waiting on Check Now: their drop's confirmation is claimed before a sweep's. */
 const CHECK_NOW_CONFIRM_PRIORITY = 10;
@@ -700,11 +702,51 @@ export async function rebookClaimed(
  * kept on the rebooking record before anything else is written, so a recording that fails is
  * finished by the reconciler (services/rebooking-reconciler.ts) rather than lost.
  */
-export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: number): Promise<RebookResponse> {
+export async function rebookFlight(
+  deps: AppDeps,
+  claims: AuthClaims,
+  flightId: number,
+  input: { approvalToken?: string | undefined } = {},
+): Promise<RebookResponse> {
   const userId = claims.sub;
   const flight = await ownFlight(deps, claims, flightId);
   refuseRebooking(flight);
-  if (flight.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  if (flight.rebookingMethod !== 'source' || flight.rebookingMode === 'assisted') {
+    throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  }
+  // an approval email's link: checked and used once before anything changes (a refusal changes nothing)
+  const approvalId = input.approvalToken
+    ? await redeemApproval(deps, {
+        token: input.approvalToken,
+        callerId: userId,
+        flightId,
+        currentPrice: flight.currentPrice,
+      })
+    : null;
+  const outcome = await rebookOwnFlight(deps, claims, flight);
+  if (approvalId !== null) {
+    const closed = outcome.kind === 'rebooked' ? 'rebooked' : 'refused';
+    await deps.db.asService((tx) => closeApproval(tx, approvalId, closed));
+  }
+  if (outcome.kind === 'refused') throw outcome.error;
+  return outcome.response;
+}
+
+async function rebookOwnFlight(
+  deps: AppDeps,
+  claims: AuthClaims,
+  flight: Flight,
+): Promise<{ kind: 'rebooked'; response: RebookResponse } | { kind: 'refused'; error: unknown }> {
+  try {
+    return { kind: 'rebooked', response: await rebookAtSource(deps, claims, flight) };
+  } catch (error) {
+    return { kind: 'refused', error };
+  }
+}
+
+async function rebookAtSource(deps: AppDeps, claims: AuthClaims, flight: Flight): Promise<RebookResponse> {
+  const userId = claims.sub;
+  const flightId = flight.id;
   const request = await rebookRequestFor(deps, userId, flight);
 
   const rebookingId = await deps.db.asService((tx) =>

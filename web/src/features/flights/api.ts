@@ -57,8 +57,9 @@ export function checkPrice(flightId: number): Promise<CheckPriceResponse> {
   return apiRequest<CheckPriceResponse>('POST', `/flights/${flightId}/check-price`, {});
 }
 
-export function rebookFlight(flightId: number): Promise<RebookResponse> {
-  return apiRequest<RebookResponse>('POST', `/flights/${flightId}/rebook`, {});
+/** `{}` from the card's button; an approval email's link adds its signed single-use token. */
+export function rebookFlight(flightId: number, approvalToken?: string): Promise<RebookResponse> {
+  return apiRequest<RebookResponse>('POST', `/flights/${flightId}/rebook`, approvalToken ? { approvalToken } : {});
 }
 
 export function confirmRebooking(flightId: number, input: ConfirmRebookingInput): Promise<RebookResponse> {
@@ -120,11 +121,25 @@ export function useCheckPrice() {
 
 export function useRebookFlight() {
   return useMutation({
-    mutationFn: rebookFlight,
+    mutationFn: (flightId: number) => rebookFlight(flightId),
     meta: {
       invalidates: refreshFlightsAndStats,
       errorTitle: 'Rebooking failed',
       errorFallback: 'The flight could not be rebooked. Please try again.',
+    },
+    onSuccess: notifyRebooked,
+  });
+}
+
+/** The approval email's link: its token approves one rebooking, once (POST /api/flights/{id}/rebook). */
+export function useApproveRebooking() {
+  return useMutation({
+    mutationFn: ({ flightId, approvalToken }: { flightId: number; approvalToken: string }) =>
+      rebookFlight(flightId, approvalToken),
+    meta: {
+      invalidates: refreshFlightsAndStats,
+      errorTitle: 'Rebooking failed',
+      errorFallback: 'The approval link could not be used. Open the flight below to rebook it.',
     },
     onSuccess: notifyRebooked,
   });

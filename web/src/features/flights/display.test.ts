@@ -16,7 +16,7 @@ import {
   statusBadge,
   totalSavings,
 } from './display';
-import { buildFlight } from '@/testing/factories';
+import { buildAppliedRule, buildFlight } from '@/testing/factories';
 import type { Flight } from '@shared/types/flights.ts';
 
 describe('lastCheckedLabel', () => {
@@ -242,6 +242,8 @@ describe('netSavingsView', () => {
     international: false,
     minNetSavings: 5000,
     reason: 'r',
+    rebookingMode: 'automatic',
+    rule: buildAppliedRule(),
     ...over,
   });
 

@@ -119,11 +119,23 @@ export function eligibilityBadge(flight: Pick<Flight, 'isEligibleForRebooking'>)
 }
 
 /** The fare-type line under the card's eligibility badge. */
-export function eligibilityExplanation(flight: Pick<Flight, 'fareType' | 'isEligibleForRebooking'>): string {
+/** What FareBack does on a drop, by the airline rule's mode (the api's rebookingMode). */
+const MODE_SENTENCES: Record<Flight['rebookingMode'], string> = {
+  automatic: 'can be changed, so FareBack can rebook it when the price drops.',
+  approval: 'can be changed, and FareBack rebooks it when the price drops once you approve the change.',
+  assisted: 'can be changed with the airline; FareBack shows you what to ask for when the price drops.',
+  none: 'is not refundable or changeable, so FareBack can alert you to price drops but cannot rebook it.',
+};
+
+/** The card's eligibility text: what the airline rulebook allows, quoting the rule applied. */
+export function eligibilityExplanation(
+  flight: Pick<Flight, 'fareType' | 'isEligibleForRebooking'> &
+    Partial<Pick<Flight, 'rebookingMode' | 'rebookingRule'>>,
+): string {
   const fare = flight.fareType ?? 'This fare';
-  return flight.isEligibleForRebooking
-    ? `${fare} can be changed, so FareBack can rebook it when the price drops.`
-    : `${fare} is not refundable or changeable, so FareBack can alert you to price drops but cannot rebook it.`;
+  const mode = flight.rebookingMode ?? (flight.isEligibleForRebooking ? 'automatic' : 'none');
+  const rule = flight.rebookingRule?.explanation;
+  return `${fare} ${MODE_SENTENCES[mode]}${rule ? ` ${rule}.` : ''}`;
 }
 
 export type BorderTone = 'orange' | 'green' | 'primary' | 'gray';
@@ -243,7 +255,7 @@ export const NOT_ELIGIBLE_EXPLANATION =
 
 export type RebookAction =
   | { kind: 'details'; label: 'View Rebooking Details' }
-  | { kind: 'rebook'; label: 'Rebook at Lower Price'; method: RebookingPath }
+  | { kind: 'rebook'; label: 'Rebook at Lower Price' | 'Approve rebooking'; method: RebookingPath }
   | { kind: 'explanation'; text: string }
   | { kind: 'none'; label: 'No Price Drop' };
 
@@ -253,9 +265,14 @@ export type RebookAction =
  * non-eligible fare explains why not; anything else is a disabled 'No Price Drop'.
  */
 export function rebookAction(
-  flight: Pick<Flight, 'status' | 'hasBeenRebooked' | 'isEligibleForRebooking' | 'rebookingMethod'>,
+  flight: Pick<Flight, 'status' | 'hasBeenRebooked' | 'isEligibleForRebooking' | 'rebookingMethod'> &
+    Partial<Pick<Flight, 'rebookingMode'>>,
 ): RebookAction {
   if (flight.hasBeenRebooked) return { kind: 'details', label: 'View Rebooking Details' };
+  if (canRebook(flight) && flight.rebookingMode === 'approval') {
+    // the airline needs the traveller's approval (American Airlines): the button is that approval
+    return { kind: 'rebook', label: 'Approve rebooking', method: flight.rebookingMethod };
+  }
   if (canRebook(flight)) return { kind: 'rebook', label: 'Rebook at Lower Price', method: flight.rebookingMethod };
   if (flight.status === 'price_drop') return { kind: 'explanation', text: NOT_ELIGIBLE_EXPLANATION };
   return { kind: 'none', label: 'No Price Drop' };

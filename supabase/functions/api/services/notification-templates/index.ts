@@ -25,6 +25,7 @@ import { paymentFailed } from './payment-failed.ts';
 import { paymentRefunded } from './payment-refunded.ts';
 import { priceDrop } from './price-drop.ts';
 import { rebooking } from './rebooking.ts';
+import { rebookingApproval } from './rebooking-approval.ts';
 import { refundHeld } from './refund-held.ts';
 import { renewalReminder } from './renewal-reminder.ts';
 import { subscriptionExpired } from './subscription-expired.ts';
@@ -44,6 +45,7 @@ const TEMPLATES: { [T in NotificationType]: Template<NotificationDataOf<T>> } = 
   price_drop: priceDrop,
   rebooking,
   action_needed: actionNeeded,
+  rebooking_approval: rebookingApproval,
   flight_cancelled: flightCancelled,
   credit_expiring: creditExpiring,
   payment_failed: paymentFailed,

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { buildFlight } from '@/testing/factories';
+import { buildAppliedRule, buildFlight } from '@/testing/factories';
 import type { Flight } from '@shared/types/flights.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
@@ -89,6 +89,8 @@ describe('FlightCard', () => {
           minNetSavings: 5000,
           reason:
             'Saves $25.00 (6.3%) as airline credit after a $75.00 change fee, below your rebooking threshold of $50.00 or 15%.',
+          rebookingMode: 'automatic',
+          rule: buildAppliedRule(),
         },
       }),
     );
@@ -485,7 +487,16 @@ describe('FlightCard: one story per state', () => {
           international: false,
           minNetSavings: 5000,
           reason: 'Saves $91.00 (20.0%) as airline credit if changed, but this fare cannot be changed automatically.',
+          rebookingMode: 'none',
+          rule: buildAppliedRule({
+            explanation: 'Delta Basic Economy: cannot be changed',
+            changeAllowed: false,
+            changeFee: null,
+            refundForm: 'none',
+            creditValidMonths: null,
+          }),
         },
+        rebookingMode: 'none',
       }),
     );
     const net = within(card()).getByTestId('net-savings');

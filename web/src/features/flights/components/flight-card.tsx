@@ -191,6 +191,12 @@ export function FlightCard({ flight, offerUpgrade = true, autoRebooking = false 
             <Text fontSize="sm" color="fg.muted">
               {net.reason}
             </Text>
+            {action.kind === 'rebook' && action.label === 'Approve rebooking' && (
+              <Text fontSize="sm" data-testid="approval-needed">
+                New fare {formatMoney(flight.currentPrice)}: approve and FareBack rebooks at once if the fare still
+                holds. {flight.rebookingRule.explanation}.
+              </Text>
+            )}
           </Stack>
         )}
 

@@ -8,6 +8,7 @@ import { isPremium, useCurrentUser } from '@/lib/auth';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useFlights } from '../api';
 import { FlightCard } from './flight-card';
+import { useApprovalLink } from './use-approval-link';
 
 /*
  * The dashboard's flight tabs: Flights (not yet rebooked), Rebooking History
@@ -60,6 +61,7 @@ interface FlightsPanelProps {
 
 /** Tab 0: flights not yet rebooked, two columns (one on narrow screens). */
 export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
+  useApprovalLink();
   const { data: user } = useCurrentUser();
   const premium = isPremium(user);
   return (
