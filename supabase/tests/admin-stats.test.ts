@@ -156,9 +156,20 @@ describe('private.admin_stats', () => {
       await createFlight(tx, u, { status: 'price_drop', current_price: 35_000 });
       // a drop below the thresholds ($10), and one on a fare that cannot be changed
       await createFlight(tx, u, { status: 'price_drop', current_price: 44_000 });
-      await createFlight(tx, u, { status: 'price_drop', current_price: 30_000, is_eligible_for_rebooking: false });
-      // a qualifying drop eaten by the change fee
-      const fee = await createFlight(tx, u, { status: 'price_drop', current_price: 35_000 });
+      await createFlight(tx, u, {
+        status: 'price_drop',
+        current_price: 30_000,
+        is_eligible_for_rebooking: false,
+        fare_type: 'Basic Economy',
+      });
+      // a qualifying drop eaten by the change fee (Air France's rule leaves the fee to the fare source)
+      const fee = await createFlight(tx, u, {
+        status: 'price_drop',
+        current_price: 35_000,
+        airline: 'Air France',
+        flight_number: 'AF22',
+        fare_type: 'Standard',
+      });
       await tx`update public.flights set change_penalty = 10000 where id = ${fee}`;
       // a drop whose day has passed
       await createFlight(tx, u, { status: 'price_drop', current_price: 30_000, departure_date: yesterday });

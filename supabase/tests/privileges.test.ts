@@ -134,10 +134,10 @@ const ALLOWED = [
   'function private.admin_flight_ids_matching(text,text,text): authenticated EXECUTE',
   'function private.admin_profile_ids_matching(text): authenticated EXECUTE',
   'function private.admin_stats(integer): authenticated EXECUTE',
-  'function private.alert_precision(): authenticated EXECUTE',
   // the admin's flight list shows what a rebooking would be charged, with the ledger's rule
   'function private.airline_rule(text,text,date): authenticated EXECUTE',
   'function private.airline_rule_explanation(public.airline_rules,text): authenticated EXECUTE',
+  'function private.alert_precision(): authenticated EXECUTE',
   'function private.commission_on(integer,integer): authenticated EXECUTE',
   'function private.flight_airline_code(public.flights): authenticated EXECUTE',
   'function private.flight_airline_rule(public.flights): authenticated EXECUTE',
