@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Text } from '@chakra-ui/react';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
 import { notify } from '@/components/ui/toaster';
 import { formatDate, formatMoney } from '@/lib/format';
-import { useChangeCard } from '../api';
+import { useChangeCard, useCurrentSubscription } from '../api';
 
 /**
  * 'Update card': Stripe's Billing Portal (the browser goes there), or in test mode a test card saved
@@ -60,4 +60,13 @@ export function PaymentIssueBanner({ subscription }: { subscription: CurrentSubs
       </Stack>
     </Alert.Root>
   );
+}
+
+/**
+ * The banner of a failed charge, on every dashboard tab (the dashboard route puts it above the
+ * tabs): the traveller's current subscription, read once for all of them.
+ */
+export function PaymentIssueNotice() {
+  const subscription = useCurrentSubscription();
+  return <PaymentIssueBanner subscription={subscription.data} />;
 }
