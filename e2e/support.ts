@@ -262,9 +262,12 @@ export async function capture(page: Page, name: string, options: { fullPage?: bo
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const width = page.viewportSize()?.width ?? 0;
+  const fullPage = options.fullPage ?? true;
+  // from the top: a page left scrolled draws the sticky header across the middle of a full-page shot
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({
     path: `e2e/screenshots/${name}-${width >= 1000 ? 'desktop' : 'mobile'}.png`,
-    fullPage: options.fullPage ?? true,
+    fullPage,
   });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);

@@ -460,15 +460,21 @@ describe('a failed renewal and the card (issue 25)', () => {
 
   it("shows the banner with the reason, the next try and the outcome, and 'Update card' saves a card", async () => {
     const user = premiumUser();
+    let renewed = false;
     const api = openTab(user, {
-      'GET /api/subscription/current': failedRenewal(user),
-      'POST /api/billing/card': {
-        body: {
-          url: null,
-          message: 'Your card was updated. It is used for your next renewal and commission statements.',
-          paymentMode: 'test',
-          renewal: 'renewed',
-        },
+      // as the server answers: once the new card has paid the renewal, the issue is gone
+      'GET /api/subscription/current': () =>
+        renewed ? { body: { subscription: subscriptionOf(user, { hasSavedCard: true }) } } : failedRenewal(user),
+      'POST /api/billing/card': () => {
+        renewed = true;
+        return {
+          body: {
+            url: null,
+            message: 'Your card was updated. It is used for your next renewal and commission statements.',
+            paymentMode: 'test',
+            renewal: 'renewed',
+          },
+        };
       },
     });
     const banner = await screen.findByRole('alert', { name: 'Payment failed' });
@@ -476,11 +482,14 @@ describe('a failed renewal and the card (issue 25)', () => {
     expect(banner).toHaveTextContent('Your card was declined.');
     expect(banner).toHaveTextContent('Next try: Jan 11, 2027.');
     expect(banner).toHaveTextContent('you move to the Free plan');
-    fireEvent.click(within(banner).getByRole('button', { name: 'Update card' }));
-    expect(await screen.findByText('Card Updated - Premium Renewed')).toBeInTheDocument();
-    expect(await api.calls('POST /api/billing/card')[0]!.json()).toEqual({ testCard: 'valid' });
     // the card, not 'Already Subscribed': the Subscription card says the renewal failed
     expect(await yourSubscription()).toHaveTextContent('Your renewal payment failed: update your card');
+    fireEvent.click(within(banner).getByRole('button', { name: 'Update card' }));
+    // told, though the banner (and its button) is gone as soon as the renewal is paid
+    expect(await screen.findByText('Card Updated - Premium Renewed')).toBeInTheDocument();
+    expect(await api.calls('POST /api/billing/card')[0]!.json()).toEqual({ testCard: 'valid' });
+    await waitFor(() => expect(screen.queryByRole('alert', { name: 'Payment failed' })).not.toBeInTheDocument());
+    expect(await yourSubscription()).toHaveTextContent('Renews on Jan 10, 2027 for $24.99 a year.');
   });
 
   it("shows the banner with 'Update card' on every dashboard tab, once", async () => {
