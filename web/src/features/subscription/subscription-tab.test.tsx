@@ -3,7 +3,7 @@ import type { BillingHistoryItem, PaymentIntentResponse } from '@shared/types/bi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '@/lib/auth';
 import { buildFreePlan, buildPlan, buildSubscription, buildUser } from '@/testing/factories';
-import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
+import { meRoute, mockApi, type MockResponse, type MockRoute } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const freePlan = buildFreePlan();
@@ -440,7 +440,7 @@ describe('Subscription tab, premium traveller', () => {
 describe('a failed renewal and the card (issue 25)', () => {
   const premiumUser = () => buildUser({ subscriptionTier: 'premium', autoRebooking: true, flightLimit: -1 });
 
-  const failedRenewal = (user: CurrentUser): MockRoute => ({
+  const failedRenewal = (user: CurrentUser): MockResponse => ({
     body: {
       subscription: subscriptionOf(user, {
         status: 'past_due',
