@@ -1,5 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
-import { addWatchedFlights, capture, expectToast, logIn, newTraveller, putOnPremium, signUp } from './support.ts';
+import {
+  addWatchedFlights,
+  capture,
+  captureAtBothWidths,
+  expectToast,
+  logIn,
+  newTraveller,
+  putOnPremium,
+  signUp,
+  withStackDatabase,
+} from './support.ts';
 
 // Money moving in the local test mode (no Stripe key: no card is charged, the api's confirmation
 // step completes or declines each payment): a declined upgrade, an upgrade, checkout, and the demo
@@ -15,6 +25,45 @@ const viewports = [
 async function openPlanTab(page: Page) {
   await page.goto('/dashboard?tab=plan');
   await expect(page.getByRole('heading', { name: 'Your Subscription' })).toBeVisible();
+}
+
+const subscriptionCard = (page: Page) => page.locator('.chakra-card__root').filter({ hasText: 'Your Subscription' });
+
+/** Pays a Premium year from the Subscription tab's payment dialog (the test mode's valid card). */
+async function payYear(page: Page) {
+  const card = subscriptionCard(page);
+  await card.getByRole('button', { name: 'Upgrade to Premium' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Premium Subscription' });
+  await expectToast(page, { title: 'Payment Successful', description: 'Your subscription has been updated!' }, () =>
+    dialog.getByRole('button', { name: /^Pay \$/ }).click(),
+  );
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('Premium', { exact: true })).toBeVisible();
+}
+
+/**
+ * The traveller's paid year ended an hour ago with a declining card saved, and the daily pass ran
+ * (through the scheduler's endpoint, only that kind), as tests/api/subscription-expiry.test.ts
+ * arranges a failed renewal: time moves by moving the stored dates, never by waiting.
+ */
+async function failRenewal(username: string) {
+  await withStackDatabase(async (sql) => {
+    const [profile] = await sql<{ id: string }[]>`
+      update public.profiles set subscription_start_date = now() - interval '1 year' - interval '1 hour',
+                                 subscription_end_date = now() - interval '1 hour'
+       where lower(username) = lower(${username}) returning id`;
+    if (!profile) throw new Error(`no account named ${username}`);
+    const saved = await sql`update private.billing_accounts set payment_method_id = 'pm_card_chargeDeclined'
+                             where user_id = ${profile.id} returning user_id`;
+    expect(saved).toHaveLength(1);
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+  });
+  const res = await fetch(`${process.env.E2E_API_URL}/internal/jobs`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${process.env.E2E_CRON_SECRET}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ kinds: ['subscription_expiry'] }),
+  });
+  expect(res.status).toBe(200);
 }
 
 test('a declined card, then an upgrade', async ({ page }) => {
@@ -70,6 +119,106 @@ test('a downgrade with more flights than the free plan watches says how many to 
   // nothing was deleted: all seven are still listed
   await page.goto('/dashboard?tab=flights');
   for (let i = 0; i < 7; i++) await expect(page.getByText(`DL${400 + i}`, { exact: false }).first()).toBeVisible();
+});
+
+test('a paid year renews; downgrade at the end of the year keeps Premium and can be taken back; downgrade now ends it', async ({
+  page,
+}) => {
+  await signUp(page, newTraveller());
+  await openPlanTab(page);
+  await payYear(page);
+  const card = subscriptionCard(page);
+  await expect(card.getByText(/^Renews on .+ for \$24\.99 a year\.$/)).toBeVisible();
+  await captureAtBothWidths(page, 'subscription-renewing');
+
+  // the dialog asks when: the end of the paid year is the default, nothing lost
+  await card.getByRole('button', { name: 'Downgrade to Free' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Downgrade to Free?' });
+  const when = confirm.getByRole('radiogroup', { name: 'When to downgrade' });
+  await expect(when.getByRole('radio', { name: /^At the end of the paid year/ })).toBeChecked();
+  await expect(confirm.getByRole('button', { name: 'Downgrade at year end' })).toBeVisible();
+  await captureAtBothWidths(page, 'downgrade-dialog-period-end', { fullPage: false });
+  await expectToast(page, { title: 'Subscription Updated' }, () =>
+    confirm.getByRole('button', { name: 'Downgrade at year end' }).click(),
+  );
+  await expect(confirm).toBeHidden();
+  await expect(card.getByText('Premium', { exact: true })).toBeVisible();
+  await expect(card.getByText(/^Premium until .+, then the Free plan: renewal is off\.$/)).toBeVisible();
+  await captureAtBothWidths(page, 'subscription-downgrade-scheduled');
+
+  // taken back: the year renews again
+  await expectToast(page, { title: 'Subscription Updated' }, () =>
+    card.getByRole('button', { name: 'Keep Premium (renew)' }).click(),
+  );
+  await expect(card.getByText(/^Renews on .+ for \$24\.99 a year\.$/)).toBeVisible();
+
+  // now: the free plan at once
+  await card.getByRole('button', { name: 'Downgrade to Free' }).click();
+  await when.getByText('Now', { exact: true }).click();
+  await expect(when.getByRole('radio', { name: /^Now/ })).toBeChecked();
+  await expect(confirm.getByText(/^From now you are on the Free plan/)).toBeVisible();
+  await captureAtBothWidths(page, 'downgrade-dialog-now', { fullPage: false });
+  await expectToast(page, { title: 'Downgraded to Free Tier' }, () =>
+    confirm.getByRole('button', { name: 'Downgrade now' }).click(),
+  );
+  await expect(card.getByText('Free', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Upgrade to Premium' })).toBeVisible();
+  await captureAtBothWidths(page, 'subscription-downgraded-now');
+});
+
+test('a downgrade already scheduled for the year end can be brought forward to now', async ({ page }) => {
+  await signUp(page, newTraveller());
+  await openPlanTab(page);
+  await payYear(page);
+  const card = subscriptionCard(page);
+  await card.getByRole('button', { name: 'Downgrade to Free' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Downgrade to Free?' });
+  await expectToast(page, { title: 'Subscription Updated' }, () =>
+    confirm.getByRole('button', { name: 'Downgrade at year end' }).click(),
+  );
+  await card.getByRole('button', { name: 'Downgrade now' }).click();
+  await expect(confirm.getByText(/^From now you are on the Free plan/)).toBeVisible();
+  await expectToast(page, { title: 'Downgraded to Free Tier' }, () =>
+    confirm.getByRole('button', { name: 'Downgrade now' }).click(),
+  );
+  await expect(card.getByText('Free', { exact: true })).toBeVisible();
+});
+
+test('changing the card, then a failed renewal: the banner, Update card, Premium renewed', async ({ page }) => {
+  const traveller = newTraveller();
+  await signUp(page, traveller);
+  await openPlanTab(page);
+  await payYear(page);
+  const card = subscriptionCard(page);
+  await expectToast(
+    page,
+    { title: 'Card Updated', description: /used for your next renewal and commission statements/ },
+    () => card.getByRole('button', { name: 'Update card' }).click(),
+  );
+  await captureAtBothWidths(page, 'subscription-card-updated');
+
+  await failRenewal(traveller.username);
+  await openPlanTab(page);
+  const banner = page.getByRole('alert', { name: 'Payment failed' });
+  await expect(banner.getByText('Your Premium renewal of $24.99 did not go through')).toBeVisible();
+  await expect(banner.getByText(/declined/)).toBeVisible();
+  await expect(banner.getByText(/^Next try: /)).toBeVisible();
+  await expect(banner.getByText(/1, 3 and 7 days after the first failure.*Free plan/)).toBeVisible();
+  // still Premium, told what to do; one 'Update card', the banner's
+  await expect(card.getByText('Premium', { exact: true })).toBeVisible();
+  await expect(card.getByText('Your renewal payment failed: update your card to keep Premium.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Update card' })).toHaveCount(1);
+  const history = page.getByRole('table', { name: 'Payment History' });
+  await expect(history.getByText('failed')).toBeVisible();
+  await captureAtBothWidths(page, 'subscription-payment-failed');
+
+  await expectToast(page, { title: 'Card Updated - Premium Renewed' }, () =>
+    banner.getByRole('button', { name: 'Update card' }).click(),
+  );
+  await expect(banner).toBeHidden();
+  await expect(card.getByText(/^Renews on .+ for \$24\.99 a year\.$/)).toBeVisible();
+  await expect(history.getByText('completed')).toHaveCount(2);
+  await captureAtBothWidths(page, 'subscription-renewed-after-card-change');
 });
 
 test('checkout in test mode takes a free traveller to the dashboard as premium', async ({ page }) => {

@@ -61,20 +61,27 @@ export async function signUp(
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** Puts the account on the Premium plan, as a paid subscription would (the stack's database, as a superuser). */
-export async function putOnPremium(username: string): Promise<void> {
+/** Runs `work` on the stack's database as a superuser, for arranging what no screen can. */
+export async function withStackDatabase<T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
   const singleSession = process.env.E2E_DATABASE_SINGLE_SESSION === 'true';
   const sql = postgres(process.env.E2E_DATABASE_URL ?? '', { max: 1, prepare: !singleSession, onnotice: () => {} });
   try {
+    return await work(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Puts the account on the Premium plan, as a paid subscription would (the stack's database, as a superuser). */
+export async function putOnPremium(username: string): Promise<void> {
+  await withStackDatabase(async (sql) => {
     const updated = await sql`
       update public.profiles
          set plan_id = (select id from public.subscription_plans where tier = 'premium' order by id limit 1)
        where lower(username) = lower(${username})
       returning id`;
     if (updated.length !== 1) throw new Error(`no account named ${username}`);
-  } finally {
-    await sql.end();
-  }
+  });
 }
 
 /**
@@ -82,9 +89,7 @@ export async function putOnPremium(username: string): Promise<void> {
  * system does (the stack's database, as a superuser): faster than typing each into the form.
  */
 export async function addWatchedFlights(username: string, count: number): Promise<void> {
-  const singleSession = process.env.E2E_DATABASE_SINGLE_SESSION === 'true';
-  const sql = postgres(process.env.E2E_DATABASE_URL ?? '', { max: 1, prepare: !singleSession, onnotice: () => {} });
-  try {
+  await withStackDatabase(async (sql) => {
     for (let i = 0; i < count; i++) {
       const departure = new Date(Date.now() + (30 + i) * 86_400_000).toISOString().slice(0, 10);
       await sql`
@@ -95,9 +100,7 @@ export async function addWatchedFlights(username: string, count: number): Promis
                'JFK', 'LAX', ${departure}, 45000, 45000, 'Refundable Economy', true, true
           from public.profiles where lower(username) = lower(${username})`;
     }
-  } finally {
-    await sql.end();
-  }
+  });
 }
 
 export async function logIn(page: Page, user: { username: string; password: string }) {
@@ -259,22 +262,25 @@ export async function capture(page: Page, name: string, options: { fullPage?: bo
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const width = page.viewportSize()?.width ?? 0;
+  const fullPage = options.fullPage ?? true;
+  // from the top: a page left scrolled draws the sticky header across the middle of a full-page shot
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({
     path: `e2e/screenshots/${name}-${width >= 1000 ? 'desktop' : 'mobile'}.png`,
-    fullPage: options.fullPage ?? true,
+    fullPage,
   });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${name} at ${width} px must not scroll sideways`).toBeLessThanOrEqual(0);
 }
 
 /** `capture` at 1280 and at 375 px in one test (the page is left at 1280 px). */
-export async function captureAtBothWidths(page: Page, name: string) {
+export async function captureAtBothWidths(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   for (const size of [
     { width: 375, height: 812 },
     { width: 1280, height: 800 },
   ]) {
     await page.setViewportSize(size);
-    await capture(page, name);
+    await capture(page, name, options);
   }
 }
 

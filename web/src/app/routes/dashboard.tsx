@@ -2,11 +2,11 @@ import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { EmailSettingsPanel } from '@/features/email';
 import { CreditsPanel, flightKeys, FlightsPanel, HistoryPanel, ManualEntryForm, StatsTiles } from '@/features/flights';
 import { SettingsTab } from '@/features/settings';
-import { PaymentReturn, SubscriptionTab } from '@/features/subscription';
+import { PaymentIssueNotice, PaymentReturn, SubscriptionTab } from '@/features/subscription';
 
 /**
  * /dashboard composes features that never import each other (STYLE.md): the dashboard's frame and
- * tabs, the flights feature's tiles, lists and form, the settings cards with the email feature's
+ * tabs, a failed payment's banner above every tab, the flights feature's tiles, lists and form, the settings cards with the email feature's
  * panel inside them, and the subscription tab (with what a return from a Stripe payment page
  * says, whatever tab is open). Tab switches the flight
  * panels ask for (Upgrade, after adding a flight) go through `selectTab`.
@@ -16,6 +16,7 @@ export function DashboardRoute() {
     <>
       <PaymentReturn />
       <DashboardPage
+        notice={<PaymentIssueNotice />}
         stats={<StatsTiles />}
         panels={{
           flights: (selectTab) => (

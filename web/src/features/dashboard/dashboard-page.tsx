@@ -20,16 +20,18 @@ export type SelectTab = (tab: DashboardTab) => void;
 export type DashboardPanels = Record<DashboardTab, (selectTab: SelectTab) => ReactNode>;
 
 interface DashboardPageProps {
+  /** What must be seen whatever tab is open (a failed payment's banner), above the tiles. */
+  notice?: ReactNode;
   /** The four stat tiles. */
   stats: ReactNode;
   panels: DashboardPanels;
 }
 
 /**
- * /dashboard: the title with the email badge, the stat tiles, six tabs (the selected one in the
+ * /dashboard: the title with the email badge, a notice for every tab, the stat tiles, six tabs (the selected one in the
  * URL, ?tab=, through useUrlTab) and the airlines and fares FareBack supports.
  */
-export function DashboardPage({ stats, panels }: DashboardPageProps) {
+export function DashboardPage({ notice, stats, panels }: DashboardPageProps) {
   const { data: user } = useCurrentUser();
   const [selected, selectTab] = useUrlTab(DASHBOARD_TAB_IDS);
 
@@ -52,6 +54,7 @@ export function DashboardPage({ stats, panels }: DashboardPageProps) {
       }
     >
       <Stack gap={{ base: '6', md: '8' }}>
+        {notice}
         {stats}
         <Tabs.Root
           value={selected}

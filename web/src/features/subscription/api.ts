@@ -122,6 +122,19 @@ export function useKeepPremium() {
 export function useChangeCard() {
   return useMutation({
     mutationFn: (body: ChangeCardBody = {}) => apiRequest<ChangeCardResponse>('POST', '/billing/card', body),
+    // Here, not in mutate()'s options: a renewal paid by the new card ends the failed-payment
+    // banner, unmounting its button (and mutate()'s callbacks with it) before they would run.
+    onSuccess: (result) => {
+      if (result.url) {
+        window.location.assign(result.url);
+        return;
+      }
+      notify({
+        title: result.renewal === 'renewed' ? 'Card Updated - Premium Renewed' : 'Card Updated',
+        description: result.message,
+        status: 'success',
+      });
+    },
     meta: {
       invalidates: AFTER_PLAN_CHANGE,
       errorTitle: 'Card Not Updated',

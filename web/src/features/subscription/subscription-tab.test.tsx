@@ -3,7 +3,7 @@ import type { BillingHistoryItem, PaymentIntentResponse } from '@shared/types/bi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '@/lib/auth';
 import { buildFreePlan, buildPlan, buildSubscription, buildUser } from '@/testing/factories';
-import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
+import { meRoute, mockApi, type MockResponse, type MockRoute } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const freePlan = buildFreePlan();
@@ -440,33 +440,41 @@ describe('Subscription tab, premium traveller', () => {
 describe('a failed renewal and the card (issue 25)', () => {
   const premiumUser = () => buildUser({ subscriptionTier: 'premium', autoRebooking: true, flightLimit: -1 });
 
+  const failedRenewal = (user: CurrentUser): MockResponse => ({
+    body: {
+      subscription: subscriptionOf(user, {
+        status: 'past_due',
+        renews: true,
+        renewal: null,
+        hasSavedCard: true,
+        paymentIssue: {
+          purpose: 'subscription',
+          amount: 2499,
+          reason: 'Your card was declined.',
+          retry: '2027-01-11T00:00:00.000Z',
+          outcome: 'If the last try fails, your Premium year ends and you move to the Free plan.',
+        },
+      }),
+    },
+  });
+
   it("shows the banner with the reason, the next try and the outcome, and 'Update card' saves a card", async () => {
     const user = premiumUser();
+    let renewed = false;
     const api = openTab(user, {
-      'GET /api/subscription/current': {
-        body: {
-          subscription: subscriptionOf(user, {
-            status: 'past_due',
-            renews: true,
-            renewal: null,
-            hasSavedCard: true,
-            paymentIssue: {
-              purpose: 'subscription',
-              amount: 2499,
-              reason: 'Your card was declined.',
-              retry: '2027-01-11T00:00:00.000Z',
-              outcome: 'If the last try fails, your Premium year ends and you move to the Free plan.',
-            },
-          }),
-        },
-      },
-      'POST /api/billing/card': {
-        body: {
-          url: null,
-          message: 'Your card was updated. It is used for your next renewal and commission statements.',
-          paymentMode: 'test',
-          renewal: 'renewed',
-        },
+      // as the server answers: once the new card has paid the renewal, the issue is gone
+      'GET /api/subscription/current': () =>
+        renewed ? { body: { subscription: subscriptionOf(user, { hasSavedCard: true }) } } : failedRenewal(user),
+      'POST /api/billing/card': () => {
+        renewed = true;
+        return {
+          body: {
+            url: null,
+            message: 'Your card was updated. It is used for your next renewal and commission statements.',
+            paymentMode: 'test',
+            renewal: 'renewed',
+          },
+        };
       },
     });
     const banner = await screen.findByRole('alert', { name: 'Payment failed' });
@@ -474,11 +482,34 @@ describe('a failed renewal and the card (issue 25)', () => {
     expect(banner).toHaveTextContent('Your card was declined.');
     expect(banner).toHaveTextContent('Next try: Jan 11, 2027.');
     expect(banner).toHaveTextContent('you move to the Free plan');
-    fireEvent.click(within(banner).getByRole('button', { name: 'Update card' }));
-    expect(await screen.findByText('Card Updated - Premium Renewed')).toBeInTheDocument();
-    expect(await api.calls('POST /api/billing/card')[0]!.json()).toEqual({ testCard: 'valid' });
     // the card, not 'Already Subscribed': the Subscription card says the renewal failed
     expect(await yourSubscription()).toHaveTextContent('Your renewal payment failed: update your card');
+    fireEvent.click(within(banner).getByRole('button', { name: 'Update card' }));
+    // told, though the banner (and its button) is gone as soon as the renewal is paid
+    expect(await screen.findByText('Card Updated - Premium Renewed')).toBeInTheDocument();
+    expect(await api.calls('POST /api/billing/card')[0]!.json()).toEqual({ testCard: 'valid' });
+    await waitFor(() => expect(screen.queryByRole('alert', { name: 'Payment failed' })).not.toBeInTheDocument());
+    expect(await yourSubscription()).toHaveTextContent('Renews on Jan 10, 2027 for $24.99 a year.');
+  });
+
+  it("shows the banner with 'Update card' on every dashboard tab, once", async () => {
+    const user = premiumUser();
+    openTab(user, { 'GET /api/subscription/current': failedRenewal(user) }, '/dashboard?tab=flights');
+    for (const tab of ['Flights', 'Rebooking History', 'Airline Credits', 'Settings', 'Manual Entry', 'Subscription']) {
+      fireEvent.click(await screen.findByRole('tab', { name: tab }));
+      await waitFor(() => expect(screen.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true'));
+      const banners = await screen.findAllByRole('alert', { name: 'Payment failed' });
+      expect(banners).toHaveLength(1);
+      expect(banners[0]).toHaveTextContent('Your Premium renewal of $24.99 did not go through');
+      expect(within(banners[0]!).getByRole('button', { name: 'Update card' })).toBeInTheDocument();
+    }
+  });
+
+  it('shows no banner when no payment failed', async () => {
+    openTab(premiumUser());
+    // the renewal line is read from the same subscription the banner would be
+    expect(await within(await yourSubscription()).findByText(/^Renews on Jan 10, 2027/)).toBeInTheDocument();
+    expect(screen.queryByRole('alert', { name: 'Payment failed' })).not.toBeInTheDocument();
   });
 
   it('shows no billing summary to a Free traveller with nothing owed and no history', async () => {

@@ -10,13 +10,13 @@ import { useCurrentSubscription, useKeepPremium } from './api';
 import { BillingSummary } from './components/billing-summary';
 import { DowngradeDialog } from './components/downgrade-dialog';
 import { PaymentDialog } from './components/payment-dialog';
-import { PaymentIssueBanner, UpdateCardButton } from './components/payment-issue';
+import { UpdateCardButton } from './components/payment-issue';
 import { PlansGrid } from './components/plans-grid';
 import { PremiumUpsell } from './components/premium-upsell';
 import { SubscriptionCard } from './components/subscription-card';
 
 /**
- * Dashboard tab 5, Subscription: a failed payment's banner ('Update card'), the traveller's plan
+ * Dashboard tab 5, Subscription (a failed payment's banner is above every tab: PaymentIssueNotice): the traveller's plan
  * ('Your Subscription': when it renews and for how much, or the downgrade scheduled), the way up
  * (the premium payment dialog) or down (now or at the end of the paid year), the card, the billing
  * summary for anyone with money owed or a history on any plan, the upsell for free, and the plans.
@@ -39,7 +39,6 @@ export function SubscriptionTab() {
 
   return (
     <Stack gap="6" maxW="4xl">
-      <PaymentIssueBanner subscription={current} />
       {downgraded && downgraded.flightsOverLimit > 0 && (
         <Alert.Root status="warning" role="alert">
           <Alert.Indicator />

@@ -20,14 +20,18 @@ interface DowngradeDialogProps {
 /**
  * Confirms 'Downgrade to Free' and asks when (Cancel keeps the plan, and has the focus). At the
  * end of the paid year (the default when one is paid ahead): renewal off, Premium kept until then,
- * nothing lost. Now (the spec's downgrade): the free plan at once (auto-rebooking off, its flight
+ * nothing lost (once scheduled, the dialog only offers now). Now (the spec's downgrade): the free plan at once (auto-rebooking off, its flight
  * limit), no refund. Flights watched above the free limit are kept either way.
  */
 export function DowngradeDialog({ subscription, freeFlightLimit, onDowngraded, onClose }: DowngradeDialogProps) {
   const downgrade = useDowngrade();
   const limit = freeFlightLimit ?? FREE_FLIGHT_LIMIT;
+  // With a downgrade already scheduled for the year end ('Downgrade now' on the card), only now is left.
   const paidAhead =
-    subscription?.endDate && new Date(subscription.endDate) > new Date() && subscription.status !== 'past_due'
+    subscription?.endDate &&
+    new Date(subscription.endDate) > new Date() &&
+    subscription.status !== 'past_due' &&
+    !subscription.scheduledChange
       ? formatDate(subscription.endDate)
       : null;
   const [when, setWhen] = useState<DowngradeTime>(paidAhead ? 'period_end' : 'now');

@@ -1,8 +1,7 @@
 import { Alert, Button, Stack, Text } from '@chakra-ui/react';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
-import { notify } from '@/components/ui/toaster';
 import { formatDate, formatMoney } from '@/lib/format';
-import { useChangeCard } from '../api';
+import { useChangeCard, useCurrentSubscription } from '../api';
 
 /**
  * 'Update card': Stripe's Billing Portal (the browser goes there), or in test mode a test card saved
@@ -11,22 +10,15 @@ import { useChangeCard } from '../api';
 export function UpdateCardButton({ subscription }: { subscription: CurrentSubscription | undefined }) {
   const change = useChangeCard();
   if (!subscription || subscription.paymentMode === 'unavailable') return null;
-  const onClick = () =>
-    change.mutate(subscription.paymentMode === 'test' ? { testCard: 'valid' } : {}, {
-      onSuccess: (result) => {
-        if (result.url) {
-          window.location.assign(result.url);
-          return;
-        }
-        notify({
-          title: result.renewal === 'renewed' ? 'Card Updated - Premium Renewed' : 'Card Updated',
-          description: result.message,
-          status: 'success',
-        });
-      },
-    });
+  const onClick = () => change.mutate(subscription.paymentMode === 'test' ? { testCard: 'valid' } : {});
   return (
-    <Button variant="outline" onClick={onClick} loading={change.isPending} loadingText="Opening...">
+    <Button
+      variant="outline"
+      alignSelf={{ base: 'stretch', sm: 'flex-start' }}
+      onClick={onClick}
+      loading={change.isPending}
+      loadingText="Opening..."
+    >
       Update card
     </Button>
   );
@@ -60,4 +52,13 @@ export function PaymentIssueBanner({ subscription }: { subscription: CurrentSubs
       </Stack>
     </Alert.Root>
   );
+}
+
+/**
+ * The banner of a failed charge, on every dashboard tab (the dashboard route puts it above the
+ * tabs): the traveller's current subscription, read once for all of them.
+ */
+export function PaymentIssueNotice() {
+  const subscription = useCurrentSubscription();
+  return <PaymentIssueBanner subscription={subscription.data} />;
 }
