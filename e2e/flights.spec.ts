@@ -51,7 +51,8 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   await expect(card).toBeVisible();
   await expect(card.getByText('Monitoring', { exact: true })).toBeVisible();
   await expect(card.getByText('never', { exact: true })).toBeVisible();
-  await expect(card.getByText('FareBack rebooks this for you')).toBeVisible();
+  // on the Free plan FareBack rebooks when the traveller clicks
+  await expect(card.getByText('FareBack rebooks it when you click Rebook at Lower Price')).toBeVisible();
 
   await expectToast(page, { title: 'Price check complete' }, () =>
     card.getByRole('button', { name: 'Check Now' }).click(),
@@ -71,7 +72,10 @@ test('add a flight, check it, see the drop, rebook, find it in History and Credi
   );
   await expect(basicCard.getByText('Missed Opportunity')).toBeVisible();
   await expect(basicCard.getByText(/tickets cannot be changed automatically/)).toBeVisible();
-  await expect(basicCard.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/account');
+  await expect(basicCard.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute(
+    'href',
+    '/dashboard?tab=plan',
+  );
   await expect(basicCard.getByRole('button', { name: 'Rebook at Lower Price' })).toHaveCount(0);
 
   // A third flight that stays as it is, so the Flights tab has two cards after the rebooking.
@@ -178,10 +182,21 @@ test('a ticket bought from the airline is rebooked through the guided (assisted)
   const dialog = page.getByRole('dialog', { name: 'Rebook at Lower Price' });
   await expect(dialog.getByRole('link', { name: /manage booking page/ })).toHaveAttribute('target', '_blank');
   await expect(dialog.getByText(directCode)).toBeVisible();
-  // prefilled with the new fare and the difference; the traveller adds the airline's reference
-  await expect(dialog.getByLabel('New price ($)')).not.toHaveValue('');
-  const credit = await dialog.getByLabel('Airline credit ($)').inputValue();
+  // it starts empty: the traveller types what the airline charged and credited, guided by the
+  // figures FareBack expects (the fare it found, the difference)
+  await expect(dialog.getByLabel('New price ($)')).toHaveValue('');
+  await expect(dialog.getByLabel('Airline credit ($)')).toHaveValue('');
+  const expectedFigure = async (hint: RegExp) =>
+    ((await dialog.getByText(hint).innerText()).match(/Expected: about \$([\d,]+\.\d\d)/)?.[1] ?? '').replace(/,/g, '');
+  const newPrice = await expectedFigure(/^What the airline now charges for this booking\. Expected: about/);
+  const credit = await expectedFigure(/^The credit the airline issued you\. Expected: about/);
+  expect(Number(newPrice)).toBeGreaterThan(0);
   expect(Number(credit)).toBeGreaterThan(0);
+  await dialog.getByLabel('New price ($)').fill(newPrice);
+  await dialog.getByLabel('Airline credit ($)').fill(credit);
+  // as the airline states it: a year from today
+  const expiry = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  await dialog.getByLabel('Credit expiry date').fill(expiry);
   await dialog.getByLabel('Credit reference (optional)').fill('AS-TC-58213');
   await capture(page, 'dashboard-assisted-rebooking', { fullPage: false });
   await expectAccessible(page);

@@ -205,7 +205,8 @@ describe('Duffel client: retrieve', () => {
         seatNumber: '14D',
         fareType: 'Flexible Economy',
         fareChangeable: true,
-        pricePaid: 41230,
+        pricePaid: 82460,
+        passengerCount: 2,
         currency: 'USD',
         rebookingMethod: 'source',
         sourceReference: expect.stringMatching(/^ord_/),
@@ -260,7 +261,7 @@ describe('Duffel client: quote', () => {
       });
       const quote = await source.quote(itineraryOf(booking));
       expect(quote).toEqual({
-        price: 38999,
+        price: 77998,
         currency: 'USD',
         quotedAt: NOW.toISOString(),
         offerId: expect.stringMatching(/^off_/),
@@ -278,7 +279,7 @@ describe('Duffel client: quote', () => {
             { origin: 'EWR', destination: 'BOS', departure_date: '2027-02-24' },
             { origin: 'BOS', destination: 'EWR', departure_date: '2027-03-02' },
           ],
-          passengers: [{ type: 'adult' }],
+          passengers: [{ type: 'adult' }, { type: 'adult' }],
           cabin_class: 'economy',
         },
       });
@@ -308,11 +309,11 @@ describe('Duffel client: rebook', () => {
         fareBrand: 'Flexible Economy',
         amount: '120.00',
       });
-      const result = await source.rebook(rebookRequest(booking, 35000));
+      const result = await source.rebook(rebookRequest(booking, 70_000));
       expect(result).toEqual({
-        newPrice: 35000,
+        newPrice: 70000,
         currency: 'USD',
-        airlineCredit: 6230,
+        airlineCredit: 12460,
         creditReference: expect.stringMatching(/^oce_/),
         creditExpiryDate: creditExpiryDate(NOW),
         seatNumber: '14D',
@@ -349,7 +350,7 @@ describe('Duffel client: rebook', () => {
       stub.setChangePenalty('25.00');
       const booking = await retrieve(source);
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
-      expect((await source.rebook(rebookRequest(booking, 35000))).airlineCredit).toBe(41230 - 35000 - 1250);
+      expect((await source.rebook(rebookRequest(booking, 70_000))).airlineCredit).toBe(82460 - 70000 - 2500);
     });
   });
 
@@ -358,7 +359,7 @@ describe('Duffel client: rebook', () => {
       const booking = await retrieve(source);
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Basic Economy', amount: '200.00' });
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '390.00' });
-      expect((await source.rebook(rebookRequest(booking, 40000))).newPrice).toBe(39000);
+      expect((await source.rebook(rebookRequest(booking, 80_000))).newPrice).toBe(78000);
     });
   });
 
@@ -366,7 +367,7 @@ describe('Duffel client: rebook', () => {
     await withStub(async ({ stub, source }) => {
       const booking = await retrieve(source);
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
-      await expect(source.rebook(rebookRequest(booking, 34999))).rejects.toBeInstanceOf(FareNoLongerAvailableError);
+      await expect(source.rebook(rebookRequest(booking, 69_998))).rejects.toBeInstanceOf(FareNoLongerAvailableError);
       expect(stub.requests.some((r) => r.path === '/air/order_changes')).toBe(false);
       expect(stub.confirmedChanges).toHaveLength(0);
     });
@@ -376,7 +377,7 @@ describe('Duffel client: rebook', () => {
     await withStub(
       async ({ source }) => {
         const booking = await retrieve(source);
-        await expect(source.rebook(rebookRequest(booking, 99999))).rejects.toBeInstanceOf(BookingNotChangeableError);
+        await expect(source.rebook(rebookRequest(booking, 199_998))).rejects.toBeInstanceOf(BookingNotChangeableError);
       },
       { changeAllowed: false },
     );
@@ -523,7 +524,7 @@ describe('Duffel client: a rebooking cannot be steered by the request', () => {
           },
         },
       });
-      await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(FareNoLongerAvailableError);
+      await expect(source.rebook(rebookRequest(booking, 70_000))).rejects.toBeInstanceOf(FareNoLongerAvailableError);
       expect(stub.requests.some((r) => r.path.endsWith('/actions/confirm'))).toBe(false);
       expect(stub.confirmedChanges).toEqual([]);
     });
@@ -536,13 +537,13 @@ describe('Duffel client: rebookings whose answer is lost', () => {
       const booking = await retrieve(source);
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
       stub.fault({ match: 'POST /air/order_changes/', status: 500 });
-      const error = await caught(source.rebook(rebookRequest(booking, 35000)));
+      const error = await caught(source.rebook(rebookRequest(booking, 70_000)));
       expect(error).toBeInstanceOf(RebookOutcomeUnknownError);
       expect(error).toBeInstanceOf(FareSourceUnavailableError); // 503 to callers
       expect(error).not.toBeInstanceOf(RetryableFareSourceError);
       expect(stub.requests.filter((r) => r.path.endsWith('/actions/confirm'))).toHaveLength(1);
       // Nothing went through, and asking says so.
-      expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toBeNull();
+      expect(await source.rebookingOutcome(rebookRequest(booking, 70_000))).toBeNull();
     });
   });
 
@@ -551,12 +552,12 @@ describe('Duffel client: rebookings whose answer is lost', () => {
       const booking = await retrieve(source);
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
       stub.fault({ match: 'POST /air/order_changes/', status: 502, applyFirst: true });
-      await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
+      await expect(source.rebook(rebookRequest(booking, 70_000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
       expect(stub.confirmedChanges).toHaveLength(1); // it did happen
-      expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toEqual({
-        newPrice: 35000,
+      expect(await source.rebookingOutcome(rebookRequest(booking, 70_000))).toEqual({
+        newPrice: 70000,
         currency: 'USD',
-        airlineCredit: 6230,
+        airlineCredit: 12460,
         creditReference: booking.sourceReference, // the order id: this order does not list its changes
         creditExpiryDate: creditExpiryDate(NOW),
         seatNumber: '14D',
@@ -570,8 +571,8 @@ describe('Duffel client: rebookings whose answer is lost', () => {
       const booking = await retrieve(source);
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
       stub.fault({ match: 'POST /air/order_changes/', status: 200, body: '<html>OK</html>', applyFirst: true });
-      await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
-      expect((await source.rebookingOutcome(rebookRequest(booking, 35000)))?.newPrice).toBe(35000);
+      await expect(source.rebook(rebookRequest(booking, 70_000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
+      expect((await source.rebookingOutcome(rebookRequest(booking, 70_000)))?.newPrice).toBe(70000);
     });
   });
 
@@ -581,9 +582,9 @@ describe('Duffel client: rebookings whose answer is lost', () => {
         const booking = await retrieve(source);
         stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
         stub.fault({ match: 'POST /air/order_changes/', status: 503, applyFirst: true });
-        await expect(source.rebook(rebookRequest(booking, 35000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
+        await expect(source.rebook(rebookRequest(booking, 70_000))).rejects.toBeInstanceOf(RebookOutcomeUnknownError);
         const change = stub.confirmedChanges[0];
-        expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toMatchObject({
+        expect(await source.rebookingOutcome(rebookRequest(booking, 70_000))).toMatchObject({
           creditReference: change.id,
           rebookedAt: new Date(change.confirmed_at).toISOString(),
         });
@@ -597,10 +598,10 @@ describe('Duffel client: rebookings whose answer is lost', () => {
       async ({ stub, source }) => {
         const booking = await retrieve(source);
         stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
-        const request = rebookRequest(booking, 35000);
+        const request = rebookRequest(booking, 70_000);
         expect(await source.rebookingOutcome(request)).toBeNull(); // nothing yet
         const result = await source.rebook(request);
-        expect(result.airlineCredit).toBe(41230 - 35000 - 1250);
+        expect(result.airlineCredit).toBe(82460 - 70000 - 2500);
         expect(await source.rebookingOutcome(request)).toMatchObject({
           newPrice: result.newPrice,
           airlineCredit: result.airlineCredit,
@@ -630,7 +631,7 @@ describe('Duffel client: error shapes', () => {
   it('a rebooking of an order that is gone: not found; one naming a missing order id: mismatch', async () => {
     await withStub(async ({ stub, source }) => {
       const booking = await retrieve(source);
-      const request = rebookRequest(booking, 99999);
+      const request = rebookRequest(booking, 199_998);
       await expect(source.rebook(altered(request, { sourceReference: 'ord_missing' }))).rejects.toBeInstanceOf(
         BookingMismatchError,
       );
@@ -722,11 +723,11 @@ describe('Duffel client behind the resilience wrapper', () => {
       stub.addFare({ slices: [OUT, BACK], fareBrand: 'Flexible Economy', amount: '350.00' });
       stub.fault({ match: 'POST /air/order_changes/', delayMs: 600_000 }); // the confirm hangs
       const source = resilient(stub, timeoutWhen(stub.waitForRequest('POST /air/order_changes/')));
-      const error = await caught(source.rebook(rebookRequest(booking, 35000)));
+      const error = await caught(source.rebook(rebookRequest(booking, 70_000)));
       expect(error).toBeInstanceOf(RebookOutcomeUnknownError);
       expect(stub.requests.filter((r) => r.path.endsWith('/actions/confirm'))).toHaveLength(1);
       expect(stub.confirmedChanges).toEqual([]);
-      expect(await resilient(stub).rebookingOutcome(rebookRequest(booking, 35000))).toBeNull();
+      expect(await resilient(stub).rebookingOutcome(rebookRequest(booking, 70_000))).toBeNull();
     });
   });
 
@@ -735,7 +736,7 @@ describe('Duffel client behind the resilience wrapper', () => {
       const source = resilient(stub);
       const booking = await retrieve(source);
       stub.fault({ match: 'GET /air/orders', status: 503 });
-      expect(await source.rebookingOutcome(rebookRequest(booking, 35000))).toBeNull();
+      expect(await source.rebookingOutcome(rebookRequest(booking, 70_000))).toBeNull();
       expect(stub.requests.filter((r) => r.path === '/air/orders')).toHaveLength(3);
     });
   });

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Airline } from '@shared/types/flights.ts';
 import { buildFlight, buildUser } from '@/testing/factories';
 import { describe, expect, it } from 'vitest';
 import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
@@ -6,11 +7,40 @@ import { renderApp } from '@/testing/render-app';
 
 const stats = { monitoredFlights: 0, priceDropsFound: 0, potentialSavings: 0, actualSavings: 0 };
 
+const airline = (code: string, name: string, automaticRebooking: boolean): Airline => ({
+  code,
+  name,
+  automaticRebooking,
+  fareBrands: [],
+  manageBookingUrl: null,
+  flightStatusUrl: null,
+});
+const AIRLINES = [
+  airline('UA', 'United Airlines', true),
+  airline('DL', 'Delta Air Lines', true),
+  airline('B6', 'JetBlue Airways', true),
+  airline('LH', 'Lufthansa', false),
+  airline('LX', 'Swiss International Air Lines', false),
+];
+
+/** The airline picker: a searchable text field (combobox) whose list comes from GET /api/airlines. */
+const airlineField = () => screen.findByRole('combobox', { name: /Airline/ });
+
+/** Types into the picker as a traveller does (it takes typing while it has focus), then moves on to the next field. */
+async function typeAirline(text: string) {
+  const field = await airlineField();
+  act(() => field.focus());
+  fireEvent.input(field, { target: { value: text } });
+  act(() => screen.getByLabelText(/Passenger Last Name/).focus());
+  return field;
+}
+
 function openManualEntry(addRoute: MockRoute) {
   const api = mockApi({
     'GET /api/auth/me': meRoute(buildUser()),
     'GET /api/flights': { body: { flights: [] } },
     'GET /api/dashboard/stats': { body: stats },
+    'GET /api/airlines': { body: { airlines: AIRLINES } },
     'POST /api/flights/manual': addRoute,
   });
   const app = renderApp('/dashboard?tab=add');
@@ -31,31 +61,47 @@ describe('Manual Flight Entry', () => {
     expect(await screen.findByText('Airline is required')).toBeInTheDocument();
     expect(screen.getByText('Last name is required')).toBeInTheDocument();
     expect(screen.getByText('Booking confirmation code is required')).toBeInTheDocument();
-    expect(screen.getByLabelText(/Airline/)).toHaveFocus();
+    expect(await airlineField()).toHaveFocus();
     expect(api.calls('POST /api/flights/manual')).toHaveLength(0);
 
-    fireEvent.change(screen.getByLabelText(/Airline/), { target: { value: 'JetBlue Airways' } });
+    await typeAirline('JetBlue Airways');
     await waitFor(() => expect(screen.queryByText('Airline is required')).not.toBeInTheDocument());
     expect(screen.getByText('Last name is required')).toBeInTheDocument();
   });
 
-  it('offers the ten airlines of the manual entry list', async () => {
+  it('suggests the airlines FareBack rebooks itself, any airline by name or code, and accepts any text', async () => {
     openManualEntry({ status: 201, body: {} });
-    const select = await screen.findByLabelText(/Airline/);
-    const options = [...select.querySelectorAll('option')].map((o) => o.textContent);
-    expect(options).toEqual([
-      'Select an airline',
-      'United Airlines',
-      'American Airlines',
-      'Delta Air Lines',
-      'Southwest Airlines',
-      'JetBlue Airways',
-      'Alaska Airlines',
-      'Spirit Airlines',
-      'Frontier Airlines',
-      'Hawaiian Airlines',
-      'Allegiant Air',
-    ]);
+    const field = await airlineField();
+    expect(field).toHaveAttribute('placeholder', 'Search by airline name or code');
+    expect(screen.getByText('Any airline: type its name or two-letter code')).toBeInTheDocument();
+
+    fireEvent.click(field);
+    const listbox = await screen.findByRole('listbox');
+    await waitFor(() =>
+      expect(
+        within(listbox)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['United Airlines (UA)', 'Delta Air Lines (DL)', 'JetBlue Airways (B6)']),
+    );
+
+    fireEvent.input(field, { target: { value: 'air lines' } });
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('listbox'))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Delta Air Lines (DL)', 'Swiss International Air Lines (LX)']),
+    );
+
+    fireEvent.input(field, { target: { value: 'lh' } });
+    const lufthansa = await within(screen.getByRole('listbox')).findByRole('option', { name: 'Lufthansa (LH)' });
+    fireEvent.click(lufthansa);
+    await waitFor(() => expect(field).toHaveValue('Lufthansa'));
+
+    fireEvent.input(field, { target: { value: 'Air Nowhere' } });
+    expect(await screen.findByText('No matches: what you typed is used as it is')).toBeInTheDocument();
+    expect(field).toHaveValue('Air Nowhere');
   });
 
   it('adds the flight with the code upper-cased, toasts, and shows the Flights tab', async () => {
@@ -63,7 +109,7 @@ describe('Manual Flight Entry', () => {
       status: 201,
       body: { flight: buildFlight(), message: 'Flight added' },
     });
-    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'Delta Air Lines' } });
+    await typeAirline('Delta Air Lines');
     fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: ' Smith ' } });
     fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'drop42' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
@@ -83,7 +129,7 @@ describe('Manual Flight Entry', () => {
   it("shows 'Adding Flight...' while busy and the server's message on failure", async () => {
     let answer: (value: { status: number; body: unknown }) => void = () => undefined;
     openManualEntry(() => new Promise((resolve) => (answer = resolve)));
-    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
+    await typeAirline('United Airlines');
     fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: 'Smith' } });
     fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
@@ -101,7 +147,7 @@ describe('Manual Flight Entry', () => {
       status: 400,
       body: { message, errors: [{ field: 'passengerLastName', message }] },
     });
-    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
+    await typeAirline('United Airlines');
     fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: 'Smith' } });
     fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
@@ -119,7 +165,7 @@ describe('Manual Flight Entry', () => {
 
   it('falls back to the generic message when the server gives none', async () => {
     openManualEntry({ status: 500 });
-    fireEvent.change(await screen.findByLabelText(/Airline/), { target: { value: 'United Airlines' } });
+    await typeAirline('United Airlines');
     fireEvent.change(screen.getByLabelText(/Passenger Last Name/), { target: { value: 'Smith' } });
     fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
