@@ -134,10 +134,10 @@ const ALLOWED = [
   'function private.admin_flight_ids_matching(text,text,text): authenticated EXECUTE',
   'function private.admin_profile_ids_matching(text): authenticated EXECUTE',
   'function private.admin_stats(integer): authenticated EXECUTE',
-  'function private.alert_precision(): authenticated EXECUTE',
   // the admin's flight list shows what a rebooking would be charged, with the ledger's rule
   'function private.airline_rule(text,text,date): authenticated EXECUTE',
   'function private.airline_rule_explanation(public.airline_rules,text): authenticated EXECUTE',
+  'function private.alert_precision(): authenticated EXECUTE',
   'function private.commission_on(integer,integer): authenticated EXECUTE',
   'function private.flight_airline_code(public.flights): authenticated EXECUTE',
   'function private.flight_airline_rule(public.flights): authenticated EXECUTE',
@@ -147,6 +147,8 @@ const ALLOWED = [
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
+  // the rulebook's explanation quotes a change fee in dollars (private.airline_rule_explanation)
+  'function private.money_text(bigint): authenticated EXECUTE',
   // the admin's stats count qualifying drops as the admin with the inlinable rule (migration
   // 20261122000600_rebooking.sql); the border lookup answers only whether two airports are in different countries
   'function private.rebooking_min_net_savings(public.flights,public.profiles): authenticated EXECUTE',
