@@ -30,7 +30,6 @@ test('a premium traveller approves the rebooking of an American Airlines drop on
     'approve and FareBack rebooks at once if the fare still holds',
   );
   await expect(card.getByTestId('approval-needed')).toContainText('American Airlines Main Cabin and above');
-  await card.scrollIntoViewIfNeeded();
   await captureAtBothWidths(page, 'card-approve-rebooking');
 
   await expectToast(page, { title: 'Flight rebooked successfully' }, () => approve.click());
