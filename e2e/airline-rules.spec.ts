@@ -7,7 +7,11 @@ test('the demo admin reads the airline rulebook and pauses and resumes an airlin
   await logIn(page, demoAdmin);
   await page.goto('/admin?tab=airline-rules');
   const table = page.getByRole('table', { name: 'Airline Rules' });
-  const american = table.getByRole('row').filter({ hasText: 'Main Cabin and above' });
+  // Delta's sources mention Main Cabin too: American's own row is the one with both
+  const american = table
+    .getByRole('row')
+    .filter({ hasText: 'American Airlines' })
+    .filter({ hasText: 'Main Cabin and above' });
   await expect(american).toContainText('approval');
   await expect(american).toContainText('Conditions of Carriage');
   await captureAtBothWidths(page, 'admin-airline-rules');

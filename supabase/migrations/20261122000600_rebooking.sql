@@ -189,6 +189,12 @@ as $$
 $$;
 
 revoke all on function private.money_text(bigint) from public, anon, authenticated, service_role;
+-- the rulebook's explanation (private.airline_rule_explanation, security invoker) quotes fees with
+-- it when the admin's tab lists the rules as the admin
+grant execute on function private.money_text(bigint) to authenticated, service_role;
+
+comment on function private.money_text(bigint) is
+  'Cents as dollars for the sentences the verdict and the rulebook write (12345 -> ''$123.45'').';
 
 -- =============================================================================================
 -- The airline rulebook: what an airline allows when a fare drops, and how FareBack may act

@@ -1527,6 +1527,7 @@ comment on table private.closed_account_ledger is
   'What a deleted account leaves behind, anonymised: its billing rows and the commission it still owed, under a '
   'random reference, kept because tax law and the ledger require payment records (reason column). No RLS policy: '
   'the api''s role only.';
+comment on column private.closed_account_ledger.id is 'Row identity; orders nothing and names no one.';
 comment on column private.closed_account_ledger.closed_account_ref is
   'A random uuid shared by the rows of one closed account; it is not the account''s id and leads to no one.';
 comment on column private.closed_account_ledger.closed_at is 'When the account was deleted.';

@@ -147,6 +147,8 @@ const ALLOWED = [
   'function private.is_admin(): authenticated EXECUTE',
   'function private.is_end_user(): authenticated EXECUTE',
   'function private.is_time_zone(text): authenticated EXECUTE',
+  // the rulebook's explanation quotes a change fee in dollars (private.airline_rule_explanation)
+  'function private.money_text(bigint): authenticated EXECUTE',
   // the admin's stats count qualifying drops as the admin with the inlinable rule (migration
   // 20261122000600_rebooking.sql); the border lookup answers only whether two airports are in different countries
   'function private.rebooking_min_net_savings(public.flights,public.profiles): authenticated EXECUTE',

@@ -314,8 +314,9 @@ const tables: TableCase[] = [
       anon: [D, D, D, D],
       userA: [0, D, D, D],
       userB: [0, D, D, D],
-      admin: [2, D, D, D],
-      service: [2, 1, 2, 2],
+      // two price checks, and each of the three flights' first_price_check (queued as it was added)
+      admin: [5, D, D, D],
+      service: [5, 1, 5, 5],
     },
   },
   {
@@ -432,6 +433,105 @@ const tables: TableCase[] = [
       service: [2, 1, D, 2],
     },
   },
+  {
+    table: 'airline_rules',
+    statements: () => ({
+      select: { run: (tx) => tx`select id from public.airline_rules where airline_code = 'AA'` },
+      insert: {
+        run: (tx) => tx`insert into public.airline_rules (airline_code, airline_name, fare_pattern, fare_label,
+                          valid_from, change_allowed, refund_form, rebooking_mode, source)
+                        values ('ZZ', 'Forged Air', '*', 'all fares', '2020-01-01', true, 'cash', 'automatic',
+                                'a test')`,
+      },
+      update: {
+        run: (tx) => tx`update public.airline_rules set rebooking_mode = 'automatic' where airline_code = 'AA'`,
+      },
+      delete: { run: (tx) => tx`delete from public.airline_rules where airline_code = 'AA'` },
+    }),
+    expected: {
+      // what airlines publish: every signed-in reader; written by the api after requireAdmin
+      // (audited there), never deleted (a rule is closed by its validTo)
+      anon: [D, D, D, D],
+      userA: [2, D, D, D],
+      userB: [2, D, D, D],
+      admin: [2, D, D, D],
+      service: [2, 1, 2, D],
+    },
+  },
+  {
+    table: 'airline_automation_pauses',
+    statements: () => ({
+      select: { run: (tx) => tx`select airline_code from public.airline_automation_pauses` },
+      insert: {
+        run: (tx) => tx`insert into public.airline_automation_pauses (airline_code, reason) values ('AA', 'forged')`,
+      },
+      update: { run: (tx) => tx`update public.airline_automation_pauses set reason = 'changed'` },
+      delete: { run: (tx) => tx`delete from public.airline_automation_pauses` },
+    }),
+    expected: {
+      // the kill switch: read by every card, switched only through private.set_airline_automation
+      anon: [D, D, D, D],
+      userA: [1, D, D, D],
+      userB: [1, D, D, D],
+      admin: [1, D, D, D],
+      service: [1, D, D, D],
+    },
+  },
+  {
+    table: 'airlines',
+    statements: () => ({
+      select: { run: (tx) => tx`select code from public.airlines where code in ('AA', 'DL')` },
+      insert: { run: (tx) => tx`insert into public.airlines (code, name) values ('ZZ', 'Forged Air')` },
+      update: { run: (tx) => tx`update public.airlines set automatic_rebooking = true where code = 'AA'` },
+      delete: { run: (tx) => tx`delete from public.airlines where code = 'AA'` },
+    }),
+    expected: {
+      // read by the api only; service_role keeps Supabase's defaults (20261122000100_platform.sql)
+      anon: [D, D, D, D],
+      userA: [D, D, D, D],
+      userB: [D, D, D, D],
+      admin: [D, D, D, D],
+      service: [2, 1, 1, 1],
+    },
+  },
+  ...(['private.price_drops', 'private.closed_account_ledger'] as const).map((table): TableCase => ({
+    table,
+    statements: () => ({
+      select: { run: (tx) => tx`select 1 from ${tx.unsafe(table)}` },
+      insert: { run: (tx) => tx`insert into ${tx.unsafe(table)} default values` },
+      update: { run: (tx) => tx`update ${tx.unsafe(table)} set id = id` },
+      delete: { run: (tx) => tx`delete from ${tx.unsafe(table)}` },
+    }),
+    // the api's own: nobody but the owner role reads or writes them
+    expected: {
+      anon: [D, D, D, D],
+      userA: [D, D, D, D],
+      userB: [D, D, D, D],
+      admin: [D, D, D, D],
+      service: [D, D, D, D],
+    },
+  })),
+  {
+    table: 'private.rebooking_approvals',
+    statements: (world) => ({
+      select: { run: (tx) => tx`select id from private.rebooking_approvals` },
+      insert: {
+        run: (tx) => tx`insert into private.rebooking_approvals (flight_id, user_id, fare, net_savings,
+                          rule_explanation, expires_at)
+                        values (${world.flights.a}, ${world.a.id}, 200, 50, 'forged', now() + interval '1 hour')`,
+      },
+      update: { run: (tx) => tx`update private.rebooking_approvals set used_at = null, outcome = null` },
+      delete: { run: (tx) => tx`delete from private.rebooking_approvals` },
+    }),
+    expected: {
+      // the approval links' single use: the api's service connection only, kept (never deleted)
+      anon: [D, D, D, D],
+      userA: [D, D, D, D],
+      userB: [D, D, D, D],
+      admin: [D, D, D, D],
+      service: [1, 1, 1, D],
+    },
+  },
 ];
 
 let db: TestDb;
@@ -489,6 +589,10 @@ beforeAll(async () => {
   await createContactMessage(sql, null);
   await createJob(sql, 'price_check');
   await createJob(sql, 'price_check');
+  // one approval link waiting for A, and American Airlines paused (the kill switch)
+  await sql`insert into private.rebooking_approvals (flight_id, user_id, fare, net_savings, rule_explanation, expires_at)
+            values (${flights.a}, ${a.id}, 100, 50, 'a rule', now() + interval '1 hour')`;
+  await sql`select private.set_airline_automation('AA', false, ${admin.id}::uuid, 'rls matrix')`;
   await sql`insert into private.login_attempts (ip, account, succeeded)
             values ('198.51.100.7', 'pat', false), ('198.51.100.8', 'sam', true)`;
   world = { a, b, admin, flights };
