@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { buildFlight, buildUser } from '@/testing/factories';
 import { describe, expect, it } from 'vitest';
 import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
@@ -6,10 +6,10 @@ import { renderApp } from '@/testing/render-app';
 
 const stats = { monitoredFlights: 0, priceDropsFound: 0, potentialSavings: 0, actualSavings: 0 };
 
-function openManualEntry(addRoute: MockRoute) {
+function openManualEntry(addRoute: MockRoute, flights = [buildFlight({ isWatched: true })], user = buildUser()) {
   const api = mockApi({
-    'GET /api/auth/me': meRoute(buildUser()),
-    'GET /api/flights': { body: { flights: [] } },
+    'GET /api/auth/me': meRoute(user),
+    'GET /api/flights': { body: { flights } },
     'GET /api/dashboard/stats': { body: stats },
     'POST /api/flights/manual': addRoute,
   });
@@ -124,5 +124,32 @@ describe('Manual Flight Entry', () => {
     fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
     expect(await screen.findByText('There was an error adding your flight. Please try again.')).toBeInTheDocument();
+  });
+
+  it('says up front at 5 of 5 flights how to make room or upgrade, and sends nothing', async () => {
+    const full = Array.from({ length: 5 }, (_, i) => buildFlight({ id: i + 1, isWatched: true }));
+    const { api, router } = openManualEntry({ status: 201, body: {} }, full);
+    expect(await screen.findByText("You're monitoring 5 of 5 flights, your plan's limit.")).toBeInTheDocument();
+    expect(screen.getByText(/Remove a flight you no longer need watched to make room/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Remove a flight' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.getByRole('button', { name: 'Add Flight' })).toBeDisabled();
+    expect(api.calls('POST /api/flights/manual')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('link', { name: 'Upgrade to Premium' }));
+    expect(await screen.findByRole('tab', { name: 'Subscription' })).toHaveAttribute('aria-selected', 'true');
+    expect(router.state.location.search).toBe('?tab=plan');
+  });
+
+  it('says nothing of a limit below it, nor on an unlimited plan', async () => {
+    const five = Array.from({ length: 5 }, (_, i) => buildFlight({ id: i + 1, isWatched: i < 4 }));
+    openManualEntry({ status: 201, body: {} }, five);
+    expect(await screen.findByRole('button', { name: 'Add Flight' })).toBeEnabled();
+    expect(screen.queryByText(/your plan's limit/)).not.toBeInTheDocument();
+    cleanup();
+
+    const six = Array.from({ length: 6 }, (_, i) => buildFlight({ id: i + 1, isWatched: true }));
+    openManualEntry({ status: 201, body: {} }, six, buildUser({ subscriptionTier: 'premium', flightLimit: -1 }));
+    expect(await screen.findByRole('button', { name: 'Add Flight' })).toBeEnabled();
+    expect(screen.queryByText(/your plan's limit/)).not.toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { useAddFlight } from '../api';
+import { FlightLimitNotice, useFlightLimitReached } from './flight-limit-notice';
 
 const EMPTY = { airline: '', passengerLastName: '', bookingCode: '' };
 
@@ -20,6 +21,7 @@ interface ManualEntryFormProps {
 export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
   const addFlight = useAddFlight();
   const form = useZodForm(manualFlightInputSchema, EMPTY);
+  const flightLimit = useFlightLimitReached();
 
   const onSubmit = form.handleSubmit((input) =>
     addFlight.mutate(input, {
@@ -32,6 +34,8 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
   );
 
   const busy = addFlight.isPending;
+  // At the plan's limit the form says so up front and cannot be sent (the api would refuse it).
+  const full = flightLimit.reached;
 
   return (
     <Card.Root variant="outline" maxW="2xl">
@@ -44,6 +48,7 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
       <Card.Body>
         <form onSubmit={onSubmit} noValidate aria-label="Manual Flight Entry">
           <Stack gap="5">
+            {full && <FlightLimitNotice limit={flightLimit.limit} />}
             <SelectField
               label="Airline"
               placeholder="Select an airline"
@@ -85,6 +90,7 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
                 size="lg"
                 loading={busy}
                 loadingText="Adding Flight..."
+                disabled={full}
                 width={{ base: 'full', sm: 'auto' }}
               >
                 Add Flight
