@@ -13,7 +13,9 @@
 // no token or session check, no per-request transaction or role switch. What separates the two is
 // what the api does around the SQL, so our throughput as a share of the floor's is the figure to
 // improve. --rounds (default 3) alternates each path and its floor; the figures printed last are
-// the medians over the rounds. The summary is the last line. Target: p99 under 25 ms.
+// the medians over the rounds. Then --probe (default 50) requests of each path one at a time: their
+// CPU time and peak memory from the function's request log, against a hosted Edge Function's 2 s /
+// 256 MB. The summary is the last line. Target: p99 under 25 ms.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -25,14 +27,17 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createTestDatabase, type TestDatabase } from '../dev/db/test-db.ts';
 import { anyFreePorts, freePort, repoRoot, startStack, type Stack } from '../dev/stack.ts';
+import { EDGE_CPU_BUDGET_MS, EDGE_MEMORY_BUDGET_MB } from '../supabase/functions/api/lib/resource-usage.ts';
 
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
+    probe: { type: 'string', default: '50' },
   },
 });
+const probe = Number(args.probe);
 const duration = Number(args.seconds);
 const connections = Number(args.connections);
 const rounds = Number(args.rounds);
@@ -195,6 +200,49 @@ async function startFloor(options: {
     });
 }
 
+/**
+ * Each route's CPU time and peak memory per request (issue 27 item 5), against what a hosted Edge
+ * Function may use (2 s CPU, 256 MB): --probe requests one at a time after the rounds, read back
+ * from the function's request log (`cpuMs`, `rssMb`, `heapMb`), only the lines of requests that ran
+ * alone, so no other request's CPU is counted in.
+ */
+async function budgetLine(logDir: string, requestPath: string): Promise<string> {
+  const text = await readFile(path.join(logDir, 'api.log'), 'utf8').catch(() => '');
+  const cpu: number[] = [];
+  let rss = 0;
+  let heap = 0;
+  let growth = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (entry.msg !== 'request' || entry.path !== requestPath || entry.concurrent !== 0) continue;
+      cpu.push(Number(entry.cpuMs));
+      rss = Math.max(rss, Number(entry.rssMb));
+      heap = Math.max(heap, Number(entry.heapMb));
+      growth = Math.max(growth, Number(entry.heapGrowthMb));
+    } catch {
+      // not a log line of ours
+    }
+  }
+  if (cpu.length === 0) return `${requestPath}: no request ran alone`;
+  cpu.sort((a, b) => a - b);
+  const at = (q: number) => cpu[Math.min(cpu.length - 1, Math.floor(q * cpu.length))] ?? 0;
+  const share = (used: number, budget: number) => `${((100 * used) / budget).toFixed(1)}%`;
+  return (
+    `${requestPath} (${cpu.length} alone): CPU p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms ` +
+    `(${share(at(0.99), EDGE_CPU_BUDGET_MS)} of ${EDGE_CPU_BUDGET_MS} ms), peak RSS ${rss.toFixed(0)} MB ` +
+    `(${share(rss, EDGE_MEMORY_BUDGET_MB)} of ${EDGE_MEMORY_BUDGET_MB} MB), peak heap ${heap.toFixed(1)} MB (the process's, after the rounds), the request's own heap growth at most ${growth.toFixed(1)} MB`
+  );
+}
+
+async function probeOneAtATime(url: string, headers: Record<string, string>, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+  }
+}
+
 /** p50 and p99 of the time the function itself logged for a path (its request log's `ms`). */
 async function serverTimes(logDir: string, requestPath: string): Promise<string> {
   const text = await readFile(path.join(logDir, 'api.log'), 'utf8').catch(() => '');
@@ -298,12 +346,19 @@ try {
     `function's own request log: /api/flights ${await serverTimes(stack.logDir, '/api/flights')}; ` +
       `/api/dashboard/stats ${await serverTimes(stack.logDir, '/api/dashboard/stats')}\n`,
   );
+  for (const route of ['/flights', '/dashboard/stats']) {
+    await probeOneAtATime(`${functionUrl}${route}`, headers, probe);
+  }
+  process.stdout.write(
+    `CPU and memory per request, one at a time, against a hosted Edge Function's budget:\n` +
+      `  ${await budgetLine(stack.logDir, '/api/flights')}\n  ${await budgetLine(stack.logDir, '/api/dashboard/stats')}\n`,
+  );
   const line = ({ ours, floor, ratio }: (typeof results)[number]) =>
     `${ours.name.replace('GET ', '')} ${ours.requestsPerSecond.toFixed(0)} req/s (floor ` +
     `${floor.requestsPerSecond.toFixed(0)}, ratio ${ratio.toFixed(2)}) p50 ${ours.p50} ms p99 ${ours.p99} ms`;
   const worstP99 = Math.max(...results.map((r) => r.ours.p99));
   process.stdout.write(
-    `summary: ${results.map(line).join('; ')} (p99 target < 25 ms: ${worstP99 < 25 ? 'met' : 'not met'})\n`,
+    `summary: ${results.map(line).join('; ')} (p99 target < 25 ms: ${worstP99 < 25 ? 'met' : 'not met'}; load average ${os.loadavg()[0]?.toFixed(2)})\n`,
   );
 } finally {
   await stopFloor?.();

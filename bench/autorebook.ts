@@ -7,11 +7,13 @@
 // api keeps it, priced 20% below what was paid), so about half of the drops belong to premium
 // travellers and are rebooked. The rest are monitored flights without a drop.
 //
-// A run, --rounds times (default 3) from the same state, medians printed: the api's own code
-// (services/auto-rebooking.ts) on the api's role, as the scheduler runs it: start the run (SQL
-// evaluates and enqueues the qualifying flights), then --workers job runners (default 4, each with
-// its own connection pool, as function instances) work the batches until none is left, with the
-// simulated fare source answering at once. Prints flights evaluated per
+// A run, --rounds times (default 3) from the same state, medians printed: the api's own code on
+// the api's role, as the scheduler runs it after a sweep. Every drop is first only seen (one
+// quote: the flight still monitoring, a pending drop and its price_drop_confirm job, as the sweep
+// leaves them); the timed part is the proof and the run: the job runner takes the second quotes
+// (services/drop-confirmation.ts) until none is left, then the automatic run starts (SQL evaluates
+// and enqueues the confirmed drops) and the runner works its batches until none is left,
+// with the simulated fare source answering at once (its second quotes at zero latency). Prints flights evaluated per
 // second (the run's total_flights_evaluated over its wall time), rebookings per second, fare-source
 // quotes per evaluated flight (0: a run uses the sweep's last quote; its rebook calls are counted
 // apart) and the process's peak RSS. The last line is the summary.
@@ -27,6 +29,9 @@ import {
 } from '../supabase/functions/_shared/fare-source/types.ts';
 import type { AppDeps } from '../supabase/functions/api/context.ts';
 import { createDb } from '../supabase/functions/api/db.ts';
+import { recordPriceChecks } from '../supabase/functions/api/queries/price-checks.ts';
+import { PRICE_DROP_CONFIRM_JOB } from '../supabase/functions/api/queries/price-drops.ts';
+import { priceDropConfirmJob } from '../supabase/functions/api/services/drop-confirmation.ts';
 import {
   AUTO_REBOOK_KIND,
   autoRebookBatchHandler,
@@ -72,12 +77,14 @@ const counted: FareSource = {
 };
 const depsOf = (pool: typeof db) =>
   ({
-    config: { siteUrl: 'http://bench.invalid' },
+    config: { siteUrl: 'http://bench.invalid', sweep: { concurrency: 8 } },
     db: pool,
     fareSource: counted,
     log: () => {},
   }) as unknown as AppDeps;
 const deps = depsOf(db);
+
+const drops: { g: number; userId: string; booking: RetrievedBooking; price: number; flightId: number }[] = [];
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -85,19 +92,44 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-/** Every drop back to an unclaimed price drop; no runs, jobs, rebookings or notifications. */
+/** The drops' first quotes, as a sweep's batches record them (500 a batch, one confirmation job each). */
+async function seeFirstQuotes(): Promise<void> {
+  for (let i = 0; i < drops.length; i += 500) {
+    const chunk = drops.slice(i, i + 500);
+    await db.asService((tx) =>
+      recordPriceChecks(
+        tx,
+        chunk.map((d) => ({
+          flightId: d.flightId,
+          userId: d.userId,
+          price: d.price,
+          currency: 'USD',
+          checkedAt: new Date(),
+          source: 'simulated',
+          changePenalty: 0,
+          refundForm: d.booking.fareType === 'Refundable Economy' ? 'cash' : 'credit',
+          offerId: null,
+        })),
+      ),
+    );
+  }
+}
+
+/** Every drop back to a drop seen once (pending its proof); no runs, jobs, rebookings or notifications. */
 async function reset(): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`truncate private.rebookings, private.auto_rebooking_batches, public.auto_rebooking_logs, public.jobs,
-                      public.billing_transactions, public.notification_history, private.circuit_breakers cascade`;
+                      public.billing_transactions, public.notification_history, private.circuit_breakers,
+                      private.price_drops cascade`;
     await tx`update public.flights
-                set status = 'price_drop', has_been_rebooked = false, rebooking_claimed_at = null,
+                set status = 'monitoring', has_been_rebooked = false, rebooking_claimed_at = null, drop_quotes = null,
                     rebooking_date = null, rebooking_price = null, airline_credit = null,
                     credit_reference_number = null, credit_expiry_date = null, commission_amount = null
-              where has_been_rebooked or status = 'rebooking'`;
+              where has_been_rebooked or status in ('rebooking', 'price_drop') or drop_quotes is not null`;
     await tx`update public.profiles set total_credits_earned = 0, commission_owed = 0
               where total_credits_earned <> 0 or commission_owed <> 0`;
   });
+  await seeFirstQuotes();
   await sql`vacuum analyze public.flights`;
 }
 
@@ -133,7 +165,7 @@ try {
        where g % 10 <> 0`;
   });
   // flights with a drop: DROP bookings as the simulated source retrieves them, kept as the api keeps them
-  const drops: { g: number; userId: string; booking: RetrievedBooking; price: number }[] = [];
+  drops.length = 0;
   for (let g = 0; g < flights; g += 10) {
     const booking = await simulated.retrieveBooking({
       airline: 'United Airlines',
@@ -141,7 +173,7 @@ try {
       passengerLastName: 'Traveller',
     });
     const quote = await simulated.quote(itineraryOfBooking(booking));
-    drops.push({ g, userId: ids[g % users] as string, booking, price: quote.price });
+    drops.push({ g, userId: ids[g % users] as string, booking, price: quote.price, flightId: 0 });
   }
   for (let i = 0; i < drops.length; i += 2000) {
     const chunk = drops.slice(i, i + 2000).map((d) => ({ user_id: d.userId, price: d.price, b: d.booking }));
@@ -174,6 +206,10 @@ try {
           from inserted f join input i on i.b->>'bookingCode' = f.booking_code`;
     });
   }
+  const flightIds = await sql<{ id: string; booking_code: string }[]>`
+    select id, booking_code from public.flights where booking_code like 'DROPB%'`;
+  const idOf = new Map(flightIds.map((r) => [r.booking_code, Number(r.id)]));
+  for (const d of drops) d.flightId = idOf.get(d.booking.bookingCode) ?? 0;
   await sql`analyze`;
   const [counts] = await sql<{ total: number; drops: number; qualifying: number }[]>`
     select count(*)::int as total,
@@ -194,6 +230,19 @@ try {
     calls.quote = 0;
     calls.rebook = 0;
     const started = performance.now();
+    // the second quotes, through the queue, by every worker at once
+    const confirmRuns = [
+      await runDueJobs(deps, [priceDropConfirmJob as JobHandler<never>], {
+        kinds: [PRICE_DROP_CONFIRM_JOB],
+        budgetMs: 50_000,
+      }),
+    ];
+    const confirmMs = performance.now() - started;
+    const [proved] = await sql<{ confirmed: number; pending: number }[]>`
+      select count(*) filter (where state = 'confirmed')::int as confirmed,
+             count(*) filter (where state = 'pending')::int as pending
+        from private.price_drops`;
+    const secondQuotes = calls.quote;
     const run = await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
     for (;;) {
       const done = await runDueJobs(deps, [autoRebookBatchHandler as JobHandler<never>], {
@@ -219,9 +268,11 @@ try {
     const rebooked = log?.total_flights_rebooked ?? 0;
     evaluatedRates.push(evaluated / (ms / 1000));
     rebookRates.push(rebooked / (ms / 1000));
-    quotesPerFlight.push(calls.quote / Math.max(1, evaluated));
+    quotesPerFlight.push((calls.quote - secondQuotes) / Math.max(1, evaluated));
     process.stdout.write(
-      `round ${round}: ${evaluated} flights evaluated, ${run.flightsQualifying} qualifying in ${run.batches} batches, ` +
+      `round ${round}: ${proved?.confirmed} drops confirmed by ${secondQuotes} second quotes in ` +
+        `${confirmRuns.reduce((n, r) => n + r.completed, 0)} jobs (${proved?.pending} left pending) in ` +
+        `${(confirmMs / 1000).toFixed(2)} s, then ${evaluated} flights evaluated, ${run.flightsQualifying} qualifying in ${run.batches} batches, ` +
         `${rebooked} rebooked (${calls.rebook} rebook calls, ${calls.quote} quotes), savings $${((log?.total_savings ?? 0) / 100).toFixed(2)}, ` +
         `${log?.status}${log?.success ? '' : ' with errors'} in ${(ms / 1000).toFixed(2)} s: ` +
         `${Math.round(evaluated / (ms / 1000))} evaluated/s, ${Math.round(rebooked / (ms / 1000))} rebookings/s\n`,

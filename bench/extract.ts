@@ -19,6 +19,7 @@ import { extractFlightBookings, warmUpAirports } from '../supabase/functions/_sh
 import { parseEmail } from '../supabase/functions/_shared/extraction/mime.ts';
 import { HOSTILE_EMAILS_AT_CAP, HOSTILE_INPUTS } from '../supabase/functions/_shared/extraction/testing/hostile.ts';
 import { hostileAttachmentEmails } from '../supabase/functions/_shared/extraction/testing/hostile-attachments.ts';
+import { EDGE_CPU_BUDGET_MS, EDGE_MEMORY_BUDGET_MB } from '../supabase/functions/api/lib/resource-usage.ts';
 
 const ROUNDS = 25;
 const attachmentCorpus = join(
@@ -130,14 +131,24 @@ for (const input of HOSTILE_INPUTS) {
     `  ${input.name}: ${atCap.toFixed(0)} ms at ${input.size.toLocaleString('en-US')} chars, ${atHalf.toFixed(0)} ms at half (ratio ${(atCap / Math.max(atHalf, 0.01)).toFixed(1)})`,
   );
 }
+/** The heaviest emails' CPU time and memory, against a hosted Edge Function's 2 s / 256 MB (issue 27 item 5). */
+const budget = { cpu: 0, cpuOf: '', memory: 0, memoryOf: '' };
+const noteBudget = (name: string, cpu: number, memory: number) => {
+  if (cpu > budget.cpu) Object.assign(budget, { cpu, cpuOf: name });
+  if (memory > budget.memory) Object.assign(budget, { memory, memoryOf: name });
+};
 for (const email of HOSTILE_EMAILS_AT_CAP) {
   const times: number[] = [];
+  const cpu: number[] = [];
   let reason = '';
   for (let round = 0; round < HOSTILE_ROUNDS; round++) {
     const t0 = performance.now();
+    const c0 = cpuMillis();
     reason = (await extractFlightBookings(email.raw)).gaveUp ?? 'read to the end';
+    cpu.push(cpuMillis() - c0);
     times.push(performance.now() - t0);
   }
+  noteBudget(email.name, median(cpu), 0);
   hostileTimes.push(
     `  whole email at the size cap, budget on (${email.name}): ${median(times).toFixed(0)} ms; ${reason}`,
   );
@@ -171,8 +182,10 @@ for (const email of await hostileAttachmentEmails()) {
     times.push(performance.now() - t0);
   }
   const reasons = [...new Set((result.skippedAttachments ?? []).map((skip) => skip.reason))].join('; ') || 'all read';
+  const added = await memoryOf(email.raw);
+  noteBudget(email.name, median(cpu), added);
   hostileAttachments.push(
-    `  ${email.name}: ${median(times).toFixed(0)} ms (CPU ${median(cpu).toFixed(0)} ms), ${megabytes(await memoryOf(email.raw))}; ${result.bookings.length} booking(s); ${reasons}`,
+    `  ${email.name}: ${median(times).toFixed(0)} ms (CPU ${median(cpu).toFixed(0)} ms), ${megabytes(added)}; ${result.bookings.length} booking(s); ${reasons}`,
   );
 }
 
@@ -195,6 +208,9 @@ const lines = [
   ...hostileAttachments,
   `body only: ${group(false)}`,
   `with attachments: ${group(true)}`,
+  `against a hosted Edge Function (${EDGE_CPU_BUDGET_MS} ms CPU, ${EDGE_MEMORY_BUDGET_MB} MB): heaviest CPU ` +
+    `${budget.cpu.toFixed(0)} ms (${budget.cpuOf}, ${((100 * budget.cpu) / EDGE_CPU_BUDGET_MS).toFixed(1)}%), most memory added ` +
+    `${megabytes(budget.memory)} (${budget.memoryOf}, ${((100 * budget.memory) / (EDGE_MEMORY_BUDGET_MB * 1024 * 1024)).toFixed(1)}%)`,
   `median per email: ${overallMedian.toFixed(2)} ms`,
   `slowest email: ${slowest.name} (median ${slowest.millis.toFixed(2)} ms)`,
   `emails per second: ${((emails.length * ROUNDS) / (elapsed / 1000)).toFixed(0)}`,

@@ -23,6 +23,7 @@
 //    rate as a ratio of it.
 // The sweep runs in this Node process with the api's own code (db.ts, the service, the fare
 // source); the seeding runs as the superuser. The last line is the summary.
+import os from 'node:os';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -30,6 +31,11 @@ import { createTestDatabase } from '../dev/db/test-db.ts';
 import { createFareSource } from '../supabase/functions/_shared/fare-source/index.ts';
 import { loadConfig } from '../supabase/functions/api/config.ts';
 import { createDb } from '../supabase/functions/api/db.ts';
+import {
+  EDGE_BUDGET_SHARE,
+  EDGE_CPU_BUDGET_MS,
+  EDGE_MEMORY_BUDGET_MB,
+} from '../supabase/functions/api/lib/resource-usage.ts';
 import { runPriceSweep, type PriceSweepResult } from '../supabase/functions/api/services/price-sweep.ts';
 import { positive, requireTestDatabaseServer } from './cli.ts';
 
@@ -196,6 +202,7 @@ try {
   const floorRates: number[] = [];
   const sweepRates: number[] = [];
   const ratios: number[] = [];
+  const cpuPerBatch: number[] = [];
   let zero: PriceSweepResult | undefined;
   for (let round = 1; round <= rounds; round++) {
     await resetFlights();
@@ -215,6 +222,7 @@ try {
     floorRates.push(floorRate);
     sweepRates.push(sweepRate);
     ratios.push(sweepRate / floorRate);
+    cpuPerBatch.push((cpu.user + cpu.system) / 1000 / Math.ceil(flights / config.sweep.batchSize));
     process.stdout.write(
       `round ${round}: write floor ${flights} flights in ${seconds(floorMs)} s = ${floorRate.toFixed(0)} flights/s; ` +
         `sweep ${zero.checkedCount} flights in ${seconds(zeroMs)} s = ${sweepRate.toFixed(0)} flights/s ` +
@@ -228,6 +236,16 @@ try {
   const floorRatio = median(ratios);
   const quotesPerFlight = zero.quotesMade / zero.checkedCount;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  // issue 27 item 5: what one batch costs the function's CPU, against a hosted Edge Function's
+  // 2 s per request; a run in a request stops claiming at half of it (runPriceSweep cpuBudgetMs)
+  const batchCpuMs = median(cpuPerBatch);
+  const halfBudget = EDGE_CPU_BUDGET_MS * EDGE_BUDGET_SHARE;
+  const budgetLine =
+    `CPU per ${config.sweep.batchSize}-flight batch ${batchCpuMs.toFixed(1)} ms = ` +
+    `${((100 * batchCpuMs) / EDGE_CPU_BUDGET_MS).toFixed(1)}% of the ${EDGE_CPU_BUDGET_MS} ms budget ` +
+    `(a request's half holds ${Math.floor(halfBudget / batchCpuMs)} batches); ` +
+    `peak RSS ${peakRssMb.toFixed(0)} MB of ${EDGE_MEMORY_BUDGET_MB} MB for the whole ${flights}-flight sweep in one process`;
+  process.stdout.write(`${budgetLine}\n`);
   process.stdout.write(
     `zero latency, median of ${rounds}: sweep ${flightsPerSecond.toFixed(0)} flights/s, write floor ` +
       `${floorPerSecond.toFixed(0)} flights/s, ratio ${floorRatio.toFixed(3)}; ` +
@@ -256,7 +274,8 @@ try {
     `summary: ${flightsPerSecond.toFixed(0)} flights/s at zero latency (target > 5000) = ` +
       `${floorRatio.toFixed(3)} of the write floor's ${floorPerSecond.toFixed(0)} (target 0.85), ` +
       `${quotesPerFlight.toFixed(3)} quotes per flight, peak RSS ${peakRssMb.toFixed(0)} MB, ` +
-      `latency-bound ratio ${ratio.toFixed(3)} (target > 0.9)\n`,
+      `latency-bound ratio ${ratio.toFixed(3)} (target > 0.9); CPU per batch ${batchCpuMs.toFixed(1)} ms of ` +
+      `${EDGE_CPU_BUDGET_MS}; load average ${os.loadavg()[0]?.toFixed(2)}\n`,
   );
 } finally {
   await db.close();

@@ -2,8 +2,10 @@
 // file), two rebooked flights with airline credit, last month's commission statement paid after
 // one declined attempt, this month's commission owed, and a flight still watched. Written once
 // (when the account has no flight yet) and consistent with the ledger: the commissions recorded
-// at the rebookings = commission owed + commission paid.
+// at the rebookings = commission owed + commission paid. Each flight has the price history its
+// card's chart shows (dev/demo-prices.ts).
 import type postgres from 'postgres';
+import { writeDemoPriceHistory } from './demo-prices.ts';
 
 export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promise<void> {
   await sql.begin(async (tx) => {
@@ -167,5 +169,8 @@ export async function ensurePremiumDemo(sql: postgres.Sql, email: string): Promi
                                   is_eligible_for_rebooking, rebooking_method, last_checked)
       values (${userId}, 'American Airlines', 'AA100', 'DEMOP3', 'Rivera', 'DFW', 'ORD', current_date + 30,
               31000, 31000, 30500, 31000, 'Refundable Economy', 'Economy', true, 'source', now())`;
+
+    // their cards' charts: the checks that found these prices
+    await writeDemoPriceHistory(tx, userId);
   });
 }

@@ -144,7 +144,7 @@ test('the demo admin grants and revokes admin, records a commission payment and 
 
   // a commission payment: prefilled with what is owed, refused above it, then recorded
   row = await userRow(page, payer.username);
-  await expect(row.getByRole('cell', { name: '$50.00' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: '$50.00 owed $0.00 paid' })).toBeVisible();
   await row.getByRole('button', { name: `Record payment from ${payer.username}` }).click();
   const payment = page.getByRole('dialog', { name: 'Record Commission Payment' });
   const amount = payment.getByLabel(/Amount paid/);

@@ -62,7 +62,7 @@ test('a downgrade with more flights than the free plan watches says how many to 
 
   await card.getByRole('button', { name: 'Downgrade to Free' }).click();
   await expectToast(page, { title: 'Downgraded to Free Tier' }, () =>
-    confirm.getByRole('button', { name: 'Downgrade to Free' }).click(),
+    confirm.getByRole('button', { name: 'Downgrade now' }).click(),
   );
   await expect(card.getByText('Free', { exact: true })).toBeVisible();
   await expect(page.getByText('Remove 2 flights to add new ones')).toBeVisible();

@@ -277,3 +277,11 @@ export async function captureAtBothWidths(page: Page, name: string) {
     await capture(page, name);
   }
 }
+
+/** Picks an airline in the manual entry form's searchable picker, by typing part of its name. */
+export async function chooseAirline(page: Page, airline: string) {
+  const picker = page.getByRole('combobox', { name: 'Airline' });
+  await picker.fill(airline.slice(0, 5));
+  await page.getByRole('option', { name: new RegExp(`^${airline} \\([A-Z0-9]{2}\\)`) }).click();
+  await expect(picker).toHaveValue(airline);
+}

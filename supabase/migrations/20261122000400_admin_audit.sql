@@ -35,8 +35,9 @@ create table public.admin_audit_log (
 
   constraint admin_audit_log_action_check check (action in (
     'admin.grant', 'admin.revoke', 'plan.create', 'plan.update', 'commission.payment',
-    'run.price_check', 'run.auto_rebooking', 'payment.dispute')),
-  constraint admin_audit_log_target_type_check check (target_type in ('user', 'plan', 'run')),
+    'run.price_check', 'run.auto_rebooking', 'payment.dispute',
+    'airline_rule.create', 'airline_rule.update', 'airline.automation')),
+  constraint admin_audit_log_target_type_check check (target_type in ('user', 'plan', 'run', 'airline_rule', 'airline')),
   constraint admin_audit_log_before_object check (before is null or jsonb_typeof(before) = 'object'),
   constraint admin_audit_log_after_object check (after is null or jsonb_typeof(after) = 'object')
 );
@@ -58,8 +59,9 @@ comment on column public.admin_audit_log.actor_name is
   'there is no signed-in actor (postgres, service_role).';
 comment on column public.admin_audit_log.action is
   'What was done: admin.grant, admin.revoke, plan.create, plan.update, commission.payment, '
-  'run.price_check or run.auto_rebooking (AUDIT_ACTIONS in _shared/types/admin.ts).';
-comment on column public.admin_audit_log.target_type is 'What the action was done to: user, plan or run.';
+  'run.price_check, run.auto_rebooking, payment.dispute, airline_rule.create, airline_rule.update or airline.automation '
+  '(AUDIT_ACTIONS in _shared/types/admin.ts).';
+comment on column public.admin_audit_log.target_type is 'What the action was done to: user, plan, run, airline_rule or airline.';
 comment on column public.admin_audit_log.target_id is
   'The target''s id as text (a user''s uuid, a plan''s id, a run''s id); null when there is none.';
 comment on column public.admin_audit_log.target_label is

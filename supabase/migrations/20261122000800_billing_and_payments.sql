@@ -105,8 +105,13 @@ create table private.billing_accounts (
   renews boolean not null default false,
   -- the card saved for off-session commission charges (a payment method id)
   payment_method_id text,
+  -- FareBack's own renewal of a year paid by card (no Stripe subscription): failed attempts of the
+  -- renewal due now, and when the first of them failed (the retry schedule counts from it)
+  renewal_attempts integer not null default 0,
+  renewal_failed_at timestamptz,
   updated_at timestamptz not null default now(),
 
+  constraint billing_accounts_renewal_attempts_nonnegative check (renewal_attempts >= 0),
   constraint billing_accounts_status_check
     check (subscription_status in ('none', 'active', 'canceled', 'past_due', 'expired'))
 );
@@ -122,6 +127,11 @@ comment on column private.billing_accounts.subscription_id is 'The Stripe subscr
 comment on column private.billing_accounts.subscription_status is 'none, active, canceled (ends at period end), past_due or expired.';
 comment on column private.billing_accounts.renews is 'Whether the subscription renews at the end of its period.';
 comment on column private.billing_accounts.payment_method_id is 'The card saved for off-session commission charges (a Stripe payment method id), or null.';
+comment on column private.billing_accounts.renewal_attempts is
+  'Failed charges of the renewal now due of a year FareBack renews itself (no Stripe subscription); 0 when none failed. '
+  'The api''s daily pass retries 1, 3 and 7 days after the first failure, then lets the year lapse (renews false).';
+comment on column private.billing_accounts.renewal_failed_at is
+  'When the first failed charge of the renewal now due happened (the retry schedule counts from it), or null.';
 comment on column private.billing_accounts.updated_at is 'When the row last changed (trigger private.set_updated_at).';
 
 revoke all on table private.billing_accounts from public, anon, authenticated;
@@ -282,6 +292,7 @@ declare
   pay private.payments;
   owed integer;
   took integer;
+  v_from timestamptz;
 begin
   select * into pay from private.payments where id = p_id for update;
   if not found or pay.status not in ('pending', 'failed') then
@@ -296,17 +307,31 @@ begin
    where payment_reference = p_id;
 
   if pay.purpose = 'subscription' then
+    -- a renewal (or a late payment of one) continues the paid year: the new year starts where the
+    -- last one ended, if that was less than 30 days ago; a new subscriber's starts now
+    select case when p.subscription_end_date > now() - interval '30 days' and sp.tier = 'premium'
+                then p.subscription_end_date
+                else now() end
+      into v_from
+      from public.profiles p join public.subscription_plans sp on sp.id = p.plan_id
+     where p.id = pay.user_id;
     update public.profiles
        set plan_id = pay.plan_id,
-           subscription_start_date = now(),
-           subscription_end_date = now() + interval '1 year',
+           subscription_start_date = v_from,
+           subscription_end_date = v_from + interval '1 year',
            last_billing_date = now()
      where id = pay.user_id;
+    -- a year paid by card renews (FareBack charges the saved card at its end, the daily pass);
+    -- a Stripe subscription's renewal is Stripe's (its events set renews)
     insert into private.billing_accounts (user_id, subscription_status, renews, payment_method_id)
-    values (pay.user_id, 'active', false, p_payment_method)
+    values (pay.user_id, 'active', p_payment_method is not null, p_payment_method)
     on conflict (user_id) do update
       set subscription_status = 'active',
-          renews = false,
+          renews = case when private.billing_accounts.subscription_id is null
+                        then coalesce(excluded.payment_method_id, private.billing_accounts.payment_method_id) is not null
+                        else private.billing_accounts.renews end,
+          renewal_attempts = 0,
+          renewal_failed_at = null,
           payment_method_id = coalesce(excluded.payment_method_id, private.billing_accounts.payment_method_id);
     update private.payments set status = 'succeeded', failure_message = null where id = p_id;
   else
@@ -339,7 +364,8 @@ $$;
 revoke all on function private.payment_succeeded(text, text) from public, anon, authenticated;
 
 comment on function private.payment_succeeded(text, text) is
-  'Applies a succeeded payment intent (and the card to save): a plan''s year, or commission moved from owed to paid; idempotent.';
+  'Applies a succeeded payment intent (and the card to save): a plan''s year (continuing one that ended less than '
+  '30 days ago: a renewal; renewing by card when a card is saved), or commission moved from owed to paid; idempotent.';
 
 create or replace function private.payment_failed(p_id text, p_reason text)
 returns boolean
@@ -530,7 +556,9 @@ comment on function private.unwatch_flights_over_limit(uuid) is
 
 -- ---- the daily pass ------------------------------------------------------------------------
 -- Which travellers are due is decided here: on a premium plan, the paid period ended before
--- p_now, and no Stripe subscription that renews or is being retried. Idempotent: a traveller
+-- p_now, and no renewal under way (a Stripe subscription that renews or is being retried, or a
+-- year FareBack renews by card whose retries are not over: the api's renewal pass, which runs
+-- first, sets renews false after the last failed retry). Idempotent: a traveller
 -- moved is on the free plan, so a second run finds nobody; the notification's dedupe key names
 -- the period that ended. Answers how many travellers it moved.
 create or replace function private.expire_subscriptions(p_now timestamptz default now())
@@ -552,7 +580,7 @@ begin
       left join private.billing_accounts ba on ba.user_id = p.id
      where sp.tier = 'premium'
        and p.subscription_end_date < p_now
-       and not coalesce(ba.subscription_id is not null and (ba.renews or ba.subscription_status = 'past_due'), false)
+       and not coalesce(ba.renews or (ba.subscription_id is not null and ba.subscription_status = 'past_due'), false)
      order by p.id
      for update of p
   loop
@@ -577,9 +605,112 @@ $$;
 revoke all on function private.expire_subscriptions(timestamptz) from public, anon, authenticated, service_role;
 
 comment on function private.expire_subscriptions(timestamptz) is
-  'The daily expiry pass: every premium traveller whose subscription_end_date is past and who does not '
-  'renew through Stripe goes to the free plan (auto-rebooking off, flights beyond the limit unwatched, '
+  'The daily expiry pass: every premium traveller whose subscription_end_date is past and whose year does not '
+  'renew (Stripe''s or FareBack''s renewal) goes to the free plan (auto-rebooking off, flights beyond the limit unwatched, '
   'nothing deleted), billing status expired, one subscription_expired notification. Answers how many.';
+
+-- ---- FareBack's renewal of a year paid by card (issue 25) ----------------------------------
+-- A year paid by card (the card form, or the local test mode) renews: on the day it ends the api's
+-- daily pass (services/billing/renewals.ts, before the expiry pass) charges the saved card the
+-- plan row's price. A failed charge keeps Premium and is retried 1, 3 and 7 days after the first
+-- failure (four charges in all); after the last one fails renews goes false and the expiry pass
+-- moves the traveller to Free that day. A Stripe subscription (Checkout) is renewed and retried by
+-- Stripe; none of this touches it.
+
+-- Who is due a renewal charge at p_now: the attempt to make (1-4) and what to charge.
+create or replace function private.renewals_due(p_now timestamptz default now())
+returns table (user_id uuid, plan_id bigint, amount integer, period_end timestamptz, attempt integer,
+               customer_id text, payment_method_id text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p.id, sp.id, sp.price, p.subscription_end_date, ba.renewal_attempts + 1, ba.customer_id, ba.payment_method_id
+    from public.profiles p
+    join public.subscription_plans sp on sp.id = p.plan_id
+    join private.billing_accounts ba on ba.user_id = p.id
+   where sp.tier = 'premium'
+     and sp.price > 0
+     and ba.renews
+     and ba.subscription_id is null
+     and p.subscription_end_date <= p_now
+     and (ba.renewal_attempts = 0
+          or (ba.renewal_attempts <= 3
+              and p_now >= ba.renewal_failed_at + make_interval(days => (array[1, 3, 7])[ba.renewal_attempts])))
+   order by p.id
+$$;
+
+revoke all on function private.renewals_due(timestamptz) from public, anon, authenticated, service_role;
+
+comment on function private.renewals_due(timestamptz) is
+  'Travellers whose card-paid year FareBack renews and whose renewal charge is due at p_now (the end date, '
+  'then 1, 3 and 7 days after the first failure): plan, price (the plan row''s), attempt 1-4, customer and card.';
+
+-- A renewal charge failed: past_due (Premium kept while retries remain); after the fourth the year
+-- no longer renews, so the expiry pass ends it. Answers whether a retry remains.
+create or replace function private.renewal_failed(p_user uuid, p_now timestamptz default now())
+returns boolean
+language sql
+security definer
+set search_path = ''
+as $$
+  update private.billing_accounts
+     set renewal_attempts = renewal_attempts + 1,
+         renewal_failed_at = coalesce(renewal_failed_at, p_now),
+         subscription_status = 'past_due',
+         renews = renewal_attempts + 1 < 4
+   where user_id = p_user
+  returning renews
+$$;
+
+revoke all on function private.renewal_failed(uuid, timestamptz) from public, anon, authenticated, service_role;
+
+comment on function private.renewal_failed(uuid, timestamptz) is
+  'Records a failed renewal charge: attempts + 1, past_due; the fourth failure turns renewal off (the expiry pass '
+  'then moves the traveller to Free). Answers whether another attempt remains.';
+
+-- The reminders before a renewal: 30 days and 7 days before the end date of a year that renews
+-- (FareBack's or Stripe's), once each (the dedupe key names the end date and the reminder).
+create or replace function private.queue_renewal_reminders(p_now timestamptz default now())
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  r record;
+  v_count integer := 0;
+begin
+  for r in
+    select p.id, p.subscription_end_date as ends, sp.price,
+           case when p.subscription_end_date <= p_now + interval '7 days' then 7 else 30 end as reminder
+      from public.profiles p
+      join public.subscription_plans sp on sp.id = p.plan_id
+      join private.billing_accounts ba on ba.user_id = p.id
+     where sp.tier = 'premium'
+       and ba.renews
+       and ba.subscription_status = 'active'
+       and p.subscription_end_date > p_now
+       and p.subscription_end_date <= p_now + interval '30 days'
+     order by p.id
+  loop
+    perform private.queue_notification(
+      r.id, 'renewal_reminder',
+      jsonb_build_object('renewalDate', r.ends, 'amount', r.price, 'daysBefore', r.reminder),
+      null,
+      'renewal_reminder:' || r.id || ':' || to_char(r.ends at time zone 'UTC', 'YYYY-MM-DD') || ':' || r.reminder);
+    v_count := v_count + 1;
+  end loop;
+  return v_count;
+end;
+$$;
+
+revoke all on function private.queue_renewal_reminders(timestamptz) from public, anon, authenticated, service_role;
+
+comment on function private.queue_renewal_reminders(timestamptz) is
+  'Queues the renewal_reminder notification 30 and 7 days before a renewing year ends (once each: the dedupe key '
+  'names the end date and the reminder). Answers how many it queued or found queued.';
 
 -- =============================================================================================
 -- Chargebacks: Stripe's charge.dispute.created / charge.dispute.closed (issue 21, finding 10)

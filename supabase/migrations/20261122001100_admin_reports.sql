@@ -8,6 +8,33 @@
 -- transactions (npm run -s bench:admin; docs/architecture.md "Admin API: stats and lists").
 
 -- ---------------------------------------------------------------------------------------------
+-- Alert precision
+-- ---------------------------------------------------------------------------------------------
+-- How often an alert was right (issue 24, "proof of a drop"): of the drops whose alert went out
+-- (private.price_drops.alerted_at) and whose fare has been tried since (held known: rebooked, a
+-- rebooking refused for the fare, or a check within a day of the alert), the share whose fare
+-- still held. The drops are the api's own table, so this reads them as definer for admins only.
+create or replace function private.alert_precision()
+returns table (alerted integer, judged integer, held integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*)::int,
+         count(*) filter (where d.held is not null)::int,
+         count(*) filter (where d.held)::int
+    from private.price_drops d
+   where d.alerted_at is not null and (select private.is_admin())
+$$;
+
+comment on function private.alert_precision() is
+  'Admin stats: alerted drops (private.price_drops.alerted_at set), those whose fare was tried since (held known), and those whose fare held. Zeros for anyone but an admin.';
+
+revoke all on function private.alert_precision() from public, anon, authenticated, service_role;
+grant execute on function private.alert_precision() to authenticated;
+
+-- ---------------------------------------------------------------------------------------------
 -- The stats
 -- ---------------------------------------------------------------------------------------------
 -- The automatic rule's thresholds come through private.rebooking_qualifies, which the planner
@@ -94,8 +121,11 @@ as $$
     'averageSavingsPerRebooking', case when fc.rebooked = 0 then 0 else round(fc.savings::numeric / fc.rebooked)::bigint end,
     'totalCommissionsOwed', u.owed,
     'totalCommissionsPaid', u.paid,
+    'alertedDrops', ap.alerted,
+    'alertsJudged', ap.judged,
+    'alertPrecision', case when ap.judged = 0 then null else round(100.0 * ap.held / ap.judged)::int end,
     'series', s.days)
-    from users u, flight_counts fc, rebookable r, series s
+    from users u, flight_counts fc, rebookable r, series s, private.alert_precision() ap
 $$;
 
 comment on function private.admin_stats(integer) is
@@ -108,7 +138,8 @@ comment on function private.admin_stats(integer) is
   'price drops = flights on which a fare below the price paid was ever found (flights.price_drop_found_at), '
   'in the series on the UTC day first found; rebooked = has_been_rebooked, in the series and the last 30 days by rebooking_date; '
   'savings = the rebooked flights'' airline credit (cents); average = savings / rebooked, rounded, 0 without rebookings; '
-  'commissions owed and paid = the sums of profiles.commission_owed and commission_paid (cents).';
+  'commissions owed and paid = the sums of profiles.commission_owed and commission_paid (cents); '
+  'alert precision = the percent of alerted drops whose fare held when next tried (private.alert_precision), null before any.';
 
 revoke all on function private.admin_stats(integer) from public, anon, authenticated, service_role;
 grant execute on function private.admin_stats(integer) to authenticated;
@@ -123,7 +154,8 @@ comment on function private.admin_stats(integer) is
   'price drops = flights on which a fare below the price paid was ever found (flights.price_drop_found_at), '
   'in the series on the UTC day first found; rebooked = has_been_rebooked, in the series and the last 30 days by rebooking_date; '
   'savings = the rebooked flights'' airline credit (cents); average = savings / rebooked, rounded, 0 without rebookings; '
-  'commissions owed and paid = the sums of profiles.commission_owed and commission_paid (cents).';
+  'commissions owed and paid = the sums of profiles.commission_owed and commission_paid (cents); '
+  'alert precision = the percent of alerted drops whose fare held when next tried (private.alert_precision), null before any.';
 
 -- =============================================================================================
 -- Admin list searches that can use their trigram indexes

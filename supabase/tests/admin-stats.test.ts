@@ -85,6 +85,9 @@ describe('private.admin_stats', () => {
       averageSavingsPerRebooking: 0,
       totalCommissionsOwed: 0,
       totalCommissionsPaid: 0,
+      alertedDrops: 0,
+      alertsJudged: 0,
+      alertPrecision: null,
     });
     expect(series).toHaveLength(30);
     expect(series.every((d) => d.priceDrops === 0 && d.rebookings === 0 && d.savings === 0)).toBe(true);
@@ -213,7 +216,7 @@ describe('the series', () => {
 });
 
 describe('flights.price_drop_found_at', () => {
-  it('is the time of the first check that found a fare below the price paid, and stays', async () => {
+  it('is the time of the first check that confirmed a fare below the price paid, and stays', async () => {
     const flightId = await createFlight(db.sql, traveller.id, { original_price: 50_000, current_price: 50_000 });
     const foundAt = async () =>
       (
@@ -225,9 +228,11 @@ describe('flights.price_drop_found_at', () => {
         db.sql,
         apiRole,
         (tx) =>
-          recordPriceChecks(tx, [
-            { flightId, userId: traveller.id, price, currency: 'USD', checkedAt: new Date(at), source: 'simulated' },
-          ]),
+          recordPriceChecks(
+            tx,
+            [{ flightId, userId: traveller.id, price, currency: 'USD', checkedAt: new Date(at), source: 'simulated' }],
+            { confirming: true },
+          ),
         { commit: true },
       );
     await check(50_000, '2026-11-01T10:00:00Z');
@@ -240,8 +245,12 @@ describe('flights.price_drop_found_at', () => {
     expect(await foundAt()).toEqual(new Date('2026-11-02T10:00:00Z'));
   });
 
-  it('is set for a flight stored with a fare below the price paid, and for a rebooking without a recorded drop', async () => {
-    const dropped = await createFlight(db.sql, traveller.id, { original_price: 50_000, current_price: 30_000 });
+  it('is set for a flight stored in price_drop, and for a rebooking without a recorded drop', async () => {
+    const dropped = await createFlight(db.sql, traveller.id, {
+      original_price: 50_000,
+      current_price: 30_000,
+      status: 'price_drop',
+    });
     const plain = await createFlight(db.sql, traveller.id, { original_price: 50_000, current_price: null });
     await db.sql`update public.flights set has_been_rebooked = true, status = 'rebooked',
                    rebooking_date = '2026-11-05T08:00:00Z' where id = ${plain}`;

@@ -85,19 +85,24 @@ async function addFlight(userId: string, prefix: string, airline = 'United Airli
     }),
   );
   const quote = await simulated.quote(itineraryOfBooking(booking));
-  await db.asService((tx) =>
-    recordPriceChecks(tx, [
-      {
-        flightId,
-        userId,
-        price: quote.price,
-        currency: quote.currency,
-        checkedAt: new Date(quote.quotedAt),
-        source: 'simulated',
-        changePenalty: quote.changePenalty ?? null,
-        refundForm: quote.refundForm ?? null,
-      },
-    ]),
+  await db.asService(
+    (tx) =>
+      recordPriceChecks(
+        tx,
+        [
+          {
+            flightId,
+            userId,
+            price: quote.price,
+            currency: quote.currency,
+            checkedAt: new Date(quote.quotedAt),
+            source: 'simulated',
+            changePenalty: quote.changePenalty ?? null,
+            refundForm: quote.refundForm ?? null,
+          },
+        ],
+        { confirming: true },
+      ), // a drop proved by its second quote (services/drop-confirmation.ts)
   );
   return flightId;
 }
@@ -176,8 +181,12 @@ describe('the verdict: net savings after the change fee, against the owner thres
   };
 
   it('subtracts the penalty and applies the thresholds to the net figure', async () => {
-    // $400 paid, $300 now: a $100 drop; 'either' $50 or 15%
+    // $400 paid, $300 now: a $100 drop; 'either' $50 or 15%. Air France's rule states no fee in
+    // dollars, so the quote's penalty applies; its difference comes back as credit (the rule's form).
     const free = await createFlight(sql, traveller.id, {
+      airline: 'Air France',
+      flight_number: 'AF100',
+      fare_type: 'Flexible Economy',
       original_price: 40_000,
       current_price: 30_000,
       status: 'price_drop',
@@ -208,7 +217,7 @@ describe('the verdict: net savings after the change fee, against the owner thres
     v = await verdictOf(free);
     expect(v).toMatchObject({ netSavings: 8_000, qualifies: true, minNetSavings: 6_000 });
     expect(v.reason).toContain(
-      'as a refund after a $20.00 change fee, which meets your rebooking threshold of $50.00 and 15%.',
+      'as airline credit after a $20.00 change fee, which meets your rebooking threshold of $50.00 and 15%.',
     );
     await sql`update public.profiles set threshold_condition = 'either' where id = ${traveller.id}`;
 
@@ -270,7 +279,8 @@ describe('a run', () => {
     // whatever the fare (the amount is out of reach of 5% of any simulated fare)
     await sql`update public.profiles set min_savings_amount = 100000 where id = ${traveller.id}`;
     const drops = [await addFlight(traveller.id, 'DROP'), await addFlight(traveller.id, 'DROP')];
-    const fee = await addFlight(traveller.id, 'DROPFEE');
+    // United charges no change fee (its rule); Air France's fee is what the quote says
+    const fee = await addFlight(traveller.id, 'DROPFEE', 'Air France');
     const direct = await addFlight(traveller.id, 'DIRECTDROP');
     const steady = await addFlight(traveller.id, 'RISE');
     // not premium: never rebooked automatically, even with a qualifying drop

@@ -21,6 +21,7 @@ const MONEY_COLUMNS = ['private.payments.applied', 'public.profiles.absolute_thr
 /** Columns MONEY_NAME matches that are not money, and why. */
 const NOT_MONEY: Record<string, string> = {
   'public.price_check_logs.total_price_drops_found': 'a count of flights',
+  'public.airline_rules.credit_valid_months': 'how long a credit lasts, in months',
 };
 
 const INTEGER_TYPES = ['smallint', 'integer', 'bigint', 'numeric'];

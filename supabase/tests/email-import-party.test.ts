@@ -58,8 +58,8 @@ describe('the party and the cabin of an imported booking', () => {
     expect(result?.outcome).toBe('created');
     const [row] = await sql`select passenger_count, cabin_class, fare_type, original_price
                               from public.flights where id = ${result?.flightIds[0] ?? 0}`;
-    // the traveller's share of the total is the party's third
-    expect(row).toEqual({ passenger_count: 3, cabin_class: null, fare_type: null, original_price: 5465 });
+    // the booking's total, for the whole party (issue 23): quotes ask for three seats
+    expect(row).toEqual({ passenger_count: 3, cabin_class: null, fare_type: null, original_price: 16396 });
     const claims = { sub: traveller.id, role: 'authenticated', aud: 'authenticated', exp: 0 };
     const [flight] = await api.asUser(claims, (tx) => listFlights(tx, traveller.id));
     expect(flight).toMatchObject({ passengerCount: 3, cabinClass: null });

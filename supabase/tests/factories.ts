@@ -211,6 +211,7 @@ export async function createFlight(
     cabin_class?: string;
     rebooking_method?: 'source' | 'assisted';
     source_reference?: string;
+    change_penalty?: number;
   } = {},
 ): Promise<number> {
   const row = { user_id: userId, ...flightInput(), ...overrides };

@@ -117,9 +117,11 @@ describe('what reads it', () => {
       });
       const check = (price: number) =>
         asApi((tx) =>
-          recordPriceChecks(tx, [
-            { flightId, userId: traveller.id, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' },
-          ]),
+          recordPriceChecks(
+            tx,
+            [{ flightId, userId: traveller.id, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' }],
+            { confirming: true },
+          ),
         );
       await check(46_000);
       expect(await statusOf(flightId)).toBe(status);

@@ -392,6 +392,36 @@ describe('the flight limit of the plan', () => {
   });
 });
 
+describe('dashboard stats: potential savings', () => {
+  it('count only drops a rebooking can claim: a changeable fare, net of its change fee', async () => {
+    const owner = await createUser(db.sql, { premium: true });
+    // claimable: 500.00 -> 400.00 on a changeable fare, less a 30.00 fee = 70.00
+    await createFlight(db.sql, owner.id, {
+      status: 'price_drop',
+      original_price: 50_000,
+      current_price: 40_000,
+      change_penalty: 3_000,
+    });
+    // not claimable: Basic Economy cannot be changed, however large the drop
+    await createFlight(db.sql, owner.id, {
+      status: 'price_drop',
+      fare_type: 'Basic Economy',
+      is_eligible_for_rebooking: false,
+      original_price: 45_500,
+      current_price: 36_400,
+    });
+    // not claimable: the fee eats the drop
+    await createFlight(db.sql, owner.id, {
+      status: 'price_drop',
+      original_price: 30_000,
+      current_price: 29_000,
+      change_penalty: 5_000,
+    });
+    const stats = await actAs(db.sql, user(owner.id), (tx) => dashboardStats(tx, owner.id));
+    expect(stats).toMatchObject({ priceDropsFound: 3, potentialSavings: 7_000 });
+  });
+});
+
 describe('which flights are watched', () => {
   it('the limit, the dashboard counter, the allowance and the flight list agree', async () => {
     const free = await createUser(db.sql);
@@ -424,15 +454,17 @@ describe('which flights are watched', () => {
   });
 });
 
-describe('the status a price check leaves', () => {
+describe("the status a confirming price check leaves (a drop's second quote)", () => {
   const check = (flightId: number, userId: string, price: number) =>
     actAs(
       db.sql,
       apiRole,
       (tx) =>
-        recordPriceChecks(tx, [
-          { flightId, userId, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' },
-        ]),
+        recordPriceChecks(
+          tx,
+          [{ flightId, userId, price, currency: 'USD', checkedAt: new Date(), source: 'simulated' }],
+          { confirming: true },
+        ),
       { commit: true },
     );
 

@@ -3,7 +3,18 @@
 // idempotent in the order events may arrive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePremiumDemo } from '../../dev/demo-billing.ts';
-import { anon, attempt, createUser, DENIED, openTestDatabase, user, type TestDb, type TestUser } from './factories.ts';
+import { listFlights } from '../functions/api/queries/flights.ts';
+import {
+  actAs,
+  anon,
+  attempt,
+  createUser,
+  DENIED,
+  openTestDatabase,
+  user,
+  type TestDb,
+  type TestUser,
+} from './factories.ts';
 
 let db: TestDb;
 let traveller: TestUser;
@@ -170,6 +181,22 @@ describe('payment outcomes', () => {
 });
 
 describe("the stack's premium demo traveller", () => {
+  it('has a price history on every flight, ending at the price its card shows, so the charts show it', async () => {
+    const demo = await createUser(db.sql, { email: 'premium.prices@example.com' });
+    await ensurePremiumDemo(db.sql, demo.email);
+    const flights = await actAs(db.sql, user(demo.id), (tx) => listFlights(tx, demo.id));
+    expect(flights).toHaveLength(3);
+    for (const flight of flights) {
+      const history = flight.priceHistory;
+      expect(history.length, flight.flightNumber).toBeGreaterThanOrEqual(5);
+      const prices = history.map((p) => p.price);
+      expect(history.at(-1)?.price).toBe(flight.hasBeenRebooked ? flight.rebookingPrice : flight.currentPrice);
+      expect(Math.min(...prices)).toBe(flight.lowestPrice);
+      expect(Math.max(...prices)).toBe(flight.highestPrice);
+      expect(history.at(-1)?.checkedAt).toBe(flight.lastChecked);
+    }
+  });
+
   it('has a paid year, rebooked flights, commission owed, a payment history, and a ledger that adds up', async () => {
     const demo = await createUser(db.sql, { email: 'premium.demo@example.com' });
     await ensurePremiumDemo(db.sql, demo.email);

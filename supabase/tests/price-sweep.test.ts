@@ -161,14 +161,19 @@ describe('a price sweep', () => {
     for (const id of [...due, ...stale]) expect(counts.get(id)).toBe(1);
     for (const id of [...recent, ...rebooked, ...cancelled, ...departed]) expect(counts.get(id)).toBe(0);
 
-    // flight numbers DL100 and DL110 quote below the price paid: 2 of the 12 itineraries
+    // flight numbers DL100 and DL110 quote below the price paid: 2 of the 12 itineraries. Each is
+    // a drop waiting for its second quote (the price_drop_confirm job), not yet a price_drop.
     const [drops] = await sql<{ n: string }[]>`
-      select count(*) as n from public.flights where status = 'price_drop' and id = any(${[...due, ...stale]})`;
+      select count(*) as n from private.price_drops
+       where state = 'pending' and flight_id = any(${[...due, ...stale]})`;
+    const [confirming] = await sql<{ n: string }[]>`
+      select count(*) as n from public.flights where status = 'price_drop'`;
+    expect(Number(confirming?.n)).toBe(0);
     expect(result.priceDropsFound).toBe(Number(drops?.n));
     expect(result.priceDropsFound).toBeGreaterThan(0);
     const [dropped] = await sql<{ current_price: number; lowest_price: number; highest_price: number }[]>`
       select current_price, lowest_price, highest_price from public.flights
-       where status = 'price_drop' order by id limit 1`;
+       where id = (select min(flight_id) from private.price_drops)`;
     expect(dropped).toEqual({ current_price: 36_000, lowest_price: 36_000, highest_price: 36_000 });
 
     const log = await logRow(result.sweepId);
@@ -182,7 +187,9 @@ describe('a price sweep', () => {
     });
     expect(log.finished_at).toBeInstanceOf(Date);
     expect(log.additional_data).toMatchObject({ flightsDue: expectedChecked, quotesMade: result.quotesMade });
-    const [open] = await sql<{ n: string }[]>`select count(*) as n from public.jobs where status <> 'done'`;
+    const [open] = await sql<
+      { n: string }[]
+    >`select count(*) as n from public.jobs where kind <> 'price_drop_confirm' and status <> 'done'`;
     expect(Number(open?.n)).toBe(0);
   });
 
@@ -220,7 +227,7 @@ describe('a price sweep', () => {
     await expect(firstRun).rejects.toThrow('worker killed');
 
     const jobs = await sql<{ status: string; n: string }[]>`
-      select status, count(*) as n from public.jobs group by status`;
+      select status, count(*) as n from public.jobs where kind <> 'price_drop_confirm' group by status`;
     const byStatus = Object.fromEntries(jobs.map((j) => [j.status, Number(j.n)]));
     expect(byStatus.running).toBeGreaterThan(0); // claimed by the dead worker, lease still held
     expect(byStatus.queued).toBeGreaterThan(0); // never reached
@@ -251,7 +258,7 @@ describe('a price sweep', () => {
     for (const id of flights) expect(counts.get(id)).toBe(1);
     const log = await logRow(secondRun.sweepId);
     expect(log).toMatchObject({ status: 'completed', total_flights_checked: flights.length, success: true });
-    const [drops] = await sql<{ n: string }[]>`select count(*) as n from public.flights where status = 'price_drop'`;
+    const [drops] = await sql<{ n: string }[]>`select count(*) as n from private.price_drops where state = 'pending'`;
     expect(log.total_price_drops_found).toBe(Number(drops?.n));
     expect(new Set(healthy.calls).size).toBe(healthy.calls.length);
     const [priceRows] = await sql<{ n: string }[]>`select count(*) as n from public.flight_prices`;
@@ -324,7 +331,9 @@ describe('a price sweep', () => {
     for (const id of flights) expect(counts.get(id)).toBe(1);
     const log = await logRow(a.sweepId);
     expect(log).toMatchObject({ status: 'completed', total_flights_checked: flights.length });
-    const workers = await sql<{ locked_by: string | null }[]>`select distinct locked_by from public.jobs`;
+    const workers = await sql<
+      { locked_by: string | null }[]
+    >`select distinct locked_by from public.jobs where kind = 'price_check'`;
     expect(workers).toEqual([{ locked_by: null }]);
   });
 
@@ -352,7 +361,7 @@ describe('a price sweep', () => {
     expect(await logRow(result.sweepId)).toMatchObject({ total_flights_checked: 1, status: 'completed' });
     const [job] = await sql<
       { attempts: number; result: { checked: number } }[]
-    >`select attempts, result from public.jobs`;
+    >`select attempts, result from public.jobs where kind = 'price_check'`;
     expect(job).toMatchObject({ attempts: 2, result: { checked: 1 } });
   });
 
@@ -366,7 +375,7 @@ describe('a price sweep', () => {
     const first = await runPriceSweep({ db, fareSource: negative, config: sweepConfig() }, { initiatedBy: null });
     expect(first).toMatchObject({ finished: false, checkedCount: 0 });
     const [failed] = await sql<{ status: string; attempts: number; last_error: string }[]>`
-      select status, attempts, last_error from public.jobs`;
+      select status, attempts, last_error from public.jobs where kind = 'price_check'`;
     expect(failed).toMatchObject({ status: 'queued', attempts: 1 });
     expect(failed?.last_error).toMatch(/check constraint/);
 

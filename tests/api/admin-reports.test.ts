@@ -217,12 +217,15 @@ beforeAll(async () => {
       insert into public.flights (
         user_id, airline, flight_number, booking_code, passenger_last_name, departure_airport, arrival_airport,
         departure_date, status, original_price, current_price, is_eligible_for_rebooking, last_checked,
-        has_been_rebooked, rebooking_date, rebooking_price, airline_credit, created_at)
+        has_been_rebooked, rebooking_date, rebooking_price, airline_credit, created_at,
+        commission_rate, commission_amount)
       values (
         ${f.user().id}, ${f.airline}, ${f.flightNumber}, ${f.code}, 'Lee', ${f.from}, ${f.to},
         ${f.departure}, ${f.status}, ${f.original}, ${f.current}, ${f.eligible}, ${f.lastChecked},
         ${f.rebooked !== undefined}, ${f.rebooked?.at ?? null}, ${f.rebooked?.price ?? null},
-        ${f.rebooked?.credit ?? null}, ${new Date(Date.now() - (FLIGHTS.length - i) * 60_000)})
+        ${f.rebooked?.credit ?? null}, ${new Date(Date.now() - (FLIGHTS.length - i) * 60_000)},
+        -- what private.record_rebooking stores: the traveller's plan rate at the time, and the amount
+        ${f.rebooked ? 25 : null}, ${f.rebooked ? sql`private.commission_on(${f.rebooked.credit}, 25)` : null})
       returning id`;
     ids.set(f.code, Number(row?.id));
   }
@@ -290,8 +293,37 @@ describe('GET /api/admin/stats', () => {
       averageSavingsPerRebooking: 8334,
       totalCommissionsOwed: 5500,
       totalCommissionsPaid: 1250,
+      // no drop of this dataset went through a second quote and an alert
+      alertedDrops: 0,
+      alertsJudged: 0,
+      alertPrecision: null,
     });
     expect(series).toHaveLength(30);
+  });
+
+  it('answers the alert precision: of the alerted drops whose fare was tried since, the share that held', async () => {
+    const flightId = ids.get('RPTB03');
+    const [flight] = await sql<{ user_id: string; original_price: number }[]>`
+      select user_id, original_price from public.flights where id = ${flightId ?? 0}`;
+    if (!flight) throw new Error('no B03');
+    for (const held of [true, true, false, null]) {
+      await sql`
+        insert into private.price_drops (flight_id, user_id, original_price, currency, state, resolved_at,
+                                         alerted_at, held, held_at)
+        values (${flightId ?? 0}, ${flight.user_id}, ${flight.original_price}, 'USD', 'confirmed', now(),
+                now(), ${held}, ${held === null ? null : new Date()})`;
+    }
+    // neither a drop never alerted nor one unconfirmed counts
+    await sql`
+      insert into private.price_drops (flight_id, user_id, original_price, currency, state, reason, resolved_at)
+      values (${flightId ?? 0}, ${flight.user_id}, ${flight.original_price}, 'USD', 'unconfirmed', 'fare_vanished', now())`;
+    try {
+      const res = await api.get<AdminStatsResponse>('/admin/stats', as(admin));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ alertedDrops: 4, alertsJudged: 3, alertPrecision: 67 });
+    } finally {
+      await sql`delete from private.price_drops where flight_id = ${flightId ?? 0}`;
+    }
   });
 
   it('answers one day per UTC day of the span, oldest first, zeros included', async () => {
@@ -384,7 +416,7 @@ describe('GET /api/admin/flights', () => {
     expect(codes(oldest)).toEqual(['RPTA01', 'RPTA02']);
   });
 
-  it("answers each flight with its traveller, raw status and the commission at the plan's rate, rounded", async () => {
+  it("answers each flight with its traveller, raw status and the commission recorded at the plan's rate, rounded", async () => {
     const all = await flights('pageSize=100');
     const by = (code: string) => all.items.find((f) => f.bookingCode === code);
     expect(by('RPTA01')).toEqual({
@@ -419,6 +451,25 @@ describe('GET /api/admin/flights', () => {
     expect(by('RPTC06')).toMatchObject({ commissionRate: 0, commission: 0, currentPrice: null, lastChecked: null });
     expect(by('RPTD07')?.status).toBe('departed');
     expect(by('RPTD08')?.status).toBe('cancelled');
+  });
+
+  it('reads the commission recorded with the rebooking: a downgrade or a new plan rate never changes it', async () => {
+    const premium = sql`(select id from public.subscription_plans where tier = 'premium' order by id limit 1)`;
+    try {
+      await sql`update public.profiles
+                   set plan_id = (select id from public.subscription_plans where tier = 'free' order by id limit 1)
+                 where id = ${t1.id}`;
+      await sql`update public.subscription_plans set commission_rate = 40 where id = ${premium}`;
+      const all = await flights('pageSize=100');
+      const by = (code: string) => all.items.find((f) => f.bookingCode === code);
+      expect(by('RPTA01')).toMatchObject({ commissionRate: 25, commission: 2500 });
+      expect(by('RPTE10')).toMatchObject({ commissionRate: 25, commission: 2501 });
+      // a flight not rebooked has no commission, whatever its traveller's plan
+      expect(by('RPTC05')).toMatchObject({ commissionRate: 0, commission: 0 });
+    } finally {
+      await sql`update public.subscription_plans set commission_rate = 25 where id = ${premium}`;
+      await putOnPremium(sql, t1.id);
+    }
   });
 
   it.each([

@@ -6,6 +6,7 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeStub, type StripeStub } from '../../supabase/functions/_shared/payments/testing/stripe-stub.ts';
 import type {
+  ChangeCardResponse,
   CheckoutSessionResponse,
   CurrentSubscriptionResponse,
   PaymentIntentResponse,
@@ -192,11 +193,78 @@ describe('checkout and the webhook', () => {
     await deliver('checkout.session.completed', session);
     const res = await api.post<UpdateSubscriptionResponse>('/subscription/update', { tier: 'free' }, auth(user));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.message).toContain('Your Premium subscription will not renew; the paid year ends on');
+    expect(res.body.message).toContain("Premium ended today, before the paid year's end on");
     expect(stub.subscriptions.get(subscriptionId)?.cancel_at_period_end).toBe(true);
     // Stripe then reports the cancellation at period end: still canceled, still free
     await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});
     expect(await subscription(user)).toMatchObject({ tier: 'free', status: 'canceled', renews: false });
+  });
+});
+
+// Issue 25: a failed renewal is money owed, not 'Already Subscribed'; the card changes in the
+// Billing Portal and comes back by customer.updated; Stripe's retry then pays it, whatever order
+// the events arrive in; a downgrade at the period end keeps Premium and can be taken back.
+describe('a Stripe renewal that failed, the card changed, the downgrade scheduled (issue 25)', () => {
+  it('past due: refused checkout says to update the card; the Billing Portal; customer.updated; paid again', async () => {
+    const { user, session, subscriptionId } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    const invoiceId = stub.failRenewal(subscriptionId);
+    await deliver('invoice.payment_failed', stub.invoices.get(invoiceId) ?? {});
+    const failed = await subscription(user);
+    expect(failed).toMatchObject({ tier: 'premium', status: 'past_due' });
+    expect(failed.paymentIssue).toMatchObject({ purpose: 'subscription', amount: 2499, retry: null });
+    expect(failed.paymentIssue?.outcome).toMatch(/Stripe tries your card again/);
+
+    const checkout = await api.post<{ message: string }>('/stripe/create-checkout-session', undefined, auth(user));
+    expect(checkout.status).toBe(409);
+    expect(checkout.body.message).toBe(
+      'Your renewal payment failed: update your card on the Subscription tab and Stripe charges it again.',
+    );
+    expect(checkout.body.message).not.toMatch(/Already Subscribed/);
+
+    const card = await api.post<ChangeCardResponse>('/billing/card', undefined, auth(user));
+    expect(card.status, JSON.stringify(card.body)).toBe(200);
+    const portal = stub.portalSessions.at(-1);
+    expect(portal).toMatchObject({ customer: session.customer, return_url: `${stack.url}/dashboard?tab=plan` });
+    expect(card.body).toMatchObject({ url: portal?.url, paymentMode: 'stripe', renewal: null });
+
+    const customer = stub.changeDefaultCard(String(session.customer), 'pm_card_mastercard');
+    await deliver('customer.updated', customer);
+    const [account] = await sql<{ card: string }[]>`
+      select payment_method_id as card from private.billing_accounts where user_id = ${user.id}`;
+    expect(account?.card).toBe('pm_card_mastercard');
+
+    // Stripe's retry pays; the older past_due update arrives after the payment and changes nothing
+    const pastDue = structuredClone(stub.subscriptions.get(subscriptionId) ?? {});
+    stub.updateSubscription(subscriptionId, { status: 'active' });
+    const paid = stub.renew(subscriptionId, 2499);
+    await deliver('invoice.paid', stub.invoices.get(paid) ?? {});
+    await deliver('customer.subscription.updated', pastDue);
+    const after = await subscription(user);
+    expect(after).toMatchObject({ tier: 'premium', status: 'active', renews: true, paymentIssue: null });
+    expect(after.renewal).toEqual({ date: after.endDate, amount: 2499 });
+  });
+
+  it('downgrade at the period end: Stripe cancels then, Premium kept and scheduled; renewal back on resumes it', async () => {
+    const { user, session, subscriptionId } = await subscribed();
+    await deliver('checkout.session.completed', session);
+    const res = await api.post<UpdateSubscriptionResponse>(
+      '/subscription/update',
+      { tier: 'free', at: 'period_end' },
+      auth(user),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(stub.subscriptions.get(subscriptionId)?.cancel_at_period_end).toBe(true);
+    await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});
+    const scheduled = await subscription(user);
+    expect(scheduled).toMatchObject({ tier: 'premium', renews: false, renewal: null });
+    expect(scheduled.scheduledChange).toEqual({ tier: 'free', at: scheduled.endDate });
+
+    const resumed = await api.post<UpdateSubscriptionResponse>('/subscription/update', { tier: 'premium' }, auth(user));
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    expect(stub.subscriptions.get(subscriptionId)?.cancel_at_period_end).toBe(false);
+    await deliver('customer.subscription.updated', stub.subscriptions.get(subscriptionId) ?? {});
+    expect(await subscription(user)).toMatchObject({ tier: 'premium', renews: true, scheduledChange: null });
   });
 });
 

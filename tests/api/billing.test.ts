@@ -194,7 +194,11 @@ describe('upgrading: POST /api/stripe/payment-intent and the test-mode confirmat
     expect(retried.body).toMatchObject({ success: true, status: 'succeeded' });
     expect(retried.body.message).toBe('Payment Successful - Your subscription has been updated!');
     const sub = await subscription(user);
-    expect(sub).toMatchObject({ tier: 'premium', status: 'active', renews: false, hasSavedCard: true });
+    // a year paid by card renews at its end, at the plan row's price (issue 25)
+    expect(sub).toMatchObject({ tier: 'premium', status: 'active', renews: true, hasSavedCard: true });
+    expect(sub.renewal).toEqual({ date: sub.endDate, amount: plan.price });
+    expect(sub.scheduledChange).toBeNull();
+    expect(sub.paymentIssue).toBeNull();
     expect(sub.plan.name).toBe('Premium');
     const end = new Date(sub.endDate ?? 0).getTime() - new Date(sub.startDate ?? 0).getTime();
     expect(Math.round(end / 86_400_000)).toBeGreaterThanOrEqual(365);
@@ -278,7 +282,7 @@ describe('downgrading: POST /api/subscription/update', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: true, flightsOverLimit: 2, flightLimit: 5 });
     expect(res.body.message).toMatch(
-      /^Your subscription has been downgraded\. Auto-rebooking has been disabled\. Your Premium subscription will not renew; the paid year ends on [A-Z][a-z]{2} \d{1,2}, \d{4}\. You are watching 7 flights and the Free plan monitors up to 5: remove 2 to add new flights\. No flight has been deleted\.$/,
+      /^Your subscription has been downgraded\. Auto-rebooking has been disabled\. Premium ended today, before the paid year's end on [A-Z][a-z]{2} \d{1,2}, \d{4}; nothing is refunded and it will not renew\. You are watching 7 flights and the Free plan monitors up to 5: remove 2 to add new flights\. No flight has been deleted\.$/,
     );
     expect(res.body.paidThrough).not.toBeNull();
     expect(res.body.subscription).toMatchObject({ tier: 'free', status: 'canceled', renews: false });

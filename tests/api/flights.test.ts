@@ -222,11 +222,15 @@ describe('POST /api/flights/{id}/check-price', () => {
     expect(checked.highestPrice).toBe(checked.currentPrice);
     expect(checked.status).toBe('price_drop');
     expect(checked.lastChecked).not.toBeNull();
-    expect(checked.priceHistory).toEqual([{ price: checked.currentPrice, checkedAt: checked.lastChecked }]);
+    // the check's quote, then the second quote that confirmed the drop (through the job queue)
+    expect(checked.priceHistory).toHaveLength(2);
+    expect(checked.priceHistory.map((p) => p.price)).toEqual([checked.currentPrice, checked.currentPrice]);
+    expect(checked.priceHistory.at(-1)).toEqual({ price: checked.currentPrice, checkedAt: checked.lastChecked });
 
+    // a drop already confirmed needs no second quote: one more point
     const second = await api.post<CheckPriceResponse>(`/flights/${flight.id}/check-price`, {}, token(user));
     expect(second.status).toBe(200);
-    expect(second.body.flight.priceHistory).toHaveLength(2);
+    expect(second.body.flight.priceHistory).toHaveLength(3);
   });
 
   it('accepts an empty body as well as {}', async () => {

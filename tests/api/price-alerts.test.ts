@@ -1,5 +1,6 @@
-// Price-drop alert emails: a check that finds a new drop queues an alert in the same statement
-// as the price, and the api sends it through the mailer (locally: maildev). One alert per drop,
+// Price-drop alert emails: a check that finds a new drop has it confirmed by a second quote
+// through the job queue (services/drop-confirmation.ts), which queues the alert in the same
+// statement as that price, and the api sends it through the mailer (locally: maildev). One alert per drop,
 // only for travellers who want them, only when a threshold is met, and only to an address its
 // owner has confirmed; the subject is fixed text.
 import { randomBytes } from 'node:crypto';
@@ -83,6 +84,49 @@ describe('price-drop alerts', () => {
     expect(again.status).toBe(200);
     expect(await emailCount(user.email)).toBe(1);
     expect(await alertRows(user.id)).toHaveLength(1);
+  });
+
+  it('a GHOST fare that dips for one quote alerts nobody: its second quote finds it gone, the drop unconfirmed', async () => {
+    const user = await confirmedTraveller();
+    const ghost = await addAndCheck(user, code('GHOST'));
+    expect(ghost.priceDropped).toBe(false);
+    expect(ghost.flight.status).toBe('monitoring');
+    expect(ghost.flight.currentPrice).toBeGreaterThanOrEqual(ghost.flight.originalPrice);
+    expect(ghost.flight.dropQuotes).toBeNull();
+    // the dip was seen (the first quote), then not believed (the second, taken through the queue)
+    expect(ghost.flight.priceHistory.map((p) => p.price < ghost.flight.originalPrice)).toEqual([true, false]);
+    const drops = await sql<{ state: string; reason: string | null; quotes: unknown[]; alerted: boolean }[]>`
+      select state, reason, quotes, alerted_at is not null as alerted
+        from private.price_drops where flight_id = ${ghost.flight.id}`;
+    expect(drops).toMatchObject([{ state: 'unconfirmed', reason: 'fare_vanished', alerted: false }]);
+    expect(drops[0]?.quotes).toHaveLength(2);
+    expect(await alertRows(user.id)).toEqual([]);
+
+    // a real drop afterwards is the one and only alert this traveller gets
+    const real = await addAndCheck(user, code('DROP'));
+    const mails = await alertMails(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(real.flight.flightNumber);
+    expect(mails[0]?.text).not.toContain(ghost.flight.flightNumber);
+    expect(await alertRows(user.id)).toEqual([
+      { type: 'price_drop', status: 'sent', channel: 'email', flight_id: real.flight.id },
+    ]);
+  });
+
+  it('a confirmed drop keeps the two quotes that proved it (time, source, offer, price)', async () => {
+    const user = await confirmedTraveller();
+    const { flight, priceDropped } = await addAndCheck(user, code('DROP'));
+    expect(priceDropped).toBe(true);
+    expect(flight.status).toBe('price_drop');
+    expect(flight.dropQuotes).toHaveLength(2);
+    for (const quote of flight.dropQuotes ?? []) {
+      expect(quote).toMatchObject({ source: 'simulated', price: flight.currentPrice, currency: 'USD' });
+      expect(quote.offerId).toMatch(/^sim_/);
+      expect(Number.isNaN(Date.parse(quote.quotedAt))).toBe(false);
+    }
+    const [first, second] = flight.dropQuotes ?? [];
+    expect(Date.parse(second?.quotedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first?.quotedAt ?? ''));
+    expect(await alertMails(user.email)).toHaveLength(1);
   });
 
   it('stays quiet for travellers who turned price-drop alerts off', async () => {

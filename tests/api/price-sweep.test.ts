@@ -84,7 +84,9 @@ describe('POST /api/admin/run-price-check', () => {
       priceDropsFound: 2,
       message: 'Checked 5 flights and found 2 price drops.',
     });
-    for (const id of [...drops, ...steady]) expect(await historyRows(id)).toBe(1);
+    // a drop's check, then the second quote that confirmed it (price_drop_confirm, through the queue)
+    for (const id of drops) expect(await historyRows(id)).toBe(2);
+    for (const id of steady) expect(await historyRows(id)).toBe(1);
     const statuses = await sql<{ id: string; status: string; current_price: number | null }[]>`
       select id, status, current_price from public.flights where id = any(${[...drops, ...steady]}) order by id`;
     expect(statuses.map((f) => f.status)).toEqual([
@@ -121,7 +123,7 @@ describe('POST /api/admin/run-price-check', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ checkedCount: 0, priceDropsFound: 0 });
     const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from public.flight_prices`;
-    expect(rows?.n).toBe(5);
+    expect(rows?.n).toBe(7);
   });
 });
 
@@ -151,7 +153,8 @@ describe('the scheduler endpoint', () => {
 
     expect(sweep).toMatchObject({ checkedCount: 1, priceDropsFound: 1, success: false, finished: true });
     expect(sweep.errorMessage).toContain('1 flight(s) could not be quoted');
-    expect(await historyRows(ok)).toBe(1);
+    // the drop's quote and its confirming second quote
+    expect(await historyRows(ok)).toBe(2);
     expect(await historyRows(failing)).toBe(0);
     const [untouched] = await sql<{ status: string; current_price: number | null; last_checked: Date | null }[]>`
       select status, current_price, last_checked from public.flights where id = ${failing}`;

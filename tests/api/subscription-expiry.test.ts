@@ -1,5 +1,6 @@
 // Issue 21, finding 2: a paid year never ended (nothing read subscription_end_date). A traveller
-// pays a year (the test mode), turns automatic rebooking on and watches 7 flights; their end date
+// pays a year (the test mode), turns its renewal off (issue 25: a year paid by card renews),
+// turns automatic rebooking on and watches 7 flights; their end date
 // moved 35 days into the past, the daily pass (the job runner's `subscription_expiry` kind, run
 // by POST /api/internal/jobs) moves them to the Free plan: auto-rebooking off, the 2 newest
 // flights kept but no longer watched (the free limit is 5), one notification; a second pass
@@ -9,9 +10,11 @@ import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  ChangeCardResponse,
   CheckoutSessionResponse,
   CurrentSubscriptionResponse,
   TestModeConfirmResponse,
+  UpdateSubscriptionResponse,
 } from '../../supabase/functions/_shared/types/billing.ts';
 import type { Stack } from '../../dev/stack.ts';
 import type { ApiClient } from './client.ts';
@@ -55,6 +58,18 @@ async function payYear(user: RegisteredUser) {
   expect(paid.body.success, JSON.stringify(paid.body)).toBe(true);
 }
 
+/** Downgrade at the end of the paid year: renewal off, Premium kept until the end date. */
+async function turnRenewalOff(user: RegisteredUser) {
+  const res = await api.post<UpdateSubscriptionResponse>(
+    '/subscription/update',
+    { tier: 'free', at: 'period_end' },
+    auth(user),
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.subscription).toMatchObject({ tier: 'premium', renews: false, renewal: null });
+  expect(res.body.subscription.scheduledChange).toEqual({ tier: 'free', at: res.body.subscription.endDate });
+}
+
 async function watchFlights(userId: string, n: number) {
   for (let i = 0; i < n; i += 1) {
     await sql`
@@ -86,6 +101,7 @@ describe('the daily expiry pass', () => {
     const user = await registerUser(api);
     await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
     await payYear(user);
+    await turnRenewalOff(user);
     expect((await api.post('/auto-rebooking/toggle', { enabled: true }, auth(user))).status).toBe(200);
     await watchFlights(user.id, 7);
 
@@ -123,7 +139,7 @@ describe('the daily expiry pass', () => {
     await runJobs();
     const [job] = await sql<{ status: string; result: { expired: number } }[]>`
       select status, result from public.jobs where kind = 'subscription_expiry'`;
-    expect(job).toEqual({ status: 'done', result: { expired: 0 } });
+    expect(job).toMatchObject({ status: 'done', result: { expired: 0 } });
     expect(await state(user.id)).toEqual(after);
     expect(await expiredNotices(user.id)).toHaveLength(1);
   });
@@ -132,6 +148,7 @@ describe('the daily expiry pass', () => {
     const user = await registerUser(api);
     await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
     await payYear(user);
+    await turnRenewalOff(user);
     await watchFlights(user.id, 7);
     await sql`update public.profiles set subscription_start_date = now() - interval '400 days',
                 subscription_end_date = now() - interval '35 days' where id = ${user.id}`;
@@ -153,5 +170,181 @@ describe('the daily expiry pass', () => {
     const [watched] = await sql<{ n: number }[]>`
       select count(*)::int as n from public.flights f where f.user_id = ${user.id} and private.flight_is_watched(f)`;
     expect(watched?.n).toBe(7);
+  });
+});
+
+// Issue 25: a year paid by card renews (FareBack charges the saved card on its end date, the plan
+// row's price); a failed renewal keeps Premium, is retried 1, 3 and 7 days after the first failure
+// and then lapses to Free; a card change pays it; a downgrade is now or at the end of the paid year;
+// reminders go 30 and 7 days before. Time moves by moving the stored dates, never by waiting.
+describe('the renewing year (issue 25)', () => {
+  async function current(user: RegisteredUser) {
+    const res = await api.get<CurrentSubscriptionResponse>('/subscription/current', auth(user));
+    expect(res.status).toBe(200);
+    return res.body.subscription;
+  }
+
+  /** The paid year ends `ago` from now (an interval), as if a year had passed. */
+  async function yearEnds(userId: string, when: string) {
+    await sql`update public.profiles set subscription_start_date = now() + ${when}::interval - interval '1 year',
+                subscription_end_date = now() + ${when}::interval where id = ${userId}`;
+  }
+
+  async function payingTraveller() {
+    const user = await registerUser(api);
+    await sql`update public.profiles set email_confirmed_at = now() where id = ${user.id}`;
+    await payYear(user);
+    return user;
+  }
+
+  async function saveTestCard(user: RegisteredUser, testCard: 'valid' | 'declining') {
+    const res = await api.post<ChangeCardResponse>('/billing/card', { testCard }, auth(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ url: null, paymentMode: 'test' });
+    return res.body;
+  }
+
+  async function subscriptionRows(userId: string) {
+    return await sql<{ status: string; amount: number }[]>`
+      select status, amount from public.billing_transactions
+       where user_id = ${userId} and type = 'subscription' order by id`;
+  }
+
+  it('renews on its end date at the plan row price: another year from the old end, one more completed row', async () => {
+    const user = await payingTraveller();
+    const before = await current(user);
+    expect(before).toMatchObject({ tier: 'premium', status: 'active', renews: true, scheduledChange: null });
+    expect(before.renewal).toEqual({ date: before.endDate, amount: 2499 });
+    await yearEnds(user.id, '-1 hour');
+    const [{ end } = { end: new Date(0) }] = await sql<{ end: Date }[]>`
+      select subscription_end_date as end from public.profiles where id = ${user.id}`;
+    const premium = sql`(select id from public.subscription_plans where tier = 'premium' and is_active order by price desc limit 1)`;
+    await sql`update public.subscription_plans set price = 2999 where id = ${premium}`;
+    try {
+      await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+      await runJobs();
+    } finally {
+      await sql`update public.subscription_plans set price = 2499 where id = ${premium}`;
+    }
+    const after = await current(user);
+    expect(after).toMatchObject({ tier: 'premium', status: 'active', renews: true, paymentIssue: null });
+    expect(new Date(after.endDate ?? 0).getTime() - end.getTime()).toBeGreaterThanOrEqual(365 * 86_400_000);
+    expect(after.startDate).toBe(end.toISOString());
+    expect(await subscriptionRows(user.id)).toEqual([
+      { status: 'completed', amount: 2499 },
+      { status: 'completed', amount: 2999 },
+    ]);
+    // a second run the same day charges nothing more
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    expect(await subscriptionRows(user.id)).toHaveLength(2);
+  });
+
+  it('a failed renewal: Premium kept, an email, the stated retries, never Already Subscribed, then Free', async () => {
+    const user = await payingTraveller();
+    await saveTestCard(user, 'declining');
+    await yearEnds(user.id, '-1 hour');
+    const nextDay = async (days: number) => {
+      // the retry schedule counts from the first failure: move it back instead of waiting
+      await sql`update private.billing_accounts set renewal_failed_at = renewal_failed_at - make_interval(days => ${days})
+                 where user_id = ${user.id}`;
+      await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+      await runJobs();
+    };
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    const failed = await current(user);
+    expect(failed).toMatchObject({ tier: 'premium', status: 'past_due', renewal: null });
+    expect(failed.paymentIssue).toMatchObject({ purpose: 'subscription', amount: 2499 });
+    expect(failed.paymentIssue?.reason).toMatch(/declined/);
+    expect(failed.paymentIssue?.outcome).toMatch(/1, 3 and 7 days after the first failure.*Free plan/);
+    const [{ failedAt } = { failedAt: new Date(0) }] = await sql<{ failedAt: Date }[]>`
+      select renewal_failed_at as "failedAt" from private.billing_accounts where user_id = ${user.id}`;
+    expect(failed.paymentIssue?.retry).toBe(new Date(failedAt.getTime() + 86_400_000).toISOString());
+    const told = await notificationEmails(sql, user.id, 'payment_failed');
+    expect(told).toHaveLength(1);
+    expect(told[0]?.text).toMatch(/dashboard\?tab=plan/);
+    // someone who must pay is offered payment, not refused as 'Already Subscribed'
+    const checkout = await api.post<CheckoutSessionResponse>('/stripe/create-checkout-session', undefined, auth(user));
+    expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+
+    await nextDay(1); // attempt 2
+    await nextDay(2); // attempt 3, 3 days after the first failure
+    expect(await current(user)).toMatchObject({ tier: 'premium', status: 'past_due' });
+    await nextDay(4); // attempt 4, 7 days after: the last
+    const lapsed = await current(user);
+    expect(lapsed).toMatchObject({ tier: 'free', status: 'expired', renews: false, paymentIssue: null });
+    expect(await expiredNotices(user.id)).toHaveLength(1);
+    expect((await subscriptionRows(user.id)).map((r) => r.status)).toEqual([
+      'completed',
+      'failed',
+      'pending', // the checkout started after the first failure, never paid
+      'failed',
+      'failed',
+      'failed',
+    ]);
+  });
+
+  it('a card change pays a failed renewal at once', async () => {
+    const user = await payingTraveller();
+    await saveTestCard(user, 'declining');
+    await yearEnds(user.id, '-1 hour');
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    expect((await current(user)).status).toBe('past_due');
+    const changed = await saveTestCard(user, 'valid');
+    expect(changed.renewal).toBe('renewed');
+    expect(changed.message).toMatch(/used for your next renewal and commission statements/);
+    expect(await current(user)).toMatchObject({ tier: 'premium', status: 'active', renews: true, paymentIssue: null });
+  });
+
+  it('downgrade at the end of the paid year keeps Premium and can be taken back; downgrade now ends it', async () => {
+    const user = await payingTraveller();
+    const scheduled = await api.post<UpdateSubscriptionResponse>(
+      '/subscription/update',
+      { tier: 'free', at: 'period_end' },
+      auth(user),
+    );
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body.message).toMatch(/will not renew\. You keep Premium until .*Nothing is refunded/);
+    const sub = await current(user);
+    expect(sub).toMatchObject({ tier: 'premium', renews: false, renewal: null });
+    expect(sub.scheduledChange).toEqual({ tier: 'free', at: sub.endDate });
+
+    const resumed = await api.post<UpdateSubscriptionResponse>('/subscription/update', { tier: 'premium' }, auth(user));
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    expect(resumed.body.subscription).toMatchObject({ tier: 'premium', renews: true, scheduledChange: null });
+
+    const now = await api.post<UpdateSubscriptionResponse>('/subscription/update', { tier: 'free' }, auth(user));
+    expect(now.status).toBe(200);
+    expect(now.body.subscription).toMatchObject({ tier: 'free', renews: false, scheduledChange: null });
+    const bad = await api.post<{ message: string }>('/subscription/update', { tier: 'free', at: 'later' }, auth(user));
+    expect(bad.status).toBe(400);
+  });
+
+  it('reminds 30 and 7 days before a renewal, once each', async () => {
+    const user = await payingTraveller();
+    const reminders = () => notificationEmails(sql, user.id, 'renewal_reminder');
+    await yearEnds(user.id, '20 days');
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    expect((await reminders()).map((r) => r.data.daysBefore)).toEqual([30]);
+    await yearEnds(user.id, '5 days');
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    const sent = await reminders();
+    expect(sent.map((r) => r.data.daysBefore)).toEqual([30, 7]);
+    expect(sent[1]?.subject).toBe('Your FareBack Premium renews soon');
+    expect(sent[1]?.text).toMatch(/Amount: \$24\.99/);
+    expect(sent[1]?.text).toMatch(/dashboard\?tab=plan/);
+    // renewal off: no reminder for a year that does not renew
+    const off = await payingTraveller();
+    await api.post('/subscription/update', { tier: 'free', at: 'period_end' }, auth(off));
+    await yearEnds(off.id, '5 days');
+    await sql`delete from public.jobs where kind = 'subscription_expiry'`;
+    await runJobs();
+    expect(await notificationEmails(sql, off.id, 'renewal_reminder')).toHaveLength(0);
   });
 });

@@ -51,6 +51,13 @@ Deno.test('every response carries a request id, and one JSON log line is written
   assert.equal(first.requestId, 'abc-123');
   assert.equal(first.userId, null);
   assert.equal(typeof first.ms, 'number');
+  // CPU time and peak memory against the hosted Edge Functions' budget (issue 27 item 5)
+  for (const figure of ['cpuMs', 'rssMb', 'heapMb', 'heapGrowthMb']) {
+    assert.equal(typeof first[figure], 'number', figure);
+    assert.ok((first[figure] as number) >= 0, figure);
+  }
+  assert.ok((first.rssMb as number) > 0);
+  assert.equal(first.concurrent, 0);
 });
 
 Deno.test('CORS allows the site origin with credentials, and no other origin', async () => {

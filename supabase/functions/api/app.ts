@@ -25,6 +25,7 @@ import { createDb } from './db.ts';
 import { fieldErrors, FieldValidationError, HttpError, validationMessage } from './errors.ts';
 import { AuthUnavailableError, createAuthApi } from './lib/auth-api.ts';
 import { INVALID_JSON_MESSAGE } from './lib/body.ts';
+import { startUsage } from './lib/resource-usage.ts';
 import { createTokenVerifier, requireAuth, withSessionCheck, withVerifiedTokenCache } from './middleware/auth.ts';
 import { refuseNul } from './middleware/refuse-nul.ts';
 import { localIntentStore } from './queries/billing.ts';
@@ -37,6 +38,7 @@ import { contactRouter } from './routes/contact.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
 import { emailRouter, inboundEmailRouter, oauthCallbackRouter, oauthRouter } from './routes/email.ts';
 import { flightsRouter } from './routes/flights.ts';
+import { airlinesRouter, airportsRouter } from './routes/airlines.ts';
 import { healthRouter } from './routes/health.ts';
 import { internalRouter } from './routes/internal.ts';
 import { settingsRouter } from './routes/settings.ts';
@@ -150,7 +152,10 @@ export function createApp(options: CreateAppOptions = {}) {
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(async (c, next) => {
     const started = performance.now();
+    // CPU time and peak memory against the hosted Edge Functions' budget (lib/resource-usage.ts)
+    const stopUsage = startUsage();
     await next();
+    const usage = stopUsage();
     log({
       level: c.res.status >= 500 ? 'error' : 'info',
       msg: 'request',
@@ -158,6 +163,7 @@ export function createApp(options: CreateAppOptions = {}) {
       path: c.req.path,
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
+      ...usage,
       userId: c.get('userId') ?? null,
       requestId: c.get('requestId'),
     });
@@ -206,7 +212,7 @@ export function createApp(options: CreateAppOptions = {}) {
       return c.json({ message: error.message, errors: error.errors }, error.status, error.headers);
     }
     if (error instanceof HttpError) {
-      return c.json({ message: error.message }, error.status, error.headers);
+      return c.json({ ...error.extra, message: error.message }, error.status, error.headers);
     }
     if (error instanceof z.core.$ZodError) {
       return c.json({ message: validationMessage(error), errors: fieldErrors(error) }, 400);
@@ -260,6 +266,8 @@ export function createApp(options: CreateAppOptions = {}) {
 
   // ---- public routes ----
   app.route('/health', healthRouter);
+  app.route('/airlines', airlinesRouter);
+  app.route('/airports', airportsRouter);
   app.route('/auth', publicAuthRouter);
   app.route('/contact', contactRouter);
   app.route('/subscription', publicSubscriptionRouter);

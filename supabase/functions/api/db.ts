@@ -91,22 +91,41 @@ export function createDb({ databaseUrl, singleSession }: DbOptions): Db {
 
   /**
    * A transaction as an end-user role. The settings are local to the transaction, so they end
-   * with it and the pooled connection goes back as the connecting role. They are sent at once and
-   * pipelined with the handler's first query: the connection runs a transaction's statements in
-   * order, so the role and claims are set before it runs, one round trip sooner than awaiting
-   * them first.
+   * with it and the pooled connection goes back as the connecting role. BEGIN, the settings and
+   * the handler's first query are pipelined on one reserved connection, which runs them in order:
+   * the role and claims are set before the query runs, and the request waits for one round trip
+   * where sql.begin() waited for BEGIN first (bench/api.ts: the floor makes none of these). A
+   * handler that throws, or a statement that fails, rolls back; the connection goes back to the
+   * pool only after COMMIT or ROLLBACK.
    */
-  const asRole = <T>(role: 'authenticated' | 'anon', claims: object, sub: string, fn: (tx: Tx) => Promise<T>) =>
-    begin(async (tx) => {
-      const settingClaims = tx`
+  const asRole = async <T>(role: 'authenticated' | 'anon', claims: object, sub: string, fn: (tx: Tx) => Promise<T>) => {
+    const reserved = await sql.reserve();
+    const tx = reserved as unknown as Tx;
+    let open = false;
+    try {
+      const beginning = reserved.unsafe('begin').execute();
+      open = true;
+      const settingClaims = reserved`
         select set_config('role', ${role}, true),
                set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
                set_config('request.jwt.claim.sub', ${sub}, true),
                set_config('request.jwt.claim.role', ${role}, true)
       `.execute();
-      const [, result] = await Promise.all([settingClaims, fn(tx)]);
-      return result;
-    });
+      // every part settles before anything else is sent, so no statement of the handler's can
+      // reach the connection after ROLLBACK or after it is back in the pool
+      const settled = await Promise.allSettled([beginning, settingClaims, fn(tx)]);
+      const failed = settled.find((part) => part.status === 'rejected');
+      if (failed) throw failed.reason;
+      open = false;
+      await reserved`commit`;
+      return (settled[2] as PromiseFulfilledResult<T>).value;
+    } catch (error) {
+      if (open) await reserved`rollback`.catch(() => {});
+      throw error;
+    } finally {
+      reserved.release();
+    }
+  };
 
   return {
     asUser(claims, fn) {

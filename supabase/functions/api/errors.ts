@@ -3,9 +3,11 @@ import { z } from 'zod';
 
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 502 | 503,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More of the answer beside `message` (e.g. `needsItinerary: true`). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -25,8 +27,11 @@ export interface FieldError {
  * in the shape of a schema's 400: `{ message, errors: [{ field, message }] }`.
  */
 export class FieldValidationError extends HttpError {
-  constructor(readonly errors: FieldError[]) {
-    super(400, errors.map((e) => e.message).join('; '));
+  constructor(
+    readonly errors: FieldError[],
+    status: 400 | 422 = 400,
+  ) {
+    super(status, errors.map((e) => e.message).join('; '));
     this.name = 'FieldValidationError';
   }
 }

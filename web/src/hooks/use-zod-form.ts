@@ -168,7 +168,7 @@ export function useZodForm<S extends z.ZodType<unknown, FormInput>>(schema: S, i
    * and fields the form does not show, are left to the error toast.
    */
   const showServerErrors = (error: unknown): boolean => {
-    if (!(error instanceof ApiError) || error.status !== 400) return false;
+    if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) return false;
     const body = serverErrorsSchema.safeParse(error.body);
     if (!body.success) return false;
     const form = formRef.current;

@@ -16,6 +16,8 @@ import { errorMessage } from './api-client';
 export interface FareBackMutationMeta extends Record<string, unknown> {
   invalidates?: readonly QueryKey[];
   errorTitle?: string;
+  /** No toast for these errors: the form answers them itself (e.g. a 422 asking for more). */
+  quietWhen?: (error: unknown) => boolean;
   errorFallback?: string;
   errorDescription?: string;
 }
@@ -55,7 +57,7 @@ export function createQueryClient(): QueryClient {
       },
       onError: (error, _variables, _context, mutation) => {
         const title = mutation.meta?.errorTitle;
-        if (!title) return;
+        if (!title || mutation.meta?.quietWhen?.(error)) return;
         notify({ title, description: errorDescriptionOf(error, mutation.meta), status: 'error' });
       },
     }),

@@ -1,7 +1,7 @@
 import type { SubscriptionPlan } from '@shared/types/plans.ts';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
 import type { CurrentUser } from '@/lib/auth';
-import type { Flight } from '@shared/types/flights.ts';
+import type { AppliedAirlineRule, Flight } from '@shared/types/flights.ts';
 import type {
   EmailConnection,
   EmailScanProgress,
@@ -111,12 +111,31 @@ export function buildSubscription(
     renews: premium,
     hasSavedCard: false,
     paymentMode: 'test',
+    renewal: premium ? { date: '2027-01-10T00:00:00.000Z', amount: 2499 } : null,
+    scheduledChange: null,
+    paymentIssue: null,
     ...overrides,
   };
 }
 
 /** A flight as the api returns it: an eligible, monitored, never-checked manual flight. */
 let nextFlightId = 1;
+
+/** The airline rule a flight's verdict quotes (public.airline_rules): Delta Main Cabin by default. */
+export function buildAppliedRule(overrides: Partial<AppliedAirlineRule> = {}): AppliedAirlineRule {
+  return {
+    id: 5,
+    airlineCode: 'DL',
+    explanation: 'Delta Main Cabin: no change fee; the difference comes back as an eCredit valid 1 year',
+    source: 'Delta\'s "Change & Cancel Flights" policy page on delta.com',
+    changeAllowed: true,
+    changeFee: 0,
+    refundForm: 'credit',
+    creditValidMonths: 12,
+    creditTransferable: false,
+    ...overrides,
+  };
+}
 
 export function buildFlight(overrides: Partial<Flight> = {}): Flight {
   const id = nextFlightId++;
@@ -165,6 +184,7 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
     priceHistory: [],
     changePenalty: null,
     refundForm: null,
+    dropQuotes: null,
     rebookingVerdict: {
       netSavings: 0,
       changePenalty: null,
@@ -173,7 +193,11 @@ export function buildFlight(overrides: Partial<Flight> = {}): Flight {
       international: null,
       minNetSavings: null,
       reason: 'No price drop: the current fare is not below what you paid.',
+      rebookingMode: 'automatic',
+      rule: buildAppliedRule(),
     },
+    rebookingMode: 'automatic',
+    rebookingRule: buildAppliedRule(),
   } satisfies Partial<Record<keyof Flight | 'sourceReference', unknown>>;
   // A plain object rather than a Flight literal, so a field the api adds later does not break the
   // factory before its tests need it.

@@ -3,13 +3,16 @@
 // bodies wrapped in `{ data }`.
 //
 // - retrieveBooking: GET /air/orders?booking_reference=X, then the order whose passenger has the
-//   traveller's family name (and whose airline is the one chosen). The traveller's share of the
-//   order's total_amount is the price paid; slices give the outbound and return flights (the
+//   traveller's family name (and whose airline is the one chosen). The order's total_amount (the
+//   whole party's) is the price paid and its passengers the party; slices give the outbound and return flights (the
 //   first segment's marketing carrier and number); the order's
 //   conditions.change_before_departure says whether the fare can be changed; the order id is the
 //   sourceReference.
-// - quote: POST /air/offer_requests?return_offers=true for the same slices and cabin, one adult;
-//   the cheapest offer on the same marketing flights with the same fare brand is the quote.
+// - quote: POST /air/offer_requests?return_offers=true for the same slices and cabin, one adult
+//   per passenger of the booking (Duffel offers only fares on sale for all of them); the cheapest
+//   offer on the same marketing flights with the same fare brand is the quote, its total the
+//   party's. For an itinerary typed by hand (`verify`), no such offer is NoSuchFlightError.
+// Every amount is the whole order's: FareBack keeps a booking's totals (issue 23).
 // - rebook: the request only names the booking; the order decides everything else.
 //   1. Find the order again exactly as retrieval does (booking reference, family name, airline)
 //      and refuse unless it is the order the request names (`sourceReference`) and still flies
@@ -52,6 +55,7 @@ import {
   BookingNotFoundError,
   RebookOutcomeUnknownError,
   FareNoLongerAvailableError,
+  NoSuchFlightError,
   type FareQuote,
   type FareSource,
   type FareSourceCallOptions,
@@ -352,11 +356,6 @@ function slicesRequested(it: Itinerary) {
   return slices;
 }
 
-/** The traveller's share of an order amount: FareBack tracks one traveller per flight. */
-function perTraveller(cents: number, passengers: number): number {
-  return Math.round(cents / Math.max(1, passengers));
-}
-
 /** The parsed body, or null for an empty one or a gateway's HTML error page. */
 function parseJson<T>(text: string): T | null {
   try {
@@ -514,8 +513,9 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
         seatNumber: mine?.seat?.designator ?? null,
         fareType: brandOf(outbound) ?? 'Economy',
         fareChangeable: order.conditions?.change_before_departure?.allowed === true,
-        pricePaid: perTraveller(moneyToCents(order.total_amount), order.passengers.length),
+        pricePaid: moneyToCents(order.total_amount),
         currency: order.total_currency,
+        passengerCount: order.passengers.length,
         rebookingMethod: 'source',
         sourceReference: order.id,
       };
@@ -529,7 +529,9 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
           signal: callOptions?.signal,
           body: {
             slices: slicesRequested(itinerary),
-            passengers: [{ type: 'adult' }],
+            passengers: Array.from({ length: Math.min(9, Math.max(1, itinerary.passengers ?? 1)) }, () => ({
+              type: 'adult',
+            })),
             cabin_class: duffelCabin(itinerary.cabinClass),
           },
         },
@@ -539,6 +541,12 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
         .filter((offer) => matchesItinerary(offer.slices, itinerary) && sameBrand(offer.slices, itinerary.fareType))
         .sort((a, b) => moneyToCents(a.total_amount) - moneyToCents(b.total_amount));
       const best = matching[0];
+      if (!best && itinerary.verify) {
+        throw new NoSuchFlightError(
+          'flightNumber',
+          `We could not find flight ${itinerary.flightNumber.toUpperCase()} from ${itinerary.departureAirport} to ${itinerary.arrivalAirport} on ${itinerary.departureDate}. Check the flight number, date and airports.`,
+        );
+      }
       if (!best) throw new FareNoLongerAvailableError('This flight and fare are no longer on sale.');
       // The fare's change penalty as its conditions state it (the same brand as the booking's);
       // the change offers a rebook asks for then carry the penalty actually charged.
@@ -570,8 +578,7 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
       const cabin = cabinOf(order, passenger.id);
       const brand = brandOf(order.slices[0]);
       const currency = order.total_currency;
-      const travellers = order.passengers.length;
-      const orderPrice = perTraveller(moneyToCents(order.total_amount), travellers);
+      const orderPrice = moneyToCents(order.total_amount);
       // A rebooking lowers the fare: below what was paid (as retrieved, and as the order stands
       // now) and never above the fare the traveller saw.
       const ceiling = Math.min(request.maxPrice, request.pricePaid - 1, orderPrice - 1);
@@ -603,14 +610,11 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
             sameBrand(offer.slices.add, brand),
         )
         .map((offer) => {
-          const price = perTraveller(moneyToCents(offer.new_total_amount as string), travellers);
+          const price = moneyToCents(offer.new_total_amount as string);
           const change = moneyToCents(offer.change_total_amount as string);
-          const penalty = perTraveller(
-            moneyToCents(offer.penalty_total_amount ?? offer.penalty_amount ?? '0'),
-            travellers,
-          );
+          const penalty = moneyToCents(offer.penalty_total_amount ?? offer.penalty_amount ?? '0');
           // what the traveller gets back after the change offer's penalty
-          const credit = change < 0 ? perTraveller(-change, travellers) : orderPrice - price - penalty;
+          const credit = change < 0 ? -change : orderPrice - price - penalty;
           return { offer, price, change, credit };
         })
         .filter(
@@ -628,9 +632,7 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
       });
       if (pending.order_id && pending.order_id !== order.id) throw new BookingMismatchError();
       const change = moneyToCents(pending.change_total_amount ?? (chosen.offer.change_total_amount as string));
-      const pendingPrice = pending.new_total_amount
-        ? perTraveller(moneyToCents(pending.new_total_amount), travellers)
-        : chosen.price;
+      const pendingPrice = pending.new_total_amount ? moneyToCents(pending.new_total_amount) : chosen.price;
       // Repriced between the offer and the change: a change that costs money is never confirmed.
       if (change > 0 || pendingPrice > ceiling) throw new FareNoLongerAvailableError();
 
@@ -643,14 +645,11 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
         const confirmedChange =
           confirmed.change_total_amount != null ? moneyToCents(confirmed.change_total_amount) : change;
         const penalty = moneyToCents(confirmed.penalty_total_amount ?? confirmed.penalty_amount ?? '0');
-        const newPrice = confirmed.new_total_amount
-          ? perTraveller(moneyToCents(confirmed.new_total_amount), travellers)
-          : pendingPrice;
+        const newPrice = confirmed.new_total_amount ? moneyToCents(confirmed.new_total_amount) : pendingPrice;
         // The credit is what the airline gives back: the refund of a negative change, else what the
         // lower fare saves on the order's price after the penalty.
-        const refund = confirmedChange < 0 ? perTraveller(-confirmedChange, travellers) : 0;
-        const airlineCredit =
-          refund > 0 ? refund : Math.max(0, orderPrice - newPrice - perTraveller(penalty, travellers));
+        const refund = confirmedChange < 0 ? -confirmedChange : 0;
+        const airlineCredit = refund > 0 ? refund : Math.max(0, orderPrice - newPrice - penalty);
         const at = now();
         return {
           newPrice,
@@ -660,7 +659,7 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
           creditExpiryDate: creditExpiryDate(at),
           seatNumber: booking.seatNumber,
           rebookedAt: (confirmed.confirmed_at ? new Date(confirmed.confirmed_at) : at).toISOString(),
-          changePenalty: perTraveller(penalty, travellers),
+          changePenalty: penalty,
           refundForm: refundFormOf(confirmed.refund_to ?? chosen.offer.refund_to),
         };
       } catch (error) {
@@ -673,14 +672,10 @@ export function createDuffelFareSource(options: DuffelFareSourceOptions): FareSo
       const { order } = await orderNamedBy(request.booking, callOptions?.signal);
       // Our change keeps the flights; an order on other flights was changed by someone else.
       if (!sameFlights(flightsOfOrder(order), request.booking)) throw new BookingMismatchError();
-      const travellers = order.passengers.length;
-      const nowPaying = perTraveller(moneyToCents(order.total_amount), travellers);
+      const nowPaying = moneyToCents(order.total_amount);
       // The order still costs what was paid: no change went through.
       if (nowPaying >= request.pricePaid) return null;
-      const penalty = perTraveller(
-        moneyToCents(order.conditions?.change_before_departure?.penalty_amount ?? '0'),
-        travellers,
-      );
+      const penalty = moneyToCents(order.conditions?.change_before_departure?.penalty_amount ?? '0');
       const change = (order.changes ?? []).filter((c) => c.confirmed_at).at(-1) ?? null;
       const at = now();
       return {

@@ -222,6 +222,20 @@ describe('simulated fare source: test controls', () => {
     }
   });
 
+  it('GHOST: the first quote of the itinerary dips 20%, every later one (a second quote, a rebook) does not', async () => {
+    const b = await retrieve('GHOST7');
+    const source = sourceAt(T0);
+    const first = await source.quote(itineraryOf(b));
+    expect(Math.abs(first.price - Math.round(b.pricePaid * 0.8))).toBeLessThanOrEqual(1);
+    // the same itinerary without the code (its flight number carries the control): gone
+    const second = await source.quote(itineraryOf(b, undefined));
+    expect(second.price).toBeGreaterThan(b.pricePaid);
+    // the rebooking's own re-check at the source finds it gone too: nothing changed
+    await expect(source.rebook(rebookRequestOf(b, first.price))).rejects.toThrow(FareNoLongerAvailableError);
+    // another instance (a restarted api) shows the dip once more
+    expect((await sourceAt(T0).quote(itineraryOf(b))).price).toBe(first.price);
+  });
+
   it('RISE: quotes stay above the price paid', async () => {
     const b = await retrieve('RISE42');
     for (const ms of [T0, T0 + 6 * HOUR, T0 + 5 * DAY]) {

@@ -29,7 +29,9 @@
 // - Rebooking: this source can change its own bookings (rebookingMethod 'source'). A rebook
 //   first checks that the request's sourceReference is the one its own booking fields give, so a
 //   request whose fields were altered (a forged price paid, another fare type, another booking)
-//   is refused (BookingMismatchError). It re-quotes; above `maxPrice`, or not below the price
+//   is refused (BookingMismatchError). It re-quotes (the rebooking's own re-check at the source,
+//   as Duffel's change offer is requested anew: a fare gone since the drop was confirmed is not
+//   booked); above `maxPrice`, or not below the price
 //   paid, it refuses (FareNoLongerAvailableError); a non-changeable fare or a DIRECT booking is
 //   refused (BookingNotChangeableError). Otherwise the new price is the quote, the airline credit
 //   is price paid minus new price, the credit reference looks like 'UA-CR-7Q2K9D' (deterministic
@@ -54,15 +56,33 @@
 //   BASIC...     Basic Economy fare (not changeable); may be combined: BASICDROP1, BASICRISE1.
 //   DROP...      the price paid is the base fare and every quote is 20% below it.
 //   RISE...      the price paid is the base fare and every quote is 15-20% above it.
+//   GHOST...     a ghost fare: the price paid is the base fare, and the first quote of the
+//                itinerary this source instance gives is 20% below it; every later quote (the
+//                second quote that would confirm the drop, a rebooking's re-check) is 2% above
+//                it. The one control with memory: the instance keeps the itineraries whose dip
+//                it has shown (a fresh instance, e.g. a restarted api, shows the dip once more).
 //   FAIL..., DOWN...   every call for the booking fails with FareSourceUnavailableError.
 //   OUTAGE...    retrieval works; every quote and rebook then fails with FareSourceUnavailableError.
 //   NOTFOUND..., NONE...   retrieval fails with BookingNotFoundError.
 //   CANCEL...    the airline cancelled the flight: quotes and rebooks fail with FlightCancelledError.
 //   ...FEE (after the words above: DROPFEE1)   the fare carries a change penalty of 15% of its
 //                base fare, so a 20% drop nets only about 5%.
-// DROP, RISE and OUTAGE bookings also carry the control in their outbound flight number (9900-9928
-// DROP, 9930-9958 RISE, 9960-9988 OUTAGE; other bookings never get numbers above 4999), so a quote
-// of that itinerary obeys the control even when the caller does not pass the booking code.
+//   SEATS2...    the price paid is the base fare, and a fare 20% below it has two seats left: a
+//                quote for one or two passengers finds it, a quote for three or more does not (the
+//                party's fare stays at the base), so a one- or two-seat drop never alerts a party
+//                of three.
+//   ...PARTY<n> (last, after the words above: SEATS2PARTY3, DROPPARTY4)   the booking is for n
+//                passengers (1-9); without it a booking is for one.
+// The party: a booking's price paid and every quote are totals for all its passengers (the
+// itinerary's `passengers`, one when absent): n times the one-passenger fare.
+// Itineraries typed by hand (the manual path's verifying quote, `verify`): for an airline this source
+// knows, a flight number outside the airline's range, or a route that touches none of its hubs,
+// is no such flight (NoSuchFlightError on flightNumber or route); a date more than 330 days ahead
+// is not yet on sale (departureDate). Flights of other airlines are quoted as they are.
+// DROP, RISE, OUTAGE, SEATS2 and GHOST bookings also carry the control in their outbound flight
+// number (9900-9928 DROP, 9930-9958 RISE, 9960-9988 OUTAGE, 9840-9870 SEATS2, 9800-9830 GHOST; other
+// bookings never get numbers above 4999), so a quote of that itinerary obeys the control even when
+// the caller does not pass the booking code.
 //
 // Failure: only through the controls above, and BookingMismatchError for a rebook whose request
 // is not the booking retrieval returned; `latencyMs` delays every call, as a real API would.
@@ -80,6 +100,7 @@ import {
   FlightCancelledError,
   type Itinerary,
   itineraryKey,
+  NoSuchFlightError,
   type RebookRequest,
   type RebookResult,
   type RefundForm,
@@ -458,7 +479,7 @@ function driftFactor(key: string, bucket: number, bucketsPerDay: number): number
 
 // ---- test controls ----
 
-type PriceControl = 'drop' | 'rise' | 'outage' | null;
+type PriceControl = 'drop' | 'rise' | 'outage' | 'seats2' | 'ghost' | null;
 interface Controls {
   /** Bought directly from the airline: the source cannot change it (the assisted path). */
   direct: boolean;
@@ -470,21 +491,33 @@ interface Controls {
   fee: boolean;
   /** The airline cancelled the flight (test control CANCEL...). */
   cancelled: boolean;
+  /** Passengers on the booking (test control ...PARTY<n>); one without it. */
+  party: number;
 }
 
+const PRICE_CONTROLS: Record<string, PriceControl> = {
+  DROP: 'drop',
+  RISE: 'rise',
+  OUTAGE: 'outage',
+  SEATS2: 'seats2',
+  GHOST: 'ghost',
+};
+
 function controlsOf(bookingCode: string | undefined): Controls {
-  const match = /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE|CANCEL)?(FEE)?/.exec(
-    (bookingCode ?? '').toUpperCase(),
-  );
+  const match =
+    /^(DIRECT)?(BASIC)?(DROP|RISE|FAIL|DOWN|OUTAGE|NOTFOUND|NONE|CANCEL|SEATS2|GHOST)?(FEE)?(?:PARTY([1-9]))?/.exec(
+      (bookingCode ?? '').toUpperCase(),
+    );
   const word = match?.[3];
   return {
     direct: match?.[1] === 'DIRECT',
     basic: match?.[2] === 'BASIC',
-    price: word === 'DROP' ? 'drop' : word === 'RISE' ? 'rise' : word === 'OUTAGE' ? 'outage' : null,
+    price: PRICE_CONTROLS[word ?? ''] ?? null,
     failAll: word === 'FAIL' || word === 'DOWN',
     notFound: word === 'NOTFOUND' || word === 'NONE',
     fee: match?.[4] === 'FEE',
     cancelled: word === 'CANCEL',
+    party: match?.[5] ? Number(match[5]) : 1,
   };
 }
 
@@ -505,15 +538,65 @@ export function simulatedChangeTerms(
   return { changePenalty: penalty, refundForm: 'credit' };
 }
 
-const MARKER_BASE: Record<Exclude<PriceControl, null>, number> = { drop: 9900, rise: 9930, outage: 9960 };
+const MARKER_BASE: Record<Exclude<PriceControl, null>, number> = {
+  drop: 9900,
+  rise: 9930,
+  outage: 9960,
+  seats2: 9840,
+  ghost: 9800,
+};
 
-/** The control carried by an outbound flight number of 9900-9988, if any. */
+/** The control carried by an outbound flight number of 9800-9870 or 9900-9988, if any. */
 function controlOfFlightNumber(flightNumber: string): PriceControl {
   const number = Number(/(\d+)$/.exec(flightNumber)?.[1] ?? NaN);
   if (number >= 9900 && number < 9930) return 'drop';
   if (number >= 9930 && number < 9960) return 'rise';
   if (number >= 9960 && number < 9990) return 'outage';
+  if (number >= 9840 && number < 9872) return 'seats2';
+  if (number >= 9800 && number < 9832) return 'ghost';
   return null;
+}
+
+/** How many passengers a quote is for: the itinerary's party, one when it names none. */
+function partyOf(it: Itinerary): number {
+  const n = it.passengers ?? 1;
+  return Number.isInteger(n) && n >= 1 && n <= 9 ? n : 1;
+}
+
+/** Days ahead an airline sells: a date further out is not on sale yet. */
+const SCHEDULE_DAYS = 330;
+
+/**
+ * Refuses an itinerary this source would not sell (NoSuchFlightError): for an airline it
+ * knows, a flight number outside the airline's range (test markers aside) or a route that
+ * touches none of its hubs; for any airline, a date past the schedule.
+ */
+function checkFlightExists(it: Itinerary, at: Date): void {
+  const ahead = (Date.parse(`${it.departureDate}T00:00:00Z`) - at.getTime()) / DAY_MS;
+  if (ahead > SCHEDULE_DAYS) {
+    throw new NoSuchFlightError('departureDate', 'This flight is not on sale for that date yet. Check the date.');
+  }
+  const airline = simulatedAirline(it.airline);
+  if (!airline) return;
+  const legs = [it.flightNumber, ...(it.returnFlightNumber ? [it.returnFlightNumber] : [])];
+  for (const leg of legs) {
+    const match = /^([A-Z0-9]{2})\s?(\d{1,4})$/i.exec(leg.trim());
+    const number = Number(match?.[2] ?? NaN);
+    const [low, high] = airline.flightNumbers;
+    const inRange = number >= low && number <= high + 1;
+    if (!match || match[1]?.toUpperCase() !== airline.code || (!inRange && controlOfFlightNumber(leg) === null)) {
+      throw new NoSuchFlightError(
+        'flightNumber',
+        `${airline.name} has no flight ${leg.toUpperCase()} on that date. Check the flight number.`,
+      );
+    }
+  }
+  if (!airline.hubs.includes(it.departureAirport) && !airline.hubs.includes(it.arrivalAirport)) {
+    throw new NoSuchFlightError(
+      'route',
+      `${airline.name} does not fly ${it.departureAirport} to ${it.arrivalAirport}. Check the airports.`,
+    );
+  }
 }
 
 // ---- dates ----
@@ -550,25 +633,42 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
     return Math.floor(at.getTime() / bucketMs);
   }
 
+  // GHOST itineraries whose one dip this instance has quoted (bounded: a long-lived instance forgets)
+  const ghostsShown = new Set<string>();
+  function ghostFactor(key: string): number {
+    if (ghostsShown.has(key)) return 1.02;
+    if (ghostsShown.size >= 10_000) ghostsShown.clear();
+    ghostsShown.add(key);
+    return 0.8;
+  }
+
   function quoteAt(it: Itinerary, at: Date): FareQuote {
     const byCode = controlsOf(it.bookingCode);
     if (byCode.failAll) throw new FareSourceUnavailableError();
     if (byCode.cancelled) throw new FlightCancelledError();
     const control = byCode.price ?? controlOfFlightNumber(it.flightNumber);
     if (control === 'outage') throw new FareSourceUnavailableError();
-    const key = itineraryKey(it);
+    if (it.verify) checkFlightExists(it, at);
+    const passengers = partyOf(it);
+    // one passenger's fare: the party pays n of them (the drift does not depend on the party)
+    const key = itineraryKey({ ...it, passengers: 1 });
     const bucket = bucketOf(at);
     const base = baseFare(it);
     let factor: number;
     if (control === 'drop') factor = 0.8;
+    // two seats at the low fare: a larger party is quoted the fare all of them can have
+    else if (control === 'seats2') factor = passengers <= 2 ? 0.8 : 1;
     else if (control === 'rise') factor = 1.15 + 0.05 * unit('rise', key, bucket);
+    else if (control === 'ghost') factor = ghostFactor(key);
     else factor = driftFactor(key, bucket, bucketsPerDay);
+    const terms = simulatedChangeTerms(it, base, byCode.fee);
     return {
-      price: Math.round(base * factor),
+      price: Math.round(base * factor) * passengers,
       currency: it.currency,
       quotedAt: at.toISOString(),
-      offerId: `sim_${hash32(`${key}|${bucket}`).toString(36)}`,
-      ...simulatedChangeTerms(it, base, byCode.fee),
+      offerId: `sim_${hash32(`${key}|${bucket}|${passengers}`).toString(36)}`,
+      changePenalty: terms.changePenalty * passengers,
+      refundForm: terms.refundForm,
     };
   }
 
@@ -653,8 +753,9 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
         currency: 'USD',
       };
       const base = baseFare(itinerary);
-      // What the traveller paid: the base for controlled bookings, else 0.90-1.02 of it.
-      const pricePaid = controls.price ? base : Math.round(base * (0.9 + 0.12 * unit(seed, 'paid')));
+      // What the party paid: the base for controlled bookings, else 0.90-1.02 of it, per passenger.
+      const perPassenger = controls.price ? base : Math.round(base * (0.9 + 0.12 * unit(seed, 'paid')));
+      const pricePaid = perPassenger * controls.party;
       const sourceReference = simulatedSourceReference(
         { ...itinerary, bookingCode: code, passengerLastName: lastName },
         pricePaid,
@@ -680,6 +781,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
         fareChangeable,
         pricePaid,
         currency: 'USD',
+        passengerCount: controls.party,
         rebookingMethod: controls.direct ? 'assisted' : 'source',
         sourceReference,
       };
@@ -705,7 +807,7 @@ export function createSimulatedFareSource(options: SimulatedFareSourceOptions = 
       // the flight's eligibility by the rules in flights/rules.ts.
       if (!isEligibleFareType(booking.fareType, true)) throw new BookingNotChangeableError();
       const at = now();
-      const quote = quoteAt(booking, at);
+      const quote = quoteAt({ ...booking, passengers: booking.passengers ?? controls.party }, at);
       // A rebooking lowers the fare, and never above the fare the traveller saw.
       if (quote.price > request.maxPrice || quote.price >= request.pricePaid) throw new FareNoLongerAvailableError();
       // The penalty comes off what is given back; below the floor asked for, no change is made.

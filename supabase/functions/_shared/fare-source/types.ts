@@ -40,8 +40,11 @@ export interface RetrievedBooking {
   fareType: string;
   /** Whether the airline allows changing this fare (Basic Economy never). */
   fareChangeable: boolean;
+  /** What the whole booking cost (every passenger on it), cents. */
   pricePaid: number;
   currency: string;
+  /** How many travel on the booking (1-9); absent or null where the source does not say: one. */
+  passengerCount?: number | null;
   /** 'source' when this source can change the booking itself; 'assisted' when the traveller must. */
   rebookingMethod: RebookingMethod;
   /**
@@ -70,13 +73,25 @@ export interface Itinerary {
   cabinClass: string | null;
   fareType: string | null;
   currency: string;
+  /**
+   * How many adults the quote is for (the booking's party, 1-9; absent: one). The quote is the
+   * total for all of them, and only a fare on offer for every one of them in the same cabin and
+   * fare brand counts: a fare with fewer seats left than the party is not a quote for it.
+   */
+  passengers?: number;
+  /**
+   * A traveller typed this itinerary (the manual path when retrieval cannot find the booking):
+   * the quote must be for exactly these flights on these dates, and a flight the source does not
+   * sell is NoSuchFlightError rather than a missing fare.
+   */
+  verify?: boolean;
   /** Lets deterministic sources tie a quote to a booking; real sources ignore it. */
   bookingCode?: string;
   sourceReference?: string | null;
 }
 
 export interface FareQuote {
-  /** Current total fare for the itinerary, cents. */
+  /** Current total fare for the itinerary and all its passengers, cents. */
   price: number;
   currency: string;
   /** ISO timestamp of the quote. */
@@ -260,6 +275,20 @@ export class FlightCancelledError extends FareSourceError {
   }
 }
 
+/**
+ * The source sells no such flight: the flight number does not fly that route on that date (an
+ * itinerary typed by hand). `field` names the itinerary field at fault. Maps to 422.
+ */
+export class NoSuchFlightError extends FareSourceError {
+  constructor(
+    readonly field: 'flightNumber' | 'departureDate' | 'route',
+    message = 'We could not find this flight on that date. Check the flight number, date and airports.',
+  ) {
+    super(message);
+    this.name = 'NoSuchFlightError';
+  }
+}
+
 /** The airline does not allow changing this booking through the source. Maps to 409. */
 export class BookingNotChangeableError extends FareSourceError {
   constructor(message = 'This booking cannot be changed through the fare service.') {
@@ -281,6 +310,7 @@ export function itineraryOfBooking(b: RetrievedBooking): Itinerary {
     cabinClass: b.cabinClass,
     fareType: b.fareType,
     currency: b.currency,
+    passengers: b.passengerCount ?? 1,
     bookingCode: b.bookingCode,
     sourceReference: b.sourceReference,
   };
@@ -288,7 +318,7 @@ export function itineraryOfBooking(b: RetrievedBooking): Itinerary {
 
 /**
  * The key that makes two travellers' flights the same search: airline, flight numbers, dates,
- * cabin and fare type. A sweep quotes each key once.
+ * cabin, fare type and party size. A sweep quotes each key once.
  */
 export function itineraryKey(it: Itinerary): string {
   return [
@@ -302,5 +332,6 @@ export function itineraryKey(it: Itinerary): string {
     (it.cabinClass ?? '').toLowerCase(),
     (it.fareType ?? '').toLowerCase(),
     it.currency,
+    String(it.passengers ?? 1),
   ].join('|');
 }

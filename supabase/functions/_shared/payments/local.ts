@@ -2,7 +2,8 @@
 // No card is charged. An intent is a row the api keeps (LocalIntentStore) and stays
 // 'requires_payment_method' until `confirm` (POST /api/stripe/test-mode/confirm) says how it
 // ends; the api then writes exactly what Stripe's webhook would have made it write. A saved
-// "card" (pm_test_card) lets a commission statement charge off-session, which succeeds.
+// "card" (pm_test_card) lets a commission statement or a renewal charge off-session, which succeeds;
+// DECLINING_TEST_CARD (saved by the test mode's card change) is declined.
 import { sha256Hex } from '../sha256.ts';
 import type { PaymentIntentStatus } from '../types/billing.ts';
 import {
@@ -32,6 +33,8 @@ export interface LocalIntentStore {
 
 export const TEST_CARD = 'pm_test_card';
 export const TEST_DECLINE_MESSAGE = 'Your card was declined. (test mode: no real card was charged)';
+/** A saved test card whose off-session charges are declined (Stripe's test payment method of that name). */
+export const DECLINING_TEST_CARD = 'pm_card_chargeDeclined';
 
 export interface LocalPayments extends Payments {
   mode: 'test';
@@ -77,14 +80,15 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
       return info(await load(intent.id));
     },
     async chargeSavedCard({ idempotencyKey, customerId, paymentMethodId, amount, metadata }) {
+      const declined = paymentMethodId === DECLINING_TEST_CARD;
       const intent: LocalIntent = {
         id: await intentId(idempotencyKey),
         customerId,
         amount,
-        status: 'succeeded',
+        status: declined ? 'requires_payment_method' : 'succeeded',
         metadata,
         paymentMethodId,
-        failureMessage: null,
+        failureMessage: declined ? TEST_DECLINE_MESSAGE : null,
       };
       await store.insert(intent);
       return info(await load(intent.id));
@@ -107,6 +111,10 @@ export function createLocalPayments(store: LocalIntentStore): LocalPayments {
     retrieveSubscription: () => unsupported('A Stripe subscription'),
     cancelSubscriptionAtPeriodEnd: () => unsupported('A Stripe subscription'),
     cancelSubscription: () => unsupported('A Stripe subscription'),
+    resumeSubscription: () => unsupported('A Stripe subscription'),
+    // the test mode changes the card itself (services/billing/card.ts)
+    createBillingPortalSession: () => unsupported('The Stripe Billing Portal'),
+    retrieveDefaultCard: () => Promise.resolve(null),
     retrieveInvoice: () => unsupported('A Stripe invoice'),
     retrieveCharge: () => unsupported('A Stripe charge'),
     retrieveDispute: () => unsupported('A Stripe dispute'),

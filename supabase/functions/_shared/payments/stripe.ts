@@ -213,6 +213,19 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
     retrieveSubscription: (id) => call(async () => subscriptionInfo(await stripe.subscriptions.retrieve(id))),
     cancelSubscriptionAtPeriodEnd: (id) =>
       call(async () => subscriptionInfo(await stripe.subscriptions.update(id, { cancel_at_period_end: true }))),
+    resumeSubscription: (id) =>
+      call(async () => subscriptionInfo(await stripe.subscriptions.update(id, { cancel_at_period_end: false }))),
+    createBillingPortalSession: ({ customerId, returnUrl }) =>
+      call(async () => {
+        const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+        return { url: session.url };
+      }),
+    retrieveDefaultCard: (customerId) =>
+      call(async () => {
+        const customer = await stripe.customers.retrieve(customerId);
+        if (customer.deleted) return null;
+        return idOf(customer.invoice_settings?.default_payment_method ?? null);
+      }),
     // DELETE /v1/subscriptions/:id (docs.stripe.com/api/subscriptions/cancel)
     cancelSubscription: (id) => call(async () => subscriptionInfo(await stripe.subscriptions.cancel(id))),
     retrieveCharge: (chargeId) =>

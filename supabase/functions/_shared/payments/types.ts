@@ -131,6 +131,15 @@ export interface Payments {
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionInfo>;
   retrieveSubscription(id: string): Promise<SubscriptionInfo>;
   cancelSubscriptionAtPeriodEnd(id: string): Promise<SubscriptionInfo>;
+  /** Renewal back on: a subscription set to cancel at its period end renews again. */
+  resumeSubscription(id: string): Promise<SubscriptionInfo>;
+  /**
+   * Where the traveller changes their card: a Stripe Billing Portal session for the customer
+   * (docs.stripe.com/api/customer_portal/sessions/create), which comes back to `returnUrl`.
+   */
+  createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /** The customer's default card (invoice_settings.default_payment_method), after a Billing Portal change. */
+  retrieveDefaultCard(customerId: string): Promise<string | null>;
   /**
    * Cancels a subscription now: Stripe charges nothing more for it
    * (docs.stripe.com/api/subscriptions/cancel). For a chargeback the cardholder won.

@@ -6,10 +6,20 @@ import { listQuerySchema } from './pagination.ts';
 
 const tier = z.enum(SUBSCRIPTION_TIERS, { error: 'Tier must be free or premium' });
 
-/** `POST /api/subscription/update`: tier free or premium; paymentMethod optional (spec section 5). */
+/** When a downgrade takes effect: now (the spec's downgrade) or at the end of the paid year. */
+export const DOWNGRADE_TIMES = ['now', 'period_end'] as const;
+export type DowngradeTime = (typeof DOWNGRADE_TIMES)[number];
+
+/**
+ * `POST /api/subscription/update`: tier free or premium; paymentMethod optional (spec section 5).
+ * `{tier: 'free'}` downgrades now; `{tier: 'free', at: 'period_end'}` schedules it for the end of
+ * the paid year (renewal off, Premium kept until then); `{tier: 'premium'}` by a Premium traveller
+ * with a downgrade scheduled cancels it (renewal back on).
+ */
 export const updateSubscriptionSchema = z.strictObject({
   tier,
   paymentMethod: z.string({ error: 'Payment method must be text' }).trim().max(200).optional(),
+  at: z.enum(DOWNGRADE_TIMES, { error: 'At must be now or period_end' }).optional(),
 });
 export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionSchema>;
 
@@ -53,6 +63,14 @@ export const testModeConfirmSchema = z.strictObject({
   outcome: z.enum(TEST_MODE_OUTCOMES, { error: 'Outcome must be succeeded or failed' }).default('succeeded'),
 });
 export type TestModeConfirmBody = z.infer<typeof testModeConfirmSchema>;
+
+export const TEST_CARDS = ['valid', 'declining'] as const;
+
+/** `POST /api/billing/card`: in test mode, which test card to save (a declining one tries the failure path). */
+export const changeCardSchema = z.strictObject({
+  testCard: z.enum(TEST_CARDS, { error: 'Test card must be valid or declining' }).optional(),
+});
+export type ChangeCardBody = z.infer<typeof changeCardSchema>;
 
 /** `GET /api/billing/history`: the shared list convention, newest first by default. */
 export const billingHistoryQuerySchema = listQuerySchema({

@@ -30,6 +30,12 @@ export interface AdminStats {
   totalCommissionsOwed: number;
   /** Commission paid so far by every traveller, cents. */
   totalCommissionsPaid: number;
+  /** Drops whose price_drop alert went out (each confirmed by a second quote first). */
+  alertedDrops: number;
+  /** Of those, the ones whose fare has been tried since (rebooked, or re-checked within a day). */
+  alertsJudged: number;
+  /** Percent of alertsJudged whose fare still held, rounded; null before any. */
+  alertPrecision: number | null;
 }
 
 /** One day of the dashboard's chart (UTC days, oldest first, every day present, zeros included). */
@@ -157,6 +163,10 @@ export const AUDIT_ACTIONS = [
   'run.auto_rebooking',
   // a Stripe chargeback opened or closed on a traveller's payment (actor null: Stripe)
   'payment.dispute',
+  // the airline rulebook (issue 24): a rule added or edited, an airline's automation switched
+  'airline_rule.create',
+  'airline_rule.update',
+  'airline.automation',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,7 +24,7 @@ export const PAYMENTS_UNAVAILABLE = 'Payments are not configured on this server.
  * The state of the caller's paid subscription:
  *   none       never paid (the free plan)
  *   active     paid and current; `renews` says whether it renews at `endDate`
- *   canceled   downgraded: no renewal; premium ended at once (see `endDate` for the paid-through date)
+ *   canceled   no renewal: a downgrade scheduled for `endDate` (still premium), or one made at once
  *   past_due   a renewal payment failed; Stripe retries it
  *   expired    the paid period ended without renewal
  */
@@ -39,11 +39,46 @@ export interface CurrentSubscription {
   /** When the current paid period began / ends (null on the free plan without a past payment). */
   startDate: string | null;
   endDate: string | null;
-  /** True when the subscription renews automatically at `endDate` (a Stripe subscription). */
+  /** True when the subscription renews automatically at `endDate` (a Stripe subscription, or a year paid by card). */
   renews: boolean;
   /** Whether a card is saved for commission statements. */
   hasSavedCard: boolean;
   paymentMode: PaymentMode;
+  /** When a renewing year renews and what it will cost (the plan row's price), or null. */
+  renewal: { date: string; amount: number } | null;
+  /** A change already decided: a downgrade at the end of the paid year (renewal off), or null. */
+  scheduledChange: { tier: 'free'; at: string } | null;
+  /** A payment that failed and is still owed (the banner with 'Update card'), or null. */
+  paymentIssue: PaymentIssue | null;
+}
+
+/**
+ * FareBack's renewal of a year paid by card: a failed charge is tried again these many days after
+ * the first failure (private.renewals_due); after the last the year lapses to Free.
+ */
+export const RENEWAL_RETRY_DAYS = [1, 3, 7] as const;
+
+/**
+ * A failed charge the traveller must act on: a renewal (Premium kept while it is retried) or a
+ * commission statement (the commission stays owed). `retry` says when it is tried again (null: no
+ * more automatic tries, or Stripe's schedule), `outcome` what happens if it keeps failing.
+ */
+export interface PaymentIssue {
+  purpose: 'subscription' | 'commission';
+  amount: number;
+  reason: string;
+  retry: string | null;
+  outcome: string;
+}
+
+/** `POST /api/billing/card`: Stripe's Billing Portal to change the card, or (test mode) the card saved at once. */
+export interface ChangeCardResponse {
+  /** Where to send the browser (the Billing Portal); null when the card was saved here (test mode). */
+  url: string | null;
+  message: string;
+  paymentMode: PaymentMode;
+  /** A failed renewal charged again with the new card: its outcome (null when none was due). */
+  renewal: 'renewed' | 'retrying' | 'lapsing' | null;
 }
 
 /** `GET /api/subscription/current` */

@@ -9,6 +9,31 @@ export type { FlightStatus, RebookingMethod, RefundForm };
  * What a drop is worth and whether it qualifies for an automatic rebooking under the owner's
  * thresholds (private.rebooking_verdict, migration 20261122000600_rebooking.sql). Cents.
  */
+/**
+ * How FareBack may act on a flight under its airline rule (private.flight_rebooking_mode):
+ * 'automatic' changes it itself, 'approval' only after the traveller approves, 'assisted' the
+ * traveller changes it with the airline, 'none' nothing can be changed.
+ */
+export const REBOOKING_MODES = ['automatic', 'approval', 'assisted', 'none'] as const;
+export type RebookingMode = (typeof REBOOKING_MODES)[number];
+
+/** The airline rule applied to a flight (public.airline_rules), as the verdict quotes it. */
+export interface AppliedAirlineRule {
+  /** null when no rule is on file at all (the default row was removed). */
+  id: number | null;
+  airlineCode: string | null;
+  /** 'Delta Main Cabin: no change fee; the difference comes back as an eCredit valid 1 year'. */
+  explanation: string;
+  /** The airline's public policy page the rule comes from, in words. */
+  source: string | null;
+  changeAllowed: boolean | null;
+  /** The rule's fee in the flight's currency, cents; null when the rule leaves it to the quote. */
+  changeFee: number | null;
+  refundForm: 'credit' | 'cash' | 'none' | null;
+  creditValidMonths: number | null;
+  creditTransferable: boolean | null;
+}
+
 export interface RebookingVerdict {
   /** Original price - current fare - change penalty; negative when the fee exceeds the drop, 0 without a drop. */
   netSavings: number;
@@ -22,6 +47,8 @@ export interface RebookingVerdict {
   minNetSavings: number | null;
   /** One sentence: why it does or does not qualify. */
   reason: string;
+  rebookingMode: RebookingMode;
+  rule: AppliedAirlineRule;
 }
 
 export interface FlightPricePoint {
@@ -88,6 +115,28 @@ export interface Flight {
   /** How a difference comes back for this fare: airline credit or cash. */
   refundForm: RefundForm | null;
   rebookingVerdict: RebookingVerdict;
+  /**
+   * The quotes that confirmed the flight's latest drop, oldest first (the first showed it, the
+   * second, taken through the job queue, confirmed it); null before a confirmed drop.
+   */
+  dropQuotes: DropQuote[] | null;
+  /** How FareBack may act on this flight (the verdict's rebookingMode). */
+  rebookingMode: RebookingMode;
+  /** The airline rule applied, with its explanation (the verdict's rule). */
+  rebookingRule: AppliedAirlineRule;
+}
+
+/** One quote of a drop's proof. */
+export interface DropQuote {
+  /** When the source quoted it (ISO). */
+  quotedAt: string;
+  /** The fare source's name ('simulated', 'duffel'). */
+  source: string;
+  /** The source's offer id for the fare, when it has one. */
+  offerId: string | null;
+  /** The quoted fare, cents. */
+  price: number;
+  currency: string;
 }
 
 /** `GET /api/flights` */
@@ -133,4 +182,25 @@ export interface RunPriceCheckResponse {
   checkedCount: number;
   priceDropsFound: number;
   message: string;
+}
+
+/** One airline of the product's list (`GET /api/airlines`): the dataset's name and code, and what FareBack adds. */
+export interface Airline {
+  /** IATA code, e.g. 'LH'. */
+  code: string;
+  name: string;
+  /** FareBack changes this airline's changeable fares itself when it can retrieve the booking; otherwise it guides. */
+  automaticRebooking: boolean;
+  /** Fare brands the itinerary form offers, cheapest first; empty when not known. */
+  fareBrands: string[];
+  manageBookingUrl: string | null;
+  flightStatusUrl: string | null;
+}
+
+export interface AirlinesResponse {
+  airlines: Airline[];
+}
+
+export interface AirportsResponse {
+  airports: { code: string; name: string; countryCode: string }[];
 }

@@ -40,7 +40,7 @@ export interface AdminAction {
   /** The admin who acted (their username is looked up by the writer). */
   actorId: string;
   action: AuditAction;
-  targetType: 'user' | 'plan' | 'run';
+  targetType: 'user' | 'plan' | 'run' | 'airline_rule' | 'airline';
   targetId: string | null;
   targetLabel: string | null;
   before?: Record<string, unknown> | null;

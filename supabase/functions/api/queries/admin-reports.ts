@@ -52,8 +52,8 @@ export function routeSearch(q: string): { from: string; to: string } | { airport
  * `GET /api/admin/flights`: every traveller's flights. Search: booking code, airline or flight
  * number containing the text, or the route (see routeSearch). A rebooked flight's commission and
  * rate are the ones recorded with it (flights.commission_rate, migration
- * 20261122000500_flights_and_prices.sql), whatever the plan's rate is now; otherwise the owner's
- * plan's rate of the airline credit, rounded to the cent. `creditReview` says why a guided
+ * 20261122000500_flights_and_prices.sql), whatever the traveller's plan or its rate is now; a
+ * flight without a recorded rebooking has none (0). `creditReview` says why a guided
  * rebooking's declared credit needs a look.
  */
 export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>): Promise<ListPage<AdminFlight>> {
@@ -65,8 +65,8 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
     // the ids as their owner, where the trigram indexes apply (migration 20261122001100_admin_reports.sql)
     search = tx`f.id in (select private.admin_flight_ids_matching(${containsPattern(query.q)}, ${from}, ${to}))`;
   }
-  // Left joins on unique keys: a count of the matching rows that reads neither table is planned
-  // without them (a profile and a plan always exist: foreign keys, not null).
+  // A left join on a unique key: a count of the matching rows that does not read profiles is planned
+  // without it (a profile always exists: a foreign key, not null).
   const matching = tx`
     select f.id::int as "id", f.user_id as "userId", p.username as "username", p.email as "email",
            f.airline as "airline", f.flight_number as "flightNumber", f.booking_code as "bookingCode",
@@ -75,13 +75,12 @@ export async function adminFlights(tx: Tx, query: ListQuery<AdminFlightSortKey>)
            f.status as "status", f.has_been_rebooked as "hasBeenRebooked",
            f.original_price as "originalPrice", f.current_price as "currentPrice",
            f.rebooking_price as "rebookingPrice", f.airline_credit as "airlineCredit",
-           coalesce(f.commission_rate, sp.commission_rate, 0) as "commissionRate",
-           coalesce(f.commission_amount, private.commission_on(f.airline_credit, sp.commission_rate)) as "commission",
+           coalesce(f.commission_rate, 0) as "commissionRate",
+           coalesce(f.commission_amount, 0) as "commission",
            f.credit_review as "creditReview",
            f.last_checked as "lastChecked", f.created_at as "createdAt"
       from public.flights f
       left join public.profiles p on p.id = f.user_id
-      left join public.subscription_plans sp on sp.id = p.plan_id
      where ${search}
   `;
   type Row = Omit<AdminFlight, 'lastChecked' | 'createdAt'> & { lastChecked: Date | null; createdAt: Date };

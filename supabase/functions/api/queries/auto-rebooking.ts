@@ -61,6 +61,10 @@ export interface BatchFlight {
   departureAirport: string;
   arrivalAirport: string;
   currentPrice: number;
+  originalPrice: number;
+  currency: string;
+  /** When the fare was quoted (ISO), which the approval link expires with; null if never. */
+  lastChecked: string | null;
   /** The flight's method, or the kept retrieval's when it says assisted. */
   method: 'source' | 'assisted';
   verdict: RebookingVerdict;
@@ -87,6 +91,9 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       departure_airport: string;
       arrival_airport: string;
       current_price: number;
+      original_price: number;
+      currency: string;
+      last_checked: Date | null;
       rebooking_method: 'source' | 'assisted';
       verdict: RebookingVerdict;
       booking: RetrievedBooking | null;
@@ -94,7 +101,7 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
     }[]
   >`
     select f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
-           f.current_price,
+           f.current_price, f.original_price, f.currency, f.last_checked,
            case when f.rebooking_method = 'assisted' or b.rebooking_method = 'assisted'
                 then 'assisted' else 'source' end as rebooking_method,
            v.verdict, b.booking, b.price_paid
@@ -120,6 +127,9 @@ export async function loadBatchFlights(tx: Tx, flightIds: number[]): Promise<Bat
       departureAirport: r.departure_airport,
       arrivalAirport: r.arrival_airport,
       currentPrice: r.current_price,
+      originalPrice: r.original_price,
+      currency: r.currency,
+      lastChecked: r.last_checked ? new Date(r.last_checked).toISOString() : null,
       method: r.rebooking_method,
       verdict: r.verdict,
       request: booking
@@ -143,6 +153,8 @@ export interface BatchResult {
   savings: number;
   /** Assisted-path flights whose owner was sent what to ask the airline for. */
   actionNeeded: number;
+  /** Flights whose airline rule needs the owner's approval: asked by email, never changed here. */
+  approvalsRequested: number;
   /** Fare-source failures (outage, timeout, unreadable answer, recording delayed). */
   failed: number;
   /** Not attempted: the breaker was open, or no retrieval was kept. */

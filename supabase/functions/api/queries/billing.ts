@@ -5,13 +5,15 @@
 import type { ListQuery } from '../../_shared/schemas/pagination.ts';
 import type { LocalIntent, LocalIntentStore } from '../../_shared/payments/local.ts';
 import type { SubscriptionInfo } from '../../_shared/payments/types.ts';
-import type {
-  BillingHistoryItem,
-  BillingHistoryResponse,
-  CommissionSummaryResponse,
-  CurrentSubscription,
-  PaymentMode,
-  SubscriptionStatus,
+import {
+  type BillingHistoryItem,
+  type BillingHistoryResponse,
+  type CommissionSummaryResponse,
+  type CurrentSubscription,
+  type PaymentIssue,
+  type PaymentMode,
+  RENEWAL_RETRY_DAYS,
+  type SubscriptionStatus,
 } from '../../_shared/types/billing.ts';
 import { premiumOffer } from '../../_shared/plans/offer.ts';
 import type { SubscriptionPlan } from '../../_shared/types/plans.ts';
@@ -35,6 +37,13 @@ export interface BillingProfile {
   status: SubscriptionStatus;
   renews: boolean;
   paymentMethodId: string | null;
+  /** Failed charges of the renewal now due (FareBack's renewal), and when the first failed. */
+  renewalAttempts: number;
+  renewalFailedAt: Date | null;
+  /** The last failed subscription payment's reason (a renewal's decline). */
+  renewalFailure: string | null;
+  /** The last commission payment that failed, while commission is owed and none succeeded or is under way since. */
+  commissionFailure: { amount: number; reason: string | null } | null;
 }
 
 /** The traveller's plan, dates, ledger and payment account (locked with `forUpdate`). */
@@ -46,7 +55,20 @@ export async function billingProfile(tx: Tx, userId: string, forUpdate = false):
            p.commission_owed as "commissionOwed",
            ba.customer_id as "customerId", ba.subscription_id as "subscriptionId",
            coalesce(ba.subscription_status, 'none') as status, coalesce(ba.renews, false) as renews,
-           ba.payment_method_id as "paymentMethodId"
+           ba.payment_method_id as "paymentMethodId",
+           coalesce(ba.renewal_attempts, 0) as "renewalAttempts", ba.renewal_failed_at as "renewalFailedAt",
+           (select pay.failure_message from private.payments pay
+             where pay.user_id = p.id and pay.purpose = 'subscription' and pay.status = 'failed'
+             order by pay.created_at desc limit 1) as "renewalFailure",
+           (select jsonb_build_object('amount', p.commission_owed, 'reason', pay.failure_message)
+              from private.payments pay
+             where pay.user_id = p.id and pay.purpose = 'commission' and pay.status = 'failed'
+               and p.commission_owed > 0
+               and not exists (
+                 select 1 from private.payments later
+                  where later.user_id = p.id and later.purpose = 'commission'
+                    and later.status in ('pending', 'succeeded') and later.created_at > pay.created_at)
+             order by pay.created_at desc limit 1) as "commissionFailure"
       from public.profiles p
       join public.subscription_plans sp on sp.id = p.plan_id
       left join private.billing_accounts ba on ba.user_id = p.id
@@ -56,17 +78,60 @@ export async function billingProfile(tx: Tx, userId: string, forUpdate = false):
   return row ?? null;
 }
 
-export function toCurrentSubscription(p: BillingProfile, mode: PaymentMode): CurrentSubscription {
+const DAY_MS = 86_400_000;
+
+/** The failed charge the traveller must act on, and what happens next (see PaymentIssue). */
+function paymentIssueOf(p: BillingProfile): PaymentIssue | null {
+  if (p.tier === 'premium' && p.status === 'past_due') {
+    const ours = p.subscriptionId === null;
+    const delay = RENEWAL_RETRY_DAYS[p.renewalAttempts - 1];
+    const retry =
+      ours && p.renews && p.renewalFailedAt && delay !== undefined
+        ? new Date(new Date(p.renewalFailedAt).getTime() + delay * DAY_MS).toISOString()
+        : null;
+    return {
+      purpose: 'subscription',
+      amount: p.plan.price,
+      reason: p.renewalFailure ?? 'Your card was declined.',
+      retry,
+      outcome: ours
+        ? p.renews
+          ? `Your card is tried again ${RENEWAL_RETRY_DAYS.join(', ').replace(/, (\d+)$/, ' and $1')} days after the first failure. If the last try fails, your Premium year ends and you move to the Free plan (automatic rebooking off, nothing deleted).`
+          : 'The last try failed: your Premium year ends and you move to the Free plan today (automatic rebooking off, nothing deleted).'
+        : 'Stripe tries your card again over the coming days. If the last try fails, your Premium year ends and you move to the Free plan (automatic rebooking off, nothing deleted).',
+    };
+  }
+  if (p.commissionFailure) {
+    return {
+      purpose: 'commission',
+      amount: p.commissionFailure.amount,
+      reason: p.commissionFailure.reason ?? 'Your card was declined.',
+      retry: null,
+      outcome:
+        'The commission stays owed until it is paid. Pay it here or update your card; the next monthly statement charges the card saved then.',
+    };
+  }
+  return null;
+}
+
+export function toCurrentSubscription(p: BillingProfile, mode: PaymentMode, now = new Date()): CurrentSubscription {
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  const endDate = iso(p.endDate);
+  const premium = p.tier === 'premium';
+  const renews = p.status === 'active' && p.renews;
+  const paidAhead = premium && endDate !== null && new Date(endDate) > now;
   return {
     tier: p.tier,
     plan: p.plan,
     status: p.status,
     startDate: iso(p.startDate),
-    endDate: iso(p.endDate),
-    renews: p.status === 'active' && p.renews,
+    endDate,
+    renews,
     hasSavedCard: p.paymentMethodId !== null,
     paymentMode: mode,
+    renewal: premium && renews && endDate ? { date: endDate, amount: p.plan.price } : null,
+    scheduledChange: paidAhead && !p.renews && p.status !== 'past_due' ? { tier: 'free', at: endDate } : null,
+    paymentIssue: paymentIssueOf(p),
   };
 }
 
@@ -590,4 +655,52 @@ export async function recordManualCommissionPayment(
       from private.record_commission_payment(${actorId}, ${userId}, ${amount})
   `;
   return row ?? null;
+}
+
+/** A renewal charge due now (private.renewals_due). */
+export interface RenewalDue {
+  userId: string;
+  planId: number;
+  amount: number;
+  periodEnd: Date;
+  /** 1 on the end date, 2-4 the retries. */
+  attempt: number;
+  customerId: string | null;
+  paymentMethodId: string | null;
+}
+
+/** Who is due a renewal charge at `now` (FareBack's renewal of a year paid by card). */
+export async function renewalsDue(tx: Tx, now: Date): Promise<RenewalDue[]> {
+  return await tx<RenewalDue[]>`
+    select user_id as "userId", plan_id::int as "planId", amount, period_end as "periodEnd", attempt,
+           customer_id as "customerId", payment_method_id as "paymentMethodId"
+      from private.renewals_due(${now})`;
+}
+
+/** private.renewal_failed: answers whether another attempt remains. */
+export async function renewalFailed(tx: Tx, userId: string, now: Date): Promise<boolean> {
+  const [row] = await tx<{ renews: boolean }[]>`select private.renewal_failed(${userId}, ${now}) as renews`;
+  return row?.renews ?? false;
+}
+
+/** private.queue_renewal_reminders: the 30- and 7-day reminders due at `now`. */
+export async function queueRenewalReminders(tx: Tx, now: Date): Promise<number> {
+  const [row] = await tx<{ queued: number }[]>`select private.queue_renewal_reminders(${now}) as queued`;
+  return row?.queued ?? 0;
+}
+
+/** Renewal on or off for a year FareBack renews (no Stripe subscription); a Stripe one: its events. */
+export async function setRenewal(tx: Tx, userId: string, renews: boolean): Promise<void> {
+  await tx`
+    update private.billing_accounts
+       set renews = ${renews},
+           subscription_status = case when ${renews}::boolean then 'active' else 'canceled' end
+     where user_id = ${userId}`;
+}
+
+/** A new card for the next renewal and statements (the card form's, a Billing Portal change, or test mode's). */
+export async function saveCard(tx: Tx, userId: string, paymentMethodId: string): Promise<void> {
+  await tx`
+    insert into private.billing_accounts (user_id, payment_method_id) values (${userId}, ${paymentMethodId})
+    on conflict (user_id) do update set payment_method_id = excluded.payment_method_id`;
 }

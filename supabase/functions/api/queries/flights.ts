@@ -53,7 +53,8 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'highestPrice', f.highest_price,
       'lastChecked', to_char(f.last_checked at time zone 'UTC', ${iso}),
       'fareType', f.fare_type,
-      'isEligibleForRebooking', f.is_eligible_for_rebooking,
+      -- the airline rulebook decides (private.flight_rebooking_mode): a fare it cannot change is 'none'
+      'isEligibleForRebooking', v.verdict ->> 'rebookingMode' <> 'none',
       'hasBeenRebooked', f.has_been_rebooked,
       'rebookingDate', to_char(f.rebooking_date at time zone 'UTC', ${iso}),
       'rebookingPrice', f.rebooking_price,
@@ -78,10 +79,14 @@ export async function flightsJson(tx: Tx, userId: string, flightId?: number): Pr
       'priceHistory', f.recent_prices,
       'changePenalty', f.change_penalty,
       'refundForm', f.refund_form,
-      'rebookingVerdict', private.rebooking_verdict(f, p)
+      'rebookingVerdict', v.verdict,
+      'rebookingMode', v.verdict ->> 'rebookingMode',
+      'rebookingRule', v.verdict -> 'rule',
+      'dropQuotes', f.drop_quotes
     ) order by f.departure_date, f.id), '[]'::json)::text as flights
     from public.flights f
     join public.profiles p on p.id = f.user_id
+    cross join lateral (select private.rebooking_verdict(f, p) as verdict) v
     where f.user_id = ${userId} ${flightId === undefined ? tx`` : tx`and f.id = ${flightId}`}
   `;
   return row?.flights ?? '[]';
@@ -97,16 +102,21 @@ export async function getFlight(tx: Tx, userId: string, flightId: number): Promi
 
 /**
  * The dashboard's stats, in cents: flights still watched (private.flight_is_watched, the rule the
- * plan's limit counts), price drops on them, what the drops would save, and what rebookings saved
- * (the airline credit, else original minus new price).
+ * plan's limit counts), price drops on them, what the drops can still be claimed for, and what
+ * rebookings saved (the airline credit, else original minus new price). Potential savings count
+ * only drops a rebooking can claim: on a fare that can be changed (is_eligible_for_rebooking),
+ * net of its change fee as private.rebooking_verdict's netSavings reckons it, and only when that
+ * net is above 0; a drop on Basic Economy, or one the fee eats, is nobody's to claim.
  */
 export async function dashboardStats(tx: Tx, userId: string): Promise<DashboardStats> {
   const [row] = await tx<Row[]>`
     select
       count(*) filter (where watched)::int as monitored_flights,
       count(*) filter (where watched and status = 'price_drop')::int as price_drops_found,
-      coalesce(sum(original_price - current_price)
-        filter (where watched and current_price < original_price), 0)::bigint as potential_savings,
+      coalesce(sum(original_price - current_price - coalesce(change_penalty, 0))
+        filter (where watched and is_eligible_for_rebooking and current_price < original_price
+                  and original_price - current_price - coalesce(change_penalty, 0) > 0), 0)::bigint
+        as potential_savings,
       coalesce(sum(case when coalesce(airline_credit, 0) > 0 then airline_credit
                         else greatest(original_price - coalesce(rebooking_price, original_price), 0) end)
         filter (where has_been_rebooked), 0)::bigint as actual_savings
@@ -279,9 +289,9 @@ export async function claimRebooking(
     method: RebookingMethod;
     request: unknown;
     /**
-     * An automatic rebooking: automatic rebooking must still apply to the owner
-     * (private.auto_rebooking_applies) and the flight still qualify (private.rebooking_qualifies,
-     * the verdict's rule), decided in the same statement as the claim.
+     * An automatic rebooking: automatic rebooking must still apply to the owner, the flight still
+     * qualify and its airline rule allow FareBack to change it itself
+     * (private.automatic_rebooking_allowed), decided in the same statement as the claim.
      */
     automatic?: boolean;
   },
@@ -296,8 +306,7 @@ export async function claimRebooking(
           ? tx`and exists (
                  select 1 from public.profiles p
                  join public.subscription_plans sp on sp.id = p.plan_id
-                 where p.id = f.user_id and private.auto_rebooking_applies(p, sp)
-                   and private.rebooking_qualifies(f, p))`
+                 where p.id = f.user_id and private.automatic_rebooking_allowed(f, p, sp))`
           : tx``
       }
     returning f.id

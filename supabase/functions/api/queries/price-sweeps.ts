@@ -83,6 +83,7 @@ export async function claimDueBatch(
       currency: string;
       booking_code: string;
       source_reference: string | null;
+      passenger_count: number | null;
     }[]
   >`
     with job as materialized (
@@ -93,7 +94,7 @@ export async function claimDueBatch(
     select job.id as job_id, job.claim_token,
            f.id, f.user_id, f.airline, f.flight_number, f.departure_airport, f.arrival_airport,
            f.departure_date::text as departure_date, f.return_flight_number, f.return_date::text as return_date,
-           f.cabin_class, f.fare_type, f.currency, f.booking_code, f.source_reference
+           f.cabin_class, f.fare_type, f.currency, f.booking_code, f.source_reference, f.passenger_count
       from job
       left join lateral (
         select f.*
@@ -108,25 +109,44 @@ export async function claimDueBatch(
   const job: JobRef = { id: Number(first.job_id), claimToken: first.claim_token };
   const flights = rows
     .filter((r) => r.id !== null)
-    .map((r) => ({
-      id: Number(r.id),
-      userId: r.user_id,
-      itinerary: {
-        airline: r.airline,
-        flightNumber: r.flight_number,
-        departureAirport: r.departure_airport,
-        arrivalAirport: r.arrival_airport,
-        departureDate: r.departure_date,
-        returnFlightNumber: r.return_flight_number,
-        returnDate: r.return_date,
-        cabinClass: r.cabin_class,
-        fareType: r.fare_type,
-        currency: r.currency,
-        bookingCode: r.booking_code,
-        sourceReference: r.source_reference,
-      },
-    }));
+    .map((r) => ({ id: Number(r.id), userId: r.user_id, itinerary: itineraryOfFlightRow(r) }));
   return { job, flights };
+}
+
+/** The columns of public.flights a quote needs, as selected (the party's size included). */
+export interface ItineraryRow {
+  airline: string;
+  flight_number: string;
+  departure_airport: string;
+  arrival_airport: string;
+  departure_date: string;
+  return_flight_number: string | null;
+  return_date: string | null;
+  cabin_class: string | null;
+  fare_type: string | null;
+  currency: string;
+  booking_code: string;
+  source_reference: string | null;
+  passenger_count: number | null;
+}
+
+/** What a flight quotes: the same itinerary, cabin and fare brand, for every quote of it (sweep and confirmation). */
+export function itineraryOfFlightRow(r: ItineraryRow): Itinerary {
+  return {
+    airline: r.airline,
+    flightNumber: r.flight_number,
+    departureAirport: r.departure_airport,
+    arrivalAirport: r.arrival_airport,
+    departureDate: r.departure_date,
+    returnFlightNumber: r.return_flight_number,
+    returnDate: r.return_date,
+    cabinClass: r.cabin_class,
+    fareType: r.fare_type,
+    currency: r.currency,
+    passengers: r.passenger_count ?? 1,
+    bookingCode: r.booking_code,
+    sourceReference: r.source_reference,
+  };
 }
 
 /** A batch's counts: the result of its price_check job, which the sweep's totals sum. */

@@ -14,6 +14,7 @@ import type { AppEnv } from '../context.ts';
 import { readQuery } from '../lib/query-string.ts';
 import { requireAdmin } from '../middleware/require-admin.ts';
 import { adminBilling, adminFlights, adminStats } from '../queries/admin-reports.ts';
+import { adminAirlineRulesRouter } from './admin-airline-rules.ts';
 import { adminPlansRouter } from './admin-plans.ts';
 import { auditAutoRebookingRun, auditPriceCheckRun } from '../services/admin-audit.ts';
 import { runForAdmin } from '../services/auto-rebooking.ts';
@@ -24,6 +25,7 @@ export const adminRouter = new Hono<AppEnv>();
 
 adminRouter.use('*', requireAdmin);
 adminRouter.route('/subscription-plans', adminPlansRouter);
+adminRouter.route('/airline-rules', adminAirlineRulesRouter);
 adminRouter.route('/', adminActionsRouter);
 
 /** Spec section 3's stats and the chart's series over the last `days` (7-365, default 30) UTC days. */

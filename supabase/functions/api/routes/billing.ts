@@ -1,11 +1,12 @@
 // The billing calls (docs/architecture.md "Billing API"): the caller's subscription, upgrading by
-// payment, downgrading, commission and history, and Stripe's webhook (public: Stripe signs it).
+// payment, downgrading, changing the card, commission and history, and Stripe's webhook (public: Stripe signs it).
 // The test-mode confirmation exists only in the opted-in test mode (PAYMENTS_TEST_MODE). `pay-commission` with a
 // body `{userId, amount}` is the admin's: recording a payment a traveller made outside the app.
 import { Hono } from 'hono';
 import { adminCommissionPaymentSchema } from '../../_shared/schemas/admin.ts';
 import {
   billingHistoryQuerySchema,
+  changeCardSchema,
   checkoutSessionSchema,
   paymentIntentSchema,
   testModeConfirmSchema,
@@ -17,6 +18,7 @@ import { readJson } from '../lib/body.ts';
 import { readQuery } from '../lib/query-string.ts';
 import { requireAdmin } from '../middleware/require-admin.ts';
 import { billingHistory, commissionSummary } from '../queries/billing.ts';
+import { changeCard } from '../services/billing/card.ts';
 import { createCheckoutSession, createPlanPaymentIntent } from '../services/billing/checkout.ts';
 import { payCommission, recordCommissionPayment } from '../services/billing/commission.ts';
 import { currentSubscription, updateSubscription } from '../services/billing/subscription.ts';
@@ -82,6 +84,10 @@ export const billingRouter = new Hono<AppEnv>()
     const claims = c.var.claims;
     const query = readQuery(c, billingHistoryQuerySchema);
     return c.json(await c.var.deps.db.asUser(claims, (tx) => billingHistory(tx, claims.sub, query)));
+  })
+  .post('/card', async (c) => {
+    const body = await optionalJson(c, changeCardSchema);
+    return c.json(await changeCard(c.var.deps, c.var.claims.sub, body));
   });
 
 export const publicStripeRouter = new Hono<AppEnv>().post('/webhook', async (c) => {

@@ -1,7 +1,12 @@
 // Monitored flights: list, add by booking code, check a price, rebook, remove. Handlers
 // validate, call the service, return; ownership (404 for another user's flight) is the service's.
 import { Hono } from 'hono';
-import { confirmRebookingInputSchema, flightIdSchema, manualFlightInputSchema } from '../../_shared/schemas/flights.ts';
+import {
+  confirmRebookingInputSchema,
+  flightIdSchema,
+  manualFlightInputSchema,
+  rebookInputSchema,
+} from '../../_shared/schemas/flights.ts';
 import type { AppEnv } from '../context.ts';
 import { fieldNamingErrorMap, HttpError } from '../errors.ts';
 import { readJson } from '../lib/body.ts';
@@ -33,12 +38,16 @@ export const flightsRouter = new Hono<AppEnv>()
     const input = await readJson(c, manualFlightInputSchema);
     return c.json(await addManualFlight(c.var.deps, c.var.claims, input), 201);
   })
-  // these two take an empty body (spec: `{}`); whatever is sent is ignored
+  // takes an empty body (spec: `{}`); whatever is sent is ignored
   .post('/:id/check-price', async (c) => {
     return c.json(await checkFlightPrice(c.var.deps, c.var.claims, flightId(c.req.param('id'))));
   })
+  // `{}` (the card's button), or `{approvalToken}` from an approval email's link
   .post('/:id/rebook', async (c) => {
-    return c.json(await rebookFlight(c.var.deps, c.var.claims, flightId(c.req.param('id'))));
+    const id = flightId(c.req.param('id'));
+    const text = await c.req.text();
+    const input = text.includes('approvalToken') ? await readJson(c, rebookInputSchema) : {};
+    return c.json(await rebookFlight(c.var.deps, c.var.claims, id, input));
   })
   .delete('/:id', async (c) => {
     return c.json(await removeFlight(c.var.deps, c.var.claims, flightId(c.req.param('id'))));

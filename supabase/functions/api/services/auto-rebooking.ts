@@ -43,6 +43,7 @@ import {
 import { claimRebooking } from '../queries/flights.ts';
 import { type JobHandler, runDueJobs } from './job-runner.ts';
 import { rebookClaimed } from './flights.ts';
+import { requestApproval } from './rebooking-approvals.ts';
 
 export const AUTO_REBOOK_KIND = 'auto_rebook_batch';
 /** A traveller's own run's batches: claimed by the request that asked, not mixed with everyone's. */
@@ -107,6 +108,7 @@ export async function rebookBatch(
     rebooked: 0,
     savings: 0,
     actionNeeded: 0,
+    approvalsRequested: 0,
     failed: 0,
     skipped: 0,
     error: null,
@@ -127,7 +129,13 @@ export async function rebookBatch(
 
   const link = `${deps.config.siteUrl}/dashboard`;
   await eachWithLimit(flights, BATCH_CONCURRENCY, async (flight: BatchFlight) => {
-    if (flight.method === 'assisted') {
+    // the airline rule decides (private.flight_rebooking_mode): approval asks the owner, only
+    // automatic is claimed below (and the claim checks it again)
+    if (flight.verdict.rebookingMode === 'approval') {
+      if (await requestApproval(deps, flight)) result.approvalsRequested += 1;
+      return;
+    }
+    if (flight.method === 'assisted' || flight.verdict.rebookingMode === 'assisted') {
       await deps.db.asService((tx) => queueActionNeeded(tx, flight, link));
       result.actionNeeded += 1;
       return;

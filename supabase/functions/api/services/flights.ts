@@ -8,8 +8,10 @@ import {
   BookingNotChangeableError,
   BookingNotFoundError,
   FareNoLongerAvailableError,
+  type FareQuote,
   FlightCancelledError,
   type Itinerary,
+  NoSuchFlightError,
   RebookOutcomeUnknownError,
   type RebookRequest,
   type RebookResult,
@@ -23,11 +25,18 @@ import {
   roundPercent,
   savingsPercent,
 } from '../../_shared/flights/rules.ts';
-import type { ConfirmRebookingInput, ManualFlight } from '../../_shared/schemas/flights.ts';
+import { findAirline } from '../../_shared/airlines.ts';
+import { lookupAirport } from '../../_shared/extraction/airports.ts';
+import type {
+  ConfirmRebookingInput,
+  ItineraryInput,
+  ItinerarySegment,
+  ManualFlight,
+} from '../../_shared/schemas/flights.ts';
 import type { AddFlightResponse, CheckPriceResponse, Flight, RebookResponse } from '../../_shared/types/flights.ts';
 import type { AppDeps } from '../context.ts';
 import type { AuthClaims } from '../db.ts';
-import { FieldValidationError, HttpError } from '../errors.ts';
+import { type FieldError, FieldValidationError, HttpError } from '../errors.ts';
 import { type FareCallKind, spendFareCall } from '../queries/fare-budget.ts';
 import {
   cancelFlights,
@@ -39,14 +48,22 @@ import {
   getFlightBooking,
   hasBooking,
   insertFlight,
+  type KeptBooking,
   noteRebookingAttempt,
   recordRebooking,
   releaseRebooking,
   roomOnPlan,
   saveFlightBooking,
 } from '../queries/flights.ts';
-import { recordPriceChecks } from '../queries/price-checks.ts';
+import { type RecordedPriceCheck, recordPriceChecks } from '../queries/price-checks.ts';
+import { closeApproval } from '../queries/rebooking-approvals.ts';
+import { confirmPendingDrops } from './drop-confirmation.ts';
+import type { JobHandler } from './job-runner.ts';
 import { sendQueuedNotifications } from './notifications.ts';
+import { redeemApproval } from './rebooking-approvals.ts';
+
+/** A traveller waiting on Check Now: their drop's confirmation is claimed before a sweep's. */
+const CHECK_NOW_CONFIRM_PRIORITY = 10;
 
 export const FLIGHT_MESSAGES = {
   added: 'Your flight has been added successfully and will now be monitored.',
@@ -75,6 +92,9 @@ export const FLIGHT_MESSAGES = {
   cancelledByAirline:
     'The airline has cancelled this flight, so FareBack has stopped monitoring it. Contact the airline about a refund or another flight.',
   removeWhileRebooking: 'This flight is being rebooked. It can be removed once the rebooking has finished.',
+  needsItinerary:
+    'We could not find this booking with the airline. Enter the flights from your ticket and FareBack will check them.',
+  fareNotOnSale: 'This fare is not on sale for this flight. Check the cabin and fare brand.',
 } as const;
 
 export function fareBudgetMessage(kind: FareCallKind, retryAfterSeconds: number): string {
@@ -108,6 +128,7 @@ function itineraryOf(flight: Flight): Itinerary & { bookingCode: string } {
     cabinClass: flight.cabinClass,
     fareType: flight.fareType,
     currency: flight.currency,
+    passengers: flight.passengerCount ?? 1,
     bookingCode: flight.bookingCode,
     sourceReference: flight.sourceReference,
   };
@@ -131,41 +152,77 @@ async function ownFlight(deps: AppDeps, claims: AuthClaims, flightId: number): P
   return flight;
 }
 
+/** The 422 that asks for the itinerary: the fare source cannot retrieve this booking. */
+export class NeedsItineraryError extends HttpError {
+  constructor() {
+    super(422, FLIGHT_MESSAGES.needsItinerary, {}, { needsItinerary: true });
+    this.name = 'NeedsItineraryError';
+  }
+}
+
+async function refuseAdding(deps: AppDeps, claims: AuthClaims, bookingCode: string): Promise<void> {
+  const userId = claims.sub;
+  await deps.db.asUser(claims, async (tx) => {
+    const { flightLimit, room } = await roomOnPlan(tx, userId);
+    if (room <= 0) throw new HttpError(409, flightLimitMessage(flightLimit));
+    if (await hasBooking(tx, userId, bookingCode)) throw new HttpError(409, FLIGHT_MESSAGES.duplicate);
+  });
+}
+
+/**
+ * `POST /api/flights/manual`: retrieval first; when the fare source cannot retrieve the booking
+ * (not found, or a source that only knows its own orders), a 422 with `needsItinerary`, and the
+ * same call with `itinerary` adds the flight from what the ticket says (addItineraryFlight).
+ */
 export async function addManualFlight(
   deps: AppDeps,
   claims: AuthClaims,
   input: ManualFlight,
 ): Promise<AddFlightResponse> {
+  if (input.itinerary) return await addItineraryFlight(deps, claims, { ...input, itinerary: input.itinerary });
   const userId = claims.sub;
   // Cheap refusals first: a search costs money at real fare sources.
-  await deps.db.asUser(claims, async (tx) => {
-    const { flightLimit, room } = await roomOnPlan(tx, userId);
-    if (room <= 0) throw new HttpError(409, flightLimitMessage(flightLimit));
-    if (await hasBooking(tx, userId, input.bookingCode)) throw new HttpError(409, FLIGHT_MESSAGES.duplicate);
-  });
+  await refuseAdding(deps, claims, input.bookingCode);
 
   await spendBudget(deps, userId, 'add', null);
-  const booking = await deps.fareSource.retrieveBooking({
-    airline: input.airline,
-    bookingCode: input.bookingCode,
-    passengerLastName: input.passengerLastName,
-  });
-  if (booking.departureDate < today()) throw new HttpError(409, FLIGHT_MESSAGES.departed);
-
-  const eligible = isEligibleFareType(booking.fareType, booking.fareChangeable);
+  let booking: RetrievedBooking;
   try {
-    // Written on the service connection: users may not write flight rows (the booking is what the
-    // source returned, never what a request claims).
+    booking = await deps.fareSource.retrieveBooking({
+      airline: input.airline,
+      bookingCode: input.bookingCode,
+      passengerLastName: input.passengerLastName,
+    });
+  } catch (error) {
+    if (error instanceof BookingNotFoundError) throw new NeedsItineraryError();
+    throw error;
+  }
+  if (booking.departureDate < today()) throw new HttpError(409, FLIGHT_MESSAGES.departed);
+  const eligible = isEligibleFareType(booking.fareType, booking.fareChangeable);
+  // the booking code is the one the traveller typed (upper-cased), whatever the source echoes
+  const kept = { ...booking, bookingCode: input.bookingCode, passengerLastName: input.passengerLastName };
+  return await storeManualFlight(deps, claims, { booking: kept, eligible, notes: input.notes ?? null });
+}
+
+/** Writes a flight added by hand (on the service connection: users may not write flight rows). */
+async function storeManualFlight(
+  deps: AppDeps,
+  claims: AuthClaims,
+  f: { booking: KeptBooking; eligible: boolean; notes: string | null; firstQuote?: FareQuote },
+): Promise<AddFlightResponse> {
+  const userId = claims.sub;
+  try {
     const flightId = await deps.db.asService(async (tx) => {
-      // the booking code is the one the traveller typed (upper-cased), whatever the source echoes
       const id = await insertFlight(tx, {
         userId,
         source: deps.fareSource.name,
-        booking: { ...booking, bookingCode: input.bookingCode, passengerLastName: input.passengerLastName },
-        isEligibleForRebooking: eligible,
-        notes: input.notes ?? null,
+        booking: f.booking,
+        isEligibleForRebooking: f.eligible,
+        notes: f.notes,
         isManualEntry: true,
+        passengerCount: f.booking.passengerCount ?? 1,
       });
+      // the verifying quote is the flight's first check: it is not quoted again at once
+      if (f.firstQuote) await recordPriceChecks(tx, [priceCheckOf(deps, { id, userId }, f.firstQuote)]);
       return id;
     });
     const flight = await ownFlight(deps, claims, flightId);
@@ -181,6 +238,168 @@ export async function addManualFlight(
   }
 }
 
+function priceCheckOf(deps: AppDeps, flight: { id: number; userId: string }, quote: FareQuote) {
+  return {
+    flightId: flight.id,
+    userId: flight.userId,
+    price: quote.price,
+    currency: quote.currency,
+    checkedAt: new Date(quote.quotedAt),
+    source: deps.fareSource.name,
+    changePenalty: quote.changePenalty ?? null,
+    refundForm: quote.refundForm ?? null,
+    offerId: quote.offerId,
+  };
+}
+
+const ITINERARY_FIELD_OF = { flightNumber: 'flightNumber', departureDate: 'departureDate', route: 'arrivalAirport' };
+
+/** Field errors only the api can judge: airports the dataset does not know, dates in the past. */
+async function refuseItineraryFields(itinerary: ItineraryInput): Promise<void> {
+  const errors: FieldError[] = [];
+  const now = today();
+  for (const [i, segment] of itinerary.segments.entries()) {
+    const at = `itinerary.segments.${i}`;
+    for (const field of ['departureAirport', 'arrivalAirport'] as const) {
+      if (!(await lookupAirport(segment[field]))) {
+        errors.push({
+          field: `${at}.${field}`,
+          message: `Unknown airport ${segment[field]}: choose one from the list`,
+        });
+      }
+    }
+    if (segment.departureDate < now) {
+      errors.push({ field: `${at}.departureDate`, message: 'The flight date is in the past' });
+    }
+  }
+  if (errors.length > 0) throw new FieldValidationError(errors);
+}
+
+/**
+ * The itinerary path: the traveller typed the flights from their ticket. FareBack quotes that
+ * itinerary once (within the fare budget) before saving; a flight the source does not sell is a
+ * 422 on the field at fault. The flight is changed by the traveller (assisted), as email imports
+ * are, and the verifying quote is its first check.
+ */
+async function addItineraryFlight(
+  deps: AppDeps,
+  claims: AuthClaims,
+  input: ManualFlight & { itinerary: ItineraryInput },
+): Promise<AddFlightResponse> {
+  const it = input.itinerary;
+  await refuseItineraryFields(it);
+  await refuseAdding(deps, claims, input.bookingCode);
+  const [outbound, back] = it.segments as [ItinerarySegment, ItinerarySegment | undefined];
+  const airline = findAirline(input.airline) ?? findAirline(outbound.flightNumber.slice(0, 2));
+  const fareType = it.fareBrand ?? it.cabinClass;
+  const itinerary: Itinerary = {
+    airline: airline?.name ?? input.airline,
+    flightNumber: outbound.flightNumber,
+    departureAirport: outbound.departureAirport,
+    arrivalAirport: outbound.arrivalAirport,
+    departureDate: outbound.departureDate,
+    returnFlightNumber: back?.flightNumber ?? null,
+    returnDate: back?.departureDate ?? null,
+    cabinClass: it.cabinClass,
+    fareType,
+    currency: it.currency,
+    passengers: it.passengers,
+    bookingCode: input.bookingCode,
+    verify: true,
+  };
+
+  await spendBudget(deps, claims.sub, 'add', null);
+  let quote: FareQuote;
+  try {
+    quote = await deps.fareSource.quote(itinerary);
+  } catch (error) {
+    if (error instanceof NoSuchFlightError) {
+      const leg = error.field === 'flightNumber' && back && !error.message.includes(outbound.flightNumber) ? 1 : 0;
+      throw new FieldValidationError(
+        [{ field: `itinerary.segments.${leg}.${ITINERARY_FIELD_OF[error.field]}`, message: error.message }],
+        422,
+      );
+    }
+    if (error instanceof FareNoLongerAvailableError) {
+      throw new FieldValidationError([{ field: 'itinerary.fareBrand', message: FLIGHT_MESSAGES.fareNotOnSale }], 422);
+    }
+    throw error;
+  }
+
+  const booking: KeptBooking = {
+    airline: itinerary.airline,
+    airlineCode: airline?.code ?? outbound.flightNumber.slice(0, 2),
+    bookingCode: input.bookingCode,
+    passengerLastName: input.passengerLastName,
+    flightNumber: outbound.flightNumber,
+    departureAirport: outbound.departureAirport,
+    arrivalAirport: outbound.arrivalAirport,
+    departureDate: outbound.departureDate,
+    departureTime: null,
+    arrivalTime: null,
+    isRoundTrip: back !== undefined,
+    returnFlightNumber: itinerary.returnFlightNumber,
+    returnDate: itinerary.returnDate,
+    cabinClass: it.cabinClass,
+    seatNumber: null,
+    fareType,
+    fareChangeable: isEligibleFareType(fareType),
+    pricePaid: it.pricePaid,
+    currency: it.currency,
+    passengerCount: it.passengers,
+    // FareBack cannot change a booking it could not retrieve: the traveller does, guided
+    rebookingMethod: 'assisted',
+    sourceReference: null,
+  };
+  return await storeManualFlight(deps, claims, {
+    booking,
+    eligible: isEligibleFareType(fareType),
+    notes: input.notes ?? null,
+    firstQuote: quote,
+  });
+}
+
+/**
+ * Quotes one flight for its whole party and records the check (Check Now and a new flight's
+ * first check). A cancelled flight is marked so (FlightCancelledError is thrown on).
+ */
+async function quoteAndRecord(
+  deps: Pick<AppDeps, 'db' | 'fareSource' | 'log'>,
+  userId: string,
+  flight: Flight,
+): Promise<RecordedPriceCheck | undefined> {
+  let quote;
+  try {
+    quote = await deps.fareSource.quote(itineraryOf(flight));
+  } catch (error) {
+    if (error instanceof FlightCancelledError) {
+      // the airline cancelled it: the card says so, and the traveller is told (flight_cancelled)
+      await deps.db.asService((tx) => cancelFlights(tx, [{ flightId: flight.id, userId }]));
+    }
+    throw error;
+  }
+  const [recorded] = await deps.db.asService((tx) =>
+    recordPriceChecks(tx, [priceCheckOf(deps as AppDeps, { id: flight.id, userId }, quote)], {
+      confirmPriority: CHECK_NOW_CONFIRM_PRIORITY,
+    }),
+  );
+  if (!recorded?.dropPending) return recorded;
+  // a drop is believed on a second quote, taken through the queue (services/drop-confirmation.ts):
+  // the traveller waiting on this check gets it now, their job being claimed first
+  await confirmPendingDrops(deps as AppDeps, { maxJobs: 1, budgetMs: 10_000 }).catch((error: unknown) =>
+    deps.log({ level: 'error', msg: 'price drop confirmation failed', error: String(error) }),
+  );
+  const after = await deps.db.asService((tx) => getFlight(tx, userId, flight.id));
+  const priceDropped = after?.status === 'price_drop';
+  if (priceDropped) {
+    // the traveller hears of the drop by email too; a mail failure must not fail the check
+    await sendQueuedNotifications(deps as AppDeps, { maxJobs: 10, budgetMs: 10_000 }).catch((error: unknown) =>
+      deps.log({ level: 'error', msg: 'price alert delivery failed', error: String(error) }),
+    );
+  }
+  return { ...recorded, status: after?.status ?? recorded.status, priceDropped };
+}
+
 export async function checkFlightPrice(
   deps: AppDeps,
   claims: AuthClaims,
@@ -192,40 +411,61 @@ export async function checkFlightPrice(
   if (flight.departureDate < today()) throw new HttpError(409, FLIGHT_MESSAGES.departed);
 
   await spendBudget(deps, claims.sub, 'check', flight.id);
-  let quote;
+  let result;
   try {
-    quote = await deps.fareSource.quote(itineraryOf(flight));
+    result = await quoteAndRecord(deps, claims.sub, flight);
   } catch (error) {
-    if (error instanceof FlightCancelledError) {
-      // the airline cancelled it: the card says so, and the traveller is told (flight_cancelled)
-      await deps.db.asService((tx) => cancelFlights(tx, [{ flightId: flight.id, userId: claims.sub }]));
-      throw new HttpError(409, FLIGHT_MESSAGES.cancelledByAirline);
-    }
+    if (error instanceof FlightCancelledError) throw new HttpError(409, FLIGHT_MESSAGES.cancelledByAirline);
     throw error;
-  }
-  const [result] = await deps.db.asService((tx) =>
-    recordPriceChecks(tx, [
-      {
-        flightId: flight.id,
-        userId: claims.sub,
-        price: quote.price,
-        currency: quote.currency,
-        checkedAt: new Date(quote.quotedAt),
-        source: deps.fareSource.name,
-        changePenalty: quote.changePenalty ?? null,
-        refundForm: quote.refundForm ?? null,
-      },
-    ]),
-  );
-  if (result?.alertQueued) {
-    // the traveller hears of the drop by email too; a mail failure must not fail the check
-    await sendQueuedNotifications(deps, { maxJobs: 10, budgetMs: 10_000 }).catch((error: unknown) =>
-      deps.log({ level: 'error', msg: 'price alert delivery failed', error: String(error) }),
-    );
   }
   const updated = await ownFlight(deps, claims, flightId);
   return { flight: updated, priceDropped: result?.priceDropped ?? false, message: FLIGHT_MESSAGES.priceUpdated };
 }
+
+export const FIRST_PRICE_CHECK_KIND = 'first_price_check';
+
+/** Thrown to retry a first check later (the job's backoff): the traveller's fare budget is spent. */
+class FareBudgetSpentError extends Error {
+  constructor(wait: number) {
+    super(`fare budget spent: next call allowed in ${wait} s`);
+    this.name = 'FareBudgetSpentError';
+  }
+}
+
+/**
+ * A new flight's first quote (issue 23), whether added by hand, found in the inbox or forwarded:
+ * enqueued by the flights insert trigger (private.enqueue_first_price_check), run by the job
+ * runner within a minute, and counted in the traveller's fare budget; a spent budget retries
+ * the job later. A flight already checked (the itinerary path's verifying quote, Check Now, a
+ * sweep) or no longer watched is left alone.
+ */
+export const firstPriceCheckHandler: JobHandler<{ flightId: number; userId: string }> = {
+  kind: FIRST_PRICE_CHECK_KIND,
+  leaseSeconds: 60,
+  async run(job, ctx) {
+    const { deps } = ctx;
+    const { flightId, userId } = job.payload;
+    const flight = await deps.db.asService((tx) => getFlight(tx, userId, flightId));
+    const watched =
+      flight &&
+      flight.lastChecked === null &&
+      !flight.hasBeenRebooked &&
+      (flight.status === 'monitoring' || flight.status === 'limited') &&
+      flight.departureDate >= today();
+    if (!flight || !watched) return await ctx.finish(() => Promise.resolve({ skipped: true }));
+    const wait = await deps.db.asService((tx) =>
+      spendFareCall(tx, deps.config.travellerLimits, { userId, kind: 'check', flightId }),
+    );
+    if (wait > 0) throw new FareBudgetSpentError(wait);
+    try {
+      await quoteAndRecord(deps, userId, flight);
+    } catch (error) {
+      if (error instanceof FlightCancelledError) return await ctx.finish(() => Promise.resolve({ cancelled: true }));
+      throw error;
+    }
+    await ctx.finish(() => Promise.resolve({ checked: true }));
+  },
+};
 
 function refuseRebooking(flight: Flight): void {
   if (flight.hasBeenRebooked) throw new HttpError(409, FLIGHT_MESSAGES.alreadyRebooked);
@@ -462,11 +702,51 @@ export async function rebookClaimed(
  * kept on the rebooking record before anything else is written, so a recording that fails is
  * finished by the reconciler (services/rebooking-reconciler.ts) rather than lost.
  */
-export async function rebookFlight(deps: AppDeps, claims: AuthClaims, flightId: number): Promise<RebookResponse> {
+export async function rebookFlight(
+  deps: AppDeps,
+  claims: AuthClaims,
+  flightId: number,
+  input: { approvalToken?: string | undefined } = {},
+): Promise<RebookResponse> {
   const userId = claims.sub;
   const flight = await ownFlight(deps, claims, flightId);
   refuseRebooking(flight);
-  if (flight.rebookingMethod !== 'source') throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  if (flight.rebookingMethod !== 'source' || flight.rebookingMode === 'assisted') {
+    throw new HttpError(409, FLIGHT_MESSAGES.assistedOnly);
+  }
+  // an approval email's link: checked and used once before anything changes (a refusal changes nothing)
+  const approvalId = input.approvalToken
+    ? await redeemApproval(deps, {
+        token: input.approvalToken,
+        callerId: userId,
+        flightId,
+        currentPrice: flight.currentPrice,
+      })
+    : null;
+  const outcome = await rebookOwnFlight(deps, claims, flight);
+  if (approvalId !== null) {
+    const closed = outcome.kind === 'rebooked' ? 'rebooked' : 'refused';
+    await deps.db.asService((tx) => closeApproval(tx, approvalId, closed));
+  }
+  if (outcome.kind === 'refused') throw outcome.error;
+  return outcome.response;
+}
+
+async function rebookOwnFlight(
+  deps: AppDeps,
+  claims: AuthClaims,
+  flight: Flight,
+): Promise<{ kind: 'rebooked'; response: RebookResponse } | { kind: 'refused'; error: unknown }> {
+  try {
+    return { kind: 'rebooked', response: await rebookAtSource(deps, claims, flight) };
+  } catch (error) {
+    return { kind: 'refused', error };
+  }
+}
+
+async function rebookAtSource(deps: AppDeps, claims: AuthClaims, flight: Flight): Promise<RebookResponse> {
+  const userId = claims.sub;
+  const flightId = flight.id;
   const request = await rebookRequestFor(deps, userId, flight);
 
   const rebookingId = await deps.db.asService((tx) =>

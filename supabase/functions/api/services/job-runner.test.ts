@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AppDeps, LogEntry } from '../context.ts';
+import { cpuNowMs } from '../lib/resource-usage.ts';
 import { recordingMailer, ScriptedDb, testConfig } from '../testing.ts';
 import { type JobHandler, PermanentJobError, periodOf, recurringJob, RetryJobError, runDueJobs } from './job-runner.ts';
 
@@ -71,6 +72,43 @@ Deno.test('job runner: effects and completion commit together, errors give the j
   assert.equal(db.parameters[5]?.[3], null);
   assert.equal(db.parameters[5]?.[2], 'boom');
   assert.ok(deps.logs.some((entry) => entry.msg === 'job failed for good' && entry.jobId === 3));
+  // one line per job run: its kind, outcome, CPU time and peak memory (issue 27 item 5)
+  const runs = deps.logs.filter((entry) => entry.msg === 'job');
+  assert.deepEqual(
+    runs.map((entry) => [entry.jobId, entry.kind, entry.outcome]),
+    [
+      [1, 'test_kind', 'completed'],
+      [2, 'test_kind', 'failed'],
+      [3, 'test_kind', 'failed'],
+      [4, 'test_kind', 'failed'],
+    ],
+  );
+  for (const entry of runs) {
+    for (const figure of ['ms', 'cpuMs', 'rssMb', 'heapMb']) assert.equal(typeof entry[figure], 'number', figure);
+  }
+});
+
+Deno.test('job runner: stops claiming once the run has used its CPU budget, and finishes what it claimed', async () => {
+  const db = new ScriptedDb([
+    [job(1), job(2)], // first claim
+    [{ completed: true }],
+    [{ completed: true }],
+    // no second claim: the budget is spent
+  ]);
+  const deps = depsWith(db);
+  const handler: JobHandler = {
+    kind: 'test_kind',
+    leaseSeconds: 30,
+    run() {
+      // burn CPU time (not wall time: a busy machine may hold the process off a core)
+      const until = cpuNowMs() + 30;
+      while (cpuNowMs() < until) Math.sqrt(Math.random());
+      return Promise.resolve();
+    },
+  };
+  const result = await runDueJobs(deps, [handler], { cpuBudgetMs: 20 });
+  assert.deepEqual(result, { completed: 2, failed: 0, byKind: { test_kind: { completed: 2, failed: 0 } } });
+  assert.equal(db.queries.filter((query) => /claim_jobs/.test(query)).length, 1);
 });
 
 Deno.test('job runner: a lost claim rolls the effects back and counts nothing; no handler means no claim', async () => {

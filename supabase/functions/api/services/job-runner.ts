@@ -20,6 +20,7 @@
 // the sweep's own pipelined loop (services/price-sweep.ts), in overlapping lanes for throughput.
 import type { AppDeps } from '../context.ts';
 import type { Tx } from '../db.ts';
+import { cpuNowMs, EDGE_BUDGET_SHARE, EDGE_CPU_BUDGET_MS, startUsage } from '../lib/resource-usage.ts';
 import {
   type ClaimedJob,
   ClaimLostError,
@@ -43,6 +44,11 @@ export interface JobContext {
   deadline: number;
   /** The run's clock (ms since the epoch), the one `deadline` is on: Date.now unless a test steps it. */
   now(): number;
+  /**
+   * CPU time the run may still use (its cpuBudgetMs less what it used): a job whose work can be
+   * cut anywhere stops claiming more once it is spent.
+   */
+  cpuLeftMs?(): number;
   /**
    * Runs `write` and completes the job in one transaction; what `write` returns is the job's
    * result. Throws ClaimLostError (after rolling `write` back) when another worker holds the job.
@@ -161,6 +167,12 @@ export interface RunDueJobsOptions {
   now?: Date;
   /** Milliseconds since the epoch, read for the budget and the jobs' deadline (default Date.now; tests step it). */
   clock?: () => number;
+  /**
+   * Stop claiming new jobs once the run has used this much CPU time (default: half of the hosted
+   * Edge Functions' 2 s per request, lib/resource-usage.ts), so a run request fits the platform
+   * whatever is due. The jobs already claimed still run.
+   */
+  cpuBudgetMs?: number;
 }
 
 export interface KindCounts {
@@ -187,6 +199,9 @@ export async function runDueJobs(
   const worker = options.worker ?? `jobs-${crypto.randomUUID()}`;
   const clock = options.clock ?? Date.now;
   const deadline = clock() + (options.budgetMs ?? 50_000);
+  const cpuStart = cpuNowMs();
+  const cpuBudgetMs = options.cpuBudgetMs ?? EDGE_CPU_BUDGET_MS * EDGE_BUDGET_SHARE;
+  const withinBudget = () => clock() < deadline && cpuNowMs() - cpuStart < cpuBudgetMs;
   const batch = options.batch ?? 10;
   const selected = handlers.filter((h) => !options.kinds || options.kinds.includes(h.kind));
   const result: RunDueJobsResult = { completed: 0, failed: 0, byKind: {} };
@@ -206,16 +221,29 @@ export async function runDueJobs(
     options.maxJobs === undefined ? batch : Math.min(batch, options.maxJobs - result.completed - result.failed);
 
   let claimedAny = true;
-  while (claimedAny && clock() < deadline && room() > 0) {
+  while (claimedAny && withinBudget() && room() > 0) {
     claimedAny = false;
     for (const handler of selected) {
-      if (clock() >= deadline || room() <= 0) break;
+      if (!withinBudget() || room() <= 0) break;
       const jobs = await deps.db.asService((tx) =>
         claimJobs<never>(tx, { kinds: [handler.kind], worker, limit: room(), leaseSeconds: handler.leaseSeconds }),
       );
       if (jobs.length > 0) claimedAny = true;
       for (const job of jobs) {
-        const outcome = await runOne(deps, handler, job, worker, deadline, clock);
+        const started = performance.now();
+        const stopUsage = startUsage();
+        const cpuLeftMs = () => Math.max(0, cpuBudgetMs - (cpuNowMs() - cpuStart));
+        const outcome = await runOne(deps, handler, job, worker, deadline, clock, cpuLeftMs);
+        // each job's CPU time and peak memory, by kind, against the platform's budget
+        deps.log({
+          level: 'info',
+          msg: 'job',
+          kind: handler.kind,
+          jobId: job.id,
+          outcome: outcome ?? 'taken over',
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ...stopUsage(),
+        });
         if (outcome) count(handler.kind, outcome);
       }
     }
@@ -231,6 +259,7 @@ async function runOne(
   worker: string,
   deadline: number,
   clock: () => number,
+  cpuLeftMs: () => number,
 ): Promise<keyof KindCounts | null> {
   let finished = false;
   const ctx: JobContext = {
@@ -238,6 +267,7 @@ async function runOne(
     worker,
     deadline,
     now: clock,
+    cpuLeftMs,
     finish: async (write) => {
       if (finished) throw new Error(`job ${job.id} finished twice`);
       await deps.db.asService(async (tx) => {

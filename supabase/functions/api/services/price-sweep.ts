@@ -28,6 +28,7 @@ import { FlightCancelledError, itineraryKey } from '../../_shared/fare-source/ty
 import type { SweepConfig } from '../config.ts';
 import type { Logger } from '../context.ts';
 import type { Db, Tx } from '../db.ts';
+import { cpuNowMs, EDGE_BUDGET_SHARE, EDGE_CPU_BUDGET_MS } from '../lib/resource-usage.ts';
 import { cancelFlights } from '../queries/flights.ts';
 import { ClaimLostError, completeJob, type EnqueueJob, enqueueJob, failJob } from '../queries/jobs.ts';
 import { type PriceCheckResult, recordPriceChecks } from '../queries/price-checks.ts';
@@ -44,7 +45,9 @@ import {
 import type { AppDeps } from '../context.ts';
 import { sendQueuedNotifications } from './notifications.ts';
 import { startAutoRebookingRun } from './auto-rebooking.ts';
+import { confirmPendingDrops } from './drop-confirmation.ts';
 import type { JobHandler } from './job-runner.ts';
+import { createPool } from '../lib/pool.ts';
 
 export interface PriceSweepDeps {
   db: Pick<Db, 'asService' | 'serviceStatement'>;
@@ -64,6 +67,12 @@ export interface RunPriceSweepOptions {
   maxBatches?: number;
   /** Claim no new batch after this many milliseconds (batches in flight still finish). */
   budgetMs?: number;
+  /**
+   * Claim no new batch once this run has used this much CPU time (batches in flight still
+   * finish): a run inside a request keeps under half of the hosted Edge Functions' 2 s
+   * (lib/resource-usage.ts). Default: no limit.
+   */
+  cpuBudgetMs?: number;
   /** Milliseconds since the epoch, the clock budgetMs is measured on (default Date.now; tests step it). */
   clock?: () => number;
   /** Batches written at once (default 2); each lane prepares its next batch while it writes one. */
@@ -90,24 +99,6 @@ interface PreparedBatch {
   /** Flights whose flight the airline cancelled (FlightCancelledError on their quote). */
   cancelled: { flightId: number; userId: string }[];
   counts: BatchCounts;
-}
-
-/** A fixed number of slots; callers beyond it wait in order. */
-function createPool(size: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active++;
-    try {
-      return await task();
-    } finally {
-      // hand the slot straight to the next waiter, so `active` never dips while work is queued
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -141,6 +132,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const lanes = Math.max(1, options.lanes ?? 2);
   const clock = options.clock ?? Date.now;
   const deadline = options.budgetMs === undefined ? Infinity : clock() + options.budgetMs;
+  const cpuStart = cpuNowMs();
+  const cpuBudgetMs = options.cpuBudgetMs ?? Infinity;
   const quotePool = createPool(config.sweep.concurrency);
   // One quote per itinerary for the whole run; the promise is shared, so two batches that need
   // the same itinerary at the same moment still make one call.
@@ -220,6 +213,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
           source: fareSource.name,
           changePenalty: result.quote.changePenalty ?? null,
           refundForm: result.quote.refundForm ?? null,
+          offerId: result.quote.offerId,
         });
       }
     }
@@ -237,7 +231,8 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
         await cancelFlights(tx, cancelled);
         const recorded = await recordPriceChecks(tx, results);
         counts.checked = recorded.length;
-        counts.drops = recorded.filter((r) => r.priceDropped).length;
+        // found below the price paid: confirmed before, or waiting for its second quote
+        counts.drops = recorded.filter((r) => r.priceDropped || r.dropPending).length;
         if (!(await completeJob(tx, job, { ...counts }))) throw new ClaimLostError(job.id);
       });
       quoteErrors += counts.quoteErrors;
@@ -256,6 +251,7 @@ export async function runPriceSweep(deps: PriceSweepDeps, options: RunPriceSweep
   const mayClaim = (): boolean => {
     if (options.maxBatches !== undefined && claimedBatches >= options.maxBatches) return false;
     if (clock() >= deadline) return false;
+    if (cpuNowMs() - cpuStart >= cpuBudgetMs) return false;
     claimedBatches++;
     return true;
   };
@@ -337,13 +333,16 @@ export function sweepContinuation(sweep: Pick<PriceSweepResult, 'sweepId' | 'bat
 /**
  * Works on the sweep (starts one, or carries on with the running one) within the budget; a sweep
  * left unfinished gets its continuation in the transaction that totals it, and a finished one is
- * followed by an automatic rebooking run over the new prices (its batches wait on the job queue,
- * services/auto-rebooking.ts; a running one is joined).
+ * followed by the second quotes of the drops it saw (services/drop-confirmation.ts, within what is
+ * left of the budget; the rest at the next runs) and then an automatic rebooking run over the
+ * confirmed drops (its batches wait on the job queue, services/auto-rebooking.ts; a running one
+ * is joined).
  */
 async function sweepThenAutoRebook(
   deps: AppDeps,
-  options: Pick<RunPriceSweepOptions, 'initiatedBy' | 'budgetMs' | 'clock' | 'onFinished'>,
+  options: Pick<RunPriceSweepOptions, 'initiatedBy' | 'budgetMs' | 'cpuBudgetMs' | 'clock' | 'onFinished'>,
 ): Promise<PriceSweepResult> {
+  const started = (options.clock ?? Date.now)();
   const sweep = await runPriceSweep(deps, {
     ...options,
     onFinished: async (tx, result) => {
@@ -352,6 +351,9 @@ async function sweepThenAutoRebook(
     },
   });
   if (sweep.finished) {
+    const clock = options.clock ?? Date.now;
+    const left = options.budgetMs === undefined ? 20_000 : Math.max(0, started + options.budgetMs - clock());
+    await confirmPendingDrops(deps, { budgetMs: left });
     await startAutoRebookingRun(deps, { trigger: 'scheduler', initiatedBy: null, scopeUserId: null });
   }
   return sweep;
@@ -366,7 +368,12 @@ export async function runSweepAndSendAlerts(
   initiatedBy: string | null,
   onFinished?: RunPriceSweepOptions['onFinished'],
 ): Promise<SweepRun> {
-  const sweep = await sweepThenAutoRebook(deps, { initiatedBy, budgetMs: SWEEP_REQUEST_BUDGET_MS, onFinished });
+  const sweep = await sweepThenAutoRebook(deps, {
+    initiatedBy,
+    budgetMs: SWEEP_REQUEST_BUDGET_MS,
+    cpuBudgetMs: EDGE_CPU_BUDGET_MS * EDGE_BUDGET_SHARE,
+    onFinished,
+  });
   const alerts = await sendQueuedNotifications(deps);
   return { sweep, alertsSent: alerts.completed, message: priceSweepMessage(sweep) };
 }
@@ -392,6 +399,7 @@ export const priceSweepJob: JobHandler<PriceSweepPayload> = {
     const sweep = await sweepThenAutoRebook(ctx.deps, {
       initiatedBy: null,
       budgetMs: Math.max(0, ctx.deadline - ctx.now()),
+      cpuBudgetMs: ctx.cpuLeftMs?.() ?? EDGE_CPU_BUDGET_MS * EDGE_BUDGET_SHARE,
       clock: ctx.now,
     });
     await ctx.finish(() => Promise.resolve({ ...sweep }));

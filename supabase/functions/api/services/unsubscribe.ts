@@ -17,17 +17,18 @@ export interface UnsubscribeClaims {
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
+/** An HMAC-SHA256 key for one purpose (a link of one kind), so a token of one kind never passes as another. */
+export function hmacKey(secret: string, purpose = 'unsubscribe'): Promise<CryptoKey> {
+  let key = keys.get(`${purpose}:${secret}`);
   if (!key) {
     key = crypto.subtle.importKey(
       'raw',
-      encoder.encode(`fareback-unsubscribe:${secret}`),
+      encoder.encode(`fareback-${purpose}:${secret}`),
       { name: 'HMAC', hash: 'SHA-256' },
       false,
       ['sign', 'verify'],
     );
-    keys.set(secret, key);
+    keys.set(`${purpose}:${secret}`, key);
   }
   return key;
 }

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { ContentLayout } from '@/components/layout/content-layout';
 import { useUrlTab } from '@/hooks/use-url-tab';
 import { AdminRuns } from './admin-runs';
+import { AdminAirlineRulesTab } from './airline-rules-tab';
 import { AdminAuditTab } from './audit-tab';
 import { AdminBillingTab } from './billing-tab';
 import { AdminDashboardTab } from './dashboard-tab';
@@ -17,6 +18,7 @@ const ADMIN_TABS: { id: string; label: string; Panel: ComponentType }[] = [
   { id: 'flights', label: 'Flights', Panel: AdminFlightsTab },
   { id: 'billing', label: 'Billing', Panel: AdminBillingTab },
   { id: 'subscription-plans', label: 'Plans', Panel: AdminPlansTab },
+  { id: 'airline-rules', label: 'Airline Rules', Panel: AdminAirlineRulesTab },
   { id: 'audit', label: 'Audit', Panel: AdminAuditTab },
 ];
 

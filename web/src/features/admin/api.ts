@@ -9,4 +9,5 @@ export const adminKeys = {
   billing: () => [...adminKeys.all, 'billing'] as const,
   plans: () => [...adminKeys.all, 'plans'] as const,
   audit: () => [...adminKeys.all, 'audit'] as const,
+  airlineRules: () => [...adminKeys.all, 'airline-rules'] as const,
 };

@@ -22,6 +22,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'run.price_check': 'Price check run',
   'run.auto_rebooking': 'Auto-rebooking run',
   'payment.dispute': 'Payment disputed',
+  'airline_rule.create': 'Airline rule created',
+  'airline_rule.update': 'Airline rule updated',
+  'airline.automation': 'Airline automation switched',
 };
 
 /** One field of an entry: its value before and after (undefined where that side has no value). */

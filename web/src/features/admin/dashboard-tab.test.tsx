@@ -18,7 +18,7 @@ function tile(label: string) {
 }
 
 describe('admin dashboard tab', () => {
-  it('shows every admin stat as a tile in four groups, money in whole dollars', async () => {
+  it('shows every admin stat as a tile in five groups, money in whole dollars', async () => {
     openDashboard();
     await screen.findByRole('heading', { name: 'Users' });
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
@@ -26,6 +26,7 @@ describe('admin dashboard tab', () => {
       'Flights',
       'Rebookings & savings',
       'Commission',
+      'Alerts',
       'Activity per day',
     ]);
     const expected: Record<string, string> = {
@@ -44,8 +45,16 @@ describe('admin dashboard tab', () => {
       'Average savings per rebooking': '$38',
       'Commission owed': '$988',
       'Commission paid': '$432',
+      'Alerts sent': '40',
+      'Alert precision': '94%',
     };
     for (const [label, value] of Object.entries(expected)) expect(tile(label)).toHaveTextContent(`${label}${value}`);
+  });
+
+  it('says the alert precision is not yet known before any alerted fare was tried again', async () => {
+    openDashboard('/admin', { body: buildAdminStats({ alertedDrops: 3, alertsJudged: 0, alertPrecision: null }) });
+    expect(await screen.findByText('Not yet known')).toBeInTheDocument();
+    expect(tile('Alert precision')).toHaveTextContent('Alert precisionNot yet known');
   });
 
   it('draws the chart with a text alternative and keeps the span in the URL', async () => {

@@ -17,11 +17,13 @@ interface Tile {
   value: (stats: AdminStats) => string;
 }
 
-const count = (key: keyof AdminStats) => (stats: AdminStats) => stats[key].toLocaleString('en-US');
-// Stat tiles show whole dollars (spec section 9).
-const dollars = (key: keyof AdminStats) => (stats: AdminStats) => formatMoney(stats[key], 0);
+type CountKey = { [K in keyof AdminStats]: AdminStats[K] extends number ? K : never }[keyof AdminStats];
 
-/** Every field of the spec's admin stats, in four groups. */
+const count = (key: CountKey) => (stats: AdminStats) => stats[key].toLocaleString('en-US');
+// Stat tiles show whole dollars (spec section 9).
+const dollars = (key: CountKey) => (stats: AdminStats) => formatMoney(stats[key], 0);
+
+/** Every field of the spec's admin stats, in four groups, and how often an alert was right. */
 const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
   {
     title: 'Users',
@@ -56,6 +58,17 @@ const TILE_GROUPS: { title: string; tiles: Tile[] }[] = [
     tiles: [
       { label: 'Commission owed', value: dollars('totalCommissionsOwed') },
       { label: 'Commission paid', value: dollars('totalCommissionsPaid') },
+    ],
+  },
+  {
+    title: 'Alerts',
+    tiles: [
+      { label: 'Alerts sent', value: count('alertedDrops') },
+      // the share of alerted drops whose fare still held when rebooked or re-checked within a day
+      {
+        label: 'Alert precision',
+        value: (stats) => (stats.alertPrecision === null ? 'Not yet known' : `${stats.alertPrecision}%`),
+      },
     ],
   },
 ];

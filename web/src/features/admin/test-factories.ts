@@ -25,6 +25,9 @@ export function buildAdminStats(overrides: Partial<AdminStatsResponse> = {}): Ad
     averageSavingsPerRebooking: 3846,
     totalCommissionsOwed: 98_765,
     totalCommissionsPaid: 43_210,
+    alertedDrops: 40,
+    alertsJudged: 32,
+    alertPrecision: 94,
     series: [
       { date: '2026-11-22', priceDrops: 3, rebookings: 1, savings: 5000 },
       { date: '2026-11-23', priceDrops: 5, rebookings: 2, savings: 12_500 },

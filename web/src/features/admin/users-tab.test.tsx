@@ -58,8 +58,7 @@ describe('admin users tab', () => {
       'Premium',
       '7',
       '$400.00',
-      '$100.00',
-      '$25.00',
+      '$100.00 owed$25.00 paid',
       'Mar 5, 2026',
       'Grant adminRecord payment',
     ]);

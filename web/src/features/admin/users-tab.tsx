@@ -39,7 +39,17 @@ export function AdminUsersTab() {
         </HStack>
       ),
     },
-    { id: 'email', header: 'Email', sortKey: 'email', cell: (user) => user.email },
+    {
+      id: 'email',
+      header: 'Email',
+      sortKey: 'email',
+      // a long address breaks rather than pushing Actions out of the box at laptop widths
+      cell: (user) => (
+        <Text maxW="16rem" overflowWrap="anywhere">
+          {user.email}
+        </Text>
+      ),
+    },
     {
       id: 'plan',
       header: 'Plan',
@@ -58,13 +68,21 @@ export function AdminUsersTab() {
       cell: (user) => formatMoney(user.totalCreditsEarned),
     },
     {
-      id: 'owed',
-      header: 'Commission owed',
+      // owed and paid stacked in one column (sorted by what is owed): two columns of their own
+      // pushed Actions out of the table's box at 1280-1440 px
+      id: 'commission',
+      header: 'Commission',
       sortKey: 'commissionOwed',
       numeric: true,
-      cell: (user) => formatMoney(user.commissionOwed),
+      cell: (user) => (
+        <Stack gap="0" whiteSpace="nowrap">
+          <Text>{formatMoney(user.commissionOwed)} owed</Text>
+          <Text color="fg.muted" fontSize="xs">
+            {formatMoney(user.commissionPaid)} paid
+          </Text>
+        </Stack>
+      ),
     },
-    { id: 'paid', header: 'Commission paid', numeric: true, cell: (user) => formatMoney(user.commissionPaid) },
     {
       id: 'joined',
       header: 'Joined',
@@ -114,9 +132,11 @@ function UserActions({ user, isMe, onAdmin, onPayment }: UserActionsProps) {
   // The api refuses it too (409); the row says why before anyone tries.
   const cannotRevoke = user.isAdmin && isMe;
   const reasonId = `cannot-revoke-${user.id}`;
+  // One button under the other, and the reason wrapped to their width: side by side, with the
+  // reason on one line, the column pushed itself out of the table's box at 1280-1440 px.
   return (
-    <Stack gap="1" align="flex-start">
-      <HStack gap="2">
+    <Stack gap="1" align="stretch" maxW="9.5rem">
+      <Stack gap="1" align="stretch">
         <Button
           size="xs"
           variant="outline"
@@ -132,9 +152,9 @@ function UserActions({ user, isMe, onAdmin, onPayment }: UserActionsProps) {
             Record payment
           </Button>
         )}
-      </HStack>
+      </Stack>
       {cannotRevoke && (
-        <Text id={reasonId} fontSize="xs" color="fg.muted" whiteSpace="nowrap">
+        <Text id={reasonId} fontSize="xs" color="fg.muted" whiteSpace="normal">
           You cannot remove your own admin status
         </Text>
       )}

@@ -1,7 +1,9 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { ConfirmRebookingInput, ManualFlight } from '@shared/schemas/flights.ts';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { ConfirmRebookingInput, ManualFlightInput } from '@shared/schemas/flights.ts';
 import type {
   AddFlightResponse,
+  AirlinesResponse,
+  AirportsResponse,
   CheckPriceResponse,
   DashboardStats,
   Flight,
@@ -9,7 +11,7 @@ import type {
   RebookResponse,
 } from '@shared/types/flights.ts';
 import { notify } from '@/components/ui/toaster';
-import { apiRequest } from '@/lib/api-client';
+import { ApiError, apiRequest } from '@/lib/api-client';
 import { formatMoney, formatPercent } from '@/lib/format';
 import { flightKeys } from './keys';
 
@@ -47,7 +49,7 @@ export function useDashboardStats() {
   return useQuery(dashboardStatsQueryOptions());
 }
 
-export function addFlight(input: ManualFlight): Promise<AddFlightResponse> {
+export function addFlight(input: ManualFlightInput): Promise<AddFlightResponse> {
   return apiRequest<AddFlightResponse>('POST', '/flights/manual', input);
 }
 
@@ -55,8 +57,9 @@ export function checkPrice(flightId: number): Promise<CheckPriceResponse> {
   return apiRequest<CheckPriceResponse>('POST', `/flights/${flightId}/check-price`, {});
 }
 
-export function rebookFlight(flightId: number): Promise<RebookResponse> {
-  return apiRequest<RebookResponse>('POST', `/flights/${flightId}/rebook`, {});
+/** `{}` from the card's button; an approval email's link adds its signed single-use token. */
+export function rebookFlight(flightId: number, approvalToken?: string): Promise<RebookResponse> {
+  return apiRequest<RebookResponse>('POST', `/flights/${flightId}/rebook`, approvalToken ? { approvalToken } : {});
 }
 
 export function confirmRebooking(flightId: number, input: ConfirmRebookingInput): Promise<RebookResponse> {
@@ -76,11 +79,21 @@ function notifyRebooked(result: RebookResponse): void {
   });
 }
 
+/** The 422 of `POST /api/flights/manual` that asks for the itinerary: the booking could not be retrieved. */
+export function needsItinerary(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    error.status === 422 &&
+    (error.body as { needsItinerary?: unknown } | undefined)?.needsItinerary === true
+  );
+}
+
 export function useAddFlight() {
   return useMutation({
     mutationFn: addFlight,
     meta: {
       invalidates: refreshFlightsAndStats,
+      quietWhen: needsItinerary,
       errorTitle: 'Error Adding Flight',
       errorFallback: 'There was an error adding your flight. Please try again.',
     },
@@ -108,11 +121,25 @@ export function useCheckPrice() {
 
 export function useRebookFlight() {
   return useMutation({
-    mutationFn: rebookFlight,
+    mutationFn: (flightId: number) => rebookFlight(flightId),
     meta: {
       invalidates: refreshFlightsAndStats,
       errorTitle: 'Rebooking failed',
       errorFallback: 'The flight could not be rebooked. Please try again.',
+    },
+    onSuccess: notifyRebooked,
+  });
+}
+
+/** The approval email's link: its token approves one rebooking, once (POST /api/flights/{id}/rebook). */
+export function useApproveRebooking() {
+  return useMutation({
+    mutationFn: ({ flightId, approvalToken }: { flightId: number; approvalToken: string }) =>
+      rebookFlight(flightId, approvalToken),
+    meta: {
+      invalidates: refreshFlightsAndStats,
+      errorTitle: 'Rebooking failed',
+      errorFallback: 'The approval link could not be used. Open the flight below to rebook it.',
     },
     onSuccess: notifyRebooked,
   });
@@ -150,5 +177,27 @@ export function useRemoveFlight() {
         description: `${flight.airline} ${flight.flightNumber} is no longer monitored.`,
         status: 'success',
       }),
+  });
+}
+
+/** The product's one airline list (`GET /api/airlines`); it changes only with a deploy. */
+export function useAirlines() {
+  return useQuery({
+    queryKey: ['airlines'],
+    queryFn: () => apiRequest<AirlinesResponse>('GET', '/airlines'),
+    staleTime: Infinity,
+  });
+}
+
+/** Airports for what was typed (code, city or name), once two letters are there. */
+export function useAirportSearch(text: string) {
+  const q = text.trim();
+  return useQuery({
+    queryKey: ['airports', q.toLowerCase()],
+    queryFn: () => apiRequest<AirportsResponse>('GET', `/airports?q=${encodeURIComponent(q)}`),
+    enabled: q.length >= 2,
+    staleTime: Infinity,
+    // the suggestions stay while the next ones load: an option chosen stays in the list
+    placeholderData: keepPreviousData,
   });
 }

@@ -16,7 +16,7 @@ import {
   statusBadge,
   totalSavings,
 } from './display';
-import { buildFlight } from '@/testing/factories';
+import { buildAppliedRule, buildFlight } from '@/testing/factories';
 import type { Flight } from '@shared/types/flights.ts';
 
 describe('lastCheckedLabel', () => {
@@ -195,8 +195,13 @@ describe('rebookAction', () => {
 
 describe('rebookingPathLabel and isMissedOpportunity', () => {
   it('names the two paths', () => {
-    expect(rebookingPathLabel('source')).toBe('FareBack rebooks this for you');
-    expect(rebookingPathLabel('assisted')).toBe('You change it with the airline; we guide you');
+    expect(rebookingPathLabel('source', true)).toBe('FareBack rebooks this for you');
+    expect(rebookingPathLabel('assisted', true)).toBe('You change it with the airline; we guide you');
+    expect(rebookingPathLabel('assisted', false)).toBe('You change it with the airline; we guide you');
+  });
+
+  it('does not promise a rebooking without a click unless automatic rebooking is on', () => {
+    expect(rebookingPathLabel('source', false)).toBe('FareBack rebooks it when you click Rebook at Lower Price');
   });
 
   it('flags a price drop on a ticket that cannot be rebooked', () => {
@@ -237,6 +242,8 @@ describe('netSavingsView', () => {
     international: false,
     minNetSavings: 5000,
     reason: 'r',
+    rebookingMode: 'automatic',
+    rule: buildAppliedRule(),
     ...over,
   });
 
@@ -277,6 +284,24 @@ describe('netSavingsView', () => {
       badge: 'Below your rebooking threshold',
       tone: 'orange',
     });
+  });
+
+  it('names the fare that cannot be changed as the reason, however large the drop', () => {
+    const basic = netSavingsView(
+      buildFlight({
+        originalPrice: 45500,
+        currentPrice: 36400,
+        status: 'price_drop',
+        fareType: 'Basic Economy',
+        isEligibleForRebooking: false,
+        rebookingVerdict: verdict({
+          netSavings: 9100,
+          reason: 'Saves $91.00 (20.0%) as airline credit if changed, but this fare cannot be changed automatically.',
+        }),
+      }),
+    );
+    expect(basic).toMatchObject({ amount: 9100, qualifies: false, badge: 'Fare cannot be changed', tone: 'gray' });
+    expect(basic?.badge).not.toMatch(/threshold/);
   });
 
   it('shows nothing without a drop or once rebooked', () => {

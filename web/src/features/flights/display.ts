@@ -63,7 +63,10 @@ export interface NetSavingsView {
  * drop to show (no check yet, not below the price paid, already rebooked).
  */
 export function netSavingsView(
-  flight: Pick<Flight, 'hasBeenRebooked' | 'currentPrice' | 'originalPrice' | 'rebookingVerdict'>,
+  flight: Pick<
+    Flight,
+    'hasBeenRebooked' | 'currentPrice' | 'originalPrice' | 'rebookingVerdict' | 'isEligibleForRebooking'
+  >,
 ): NetSavingsView | null {
   const verdict = flight.rebookingVerdict;
   if (
@@ -75,19 +78,16 @@ export function netSavingsView(
     return null;
   }
   const fee = verdict.changePenalty ?? 0;
-  const badge = verdict.qualifies
-    ? 'Meets your rebooking threshold'
-    : verdict.netSavings <= 0
-      ? 'Change fee exceeds the drop'
-      : 'Below your rebooking threshold';
-  return {
-    amount: verdict.netSavings,
-    fee,
-    qualifies: verdict.qualifies,
-    badge,
-    tone: verdict.qualifies ? 'green' : verdict.netSavings <= 0 ? 'gray' : 'orange',
-    reason: verdict.reason,
-  };
+  // The first reason that stops a rebooking is the one shown: a fare that cannot be changed is
+  // never 'below your threshold', however large the drop.
+  const [badge, tone]: [string, BadgeTone] = verdict.qualifies
+    ? ['Meets your rebooking threshold', 'green']
+    : !flight.isEligibleForRebooking
+      ? ['Fare cannot be changed', 'gray']
+      : verdict.netSavings <= 0
+        ? ['Change fee exceeds the drop', 'gray']
+        : ['Below your rebooking threshold', 'orange'];
+  return { amount: verdict.netSavings, fee, qualifies: verdict.qualifies, badge, tone, reason: verdict.reason };
 }
 
 export interface StatusBadge {
@@ -119,11 +119,23 @@ export function eligibilityBadge(flight: Pick<Flight, 'isEligibleForRebooking'>)
 }
 
 /** The fare-type line under the card's eligibility badge. */
-export function eligibilityExplanation(flight: Pick<Flight, 'fareType' | 'isEligibleForRebooking'>): string {
+/** What FareBack does on a drop, by the airline rule's mode (the api's rebookingMode). */
+const MODE_SENTENCES: Record<Flight['rebookingMode'], string> = {
+  automatic: 'can be changed, so FareBack can rebook it when the price drops.',
+  approval: 'can be changed, and FareBack rebooks it when the price drops once you approve the change.',
+  assisted: 'can be changed with the airline; FareBack shows you what to ask for when the price drops.',
+  none: 'is not refundable or changeable, so FareBack can alert you to price drops but cannot rebook it.',
+};
+
+/** The card's eligibility text: what the airline rulebook allows, quoting the rule applied. */
+export function eligibilityExplanation(
+  flight: Pick<Flight, 'fareType' | 'isEligibleForRebooking'> &
+    Partial<Pick<Flight, 'rebookingMode' | 'rebookingRule'>>,
+): string {
   const fare = flight.fareType ?? 'This fare';
-  return flight.isEligibleForRebooking
-    ? `${fare} can be changed, so FareBack can rebook it when the price drops.`
-    : `${fare} is not refundable or changeable, so FareBack can alert you to price drops but cannot rebook it.`;
+  const mode = flight.rebookingMode ?? (flight.isEligibleForRebooking ? 'automatic' : 'none');
+  const rule = flight.rebookingRule?.explanation;
+  return `${fare} ${MODE_SENTENCES[mode]}${rule ? ` ${rule}.` : ''}`;
 }
 
 export type BorderTone = 'orange' | 'green' | 'primary' | 'gray';
@@ -141,9 +153,14 @@ export function borderTone(flight: Pick<Flight, 'status' | 'hasBeenRebooked' | '
 
 export type RebookingPath = 'source' | 'assisted';
 
-/** Which of the two rebooking paths a flight is on, in the card's words. */
-export function rebookingPathLabel(method: RebookingPath): string {
-  return method === 'source' ? 'FareBack rebooks this for you' : 'You change it with the airline; we guide you';
+/**
+ * Which of the two rebooking paths a flight is on, in the card's words. FareBack rebooks on its
+ * own only for a premium traveller who switched automatic rebooking on; on Free (or with it off)
+ * it rebooks when the traveller clicks.
+ */
+export function rebookingPathLabel(method: RebookingPath, autoRebooking: boolean): string {
+  if (method === 'assisted') return 'You change it with the airline; we guide you';
+  return autoRebooking ? 'FareBack rebooks this for you' : 'FareBack rebooks it when you click Rebook at Lower Price';
 }
 
 interface AirlineSite {
@@ -238,7 +255,7 @@ export const NOT_ELIGIBLE_EXPLANATION =
 
 export type RebookAction =
   | { kind: 'details'; label: 'View Rebooking Details' }
-  | { kind: 'rebook'; label: 'Rebook at Lower Price'; method: RebookingPath }
+  | { kind: 'rebook'; label: 'Rebook at Lower Price' | 'Approve rebooking'; method: RebookingPath }
   | { kind: 'explanation'; text: string }
   | { kind: 'none'; label: 'No Price Drop' };
 
@@ -248,9 +265,14 @@ export type RebookAction =
  * non-eligible fare explains why not; anything else is a disabled 'No Price Drop'.
  */
 export function rebookAction(
-  flight: Pick<Flight, 'status' | 'hasBeenRebooked' | 'isEligibleForRebooking' | 'rebookingMethod'>,
+  flight: Pick<Flight, 'status' | 'hasBeenRebooked' | 'isEligibleForRebooking' | 'rebookingMethod'> &
+    Partial<Pick<Flight, 'rebookingMode'>>,
 ): RebookAction {
   if (flight.hasBeenRebooked) return { kind: 'details', label: 'View Rebooking Details' };
+  if (canRebook(flight) && flight.rebookingMode === 'approval') {
+    // the airline needs the traveller's approval (American Airlines): the button is that approval
+    return { kind: 'rebook', label: 'Approve rebooking', method: flight.rebookingMethod };
+  }
   if (canRebook(flight)) return { kind: 'rebook', label: 'Rebook at Lower Price', method: flight.rebookingMethod };
   if (flight.status === 'price_drop') return { kind: 'explanation', text: NOT_ELIGIBLE_EXPLANATION };
   return { kind: 'none', label: 'No Price Drop' };

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type {
   BillingHistoryItem,
   BillingHistoryResponse,
+  ChangeCardResponse,
   CheckoutSessionResponse,
   CommissionSummaryResponse,
   CurrentSubscriptionResponse,
@@ -9,7 +10,13 @@ import type {
   TestModeConfirmResponse,
   UpdateSubscriptionResponse,
 } from '@shared/types/billing.ts';
-import type { CheckoutSessionBody, PaymentIntentBody, TestModeOutcome } from '@shared/schemas/billing.ts';
+import type {
+  ChangeCardBody,
+  CheckoutSessionBody,
+  DowngradeTime,
+  PaymentIntentBody,
+  TestModeOutcome,
+} from '@shared/schemas/billing.ts';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest, errorMessage } from '@/lib/api-client';
 import { authKeys } from '@/lib/auth';
@@ -76,14 +83,49 @@ export function useCommission() {
 /** Everything a change of plan or a payment can change. */
 export const AFTER_PLAN_CHANGE = [subscriptionKeys.all, authKeys.me(), billingKeys.all] as const;
 
-/** POST /api/subscription/update: only a downgrade (an upgrade is a payment). */
+/**
+ * POST /api/subscription/update: a downgrade (an upgrade is a payment), now or at the end of the
+ * paid year (renewal off, Premium kept until then).
+ */
 export function useDowngrade() {
   return useMutation({
-    mutationFn: () => apiRequest<UpdateSubscriptionResponse>('POST', '/subscription/update', { tier: 'free' }),
+    mutationFn: (at: DowngradeTime = 'now') =>
+      apiRequest<UpdateSubscriptionResponse>(
+        'POST',
+        '/subscription/update',
+        at === 'period_end' ? { tier: 'free', at } : { tier: 'free' },
+      ),
     meta: {
       invalidates: AFTER_PLAN_CHANGE,
       errorTitle: 'Update Failed',
       errorFallback: 'Your plan could not be changed.',
+    },
+  });
+}
+
+/** `{tier: 'premium'}` while a downgrade is scheduled: renewal back on, the downgrade cancelled. */
+export function useKeepPremium() {
+  return useMutation({
+    mutationFn: () => apiRequest<UpdateSubscriptionResponse>('POST', '/subscription/update', { tier: 'premium' }),
+    meta: {
+      invalidates: AFTER_PLAN_CHANGE,
+      errorTitle: 'Update Failed',
+      errorFallback: 'Your plan could not be changed.',
+    },
+  });
+}
+
+/**
+ * POST /api/billing/card: Stripe's Billing Portal (the browser goes there and comes back to the
+ * Subscription tab), or in test mode a test card saved at once (a failed renewal is charged again).
+ */
+export function useChangeCard() {
+  return useMutation({
+    mutationFn: (body: ChangeCardBody = {}) => apiRequest<ChangeCardResponse>('POST', '/billing/card', body),
+    meta: {
+      invalidates: AFTER_PLAN_CHANGE,
+      errorTitle: 'Card Not Updated',
+      errorFallback: 'Your card could not be updated. Please try again.',
     },
   });
 }

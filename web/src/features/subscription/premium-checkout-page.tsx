@@ -288,7 +288,9 @@ export function PremiumCheckoutPage() {
                 <Link asChild variant="underline">
                   <RouterLink to="/privacy">Privacy Policy</RouterLink>
                 </Link>
-                . You can cancel any time from your dashboard; Premium then does not renew.
+                . Premium renews every year at the plan price until you cancel. You can cancel any time from the
+                Subscription tab: at the end of the paid year (Premium stays until then and does not renew) or now
+                (Premium ends at once, with no refund).
               </Text>
             </Card.Body>
           </Card.Root>

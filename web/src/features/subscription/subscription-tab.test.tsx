@@ -102,8 +102,8 @@ describe('Subscription tab, free traveller', () => {
     expect(within(paid).getByText('$24.99 billed per year')).toBeInTheDocument();
     expect(within(paid).getByText('Monitor unlimited flights')).toBeInTheDocument();
     expect(within(paid).getByText('25% commission on airline credits')).toBeInTheDocument();
-    // The billing summary is premium only.
-    expect(screen.queryByText('Commission Owed')).not.toBeInTheDocument();
+    // The billing summary shows on any plan to someone with money owed or a history (issue 25).
+    expect(await screen.findByText('Commission Owed')).toBeInTheDocument();
   });
 
   it("reads a zero-priced plan with a commission as 'Commission-based'", async () => {
@@ -226,7 +226,7 @@ describe('Subscription tab, premium traveller', () => {
     expect(feature(card, 'Auto Rebooking')).toHaveTextContent('Included');
     expect(feature(card, 'Auto Rebooking')).toHaveTextContent('Currently enabled - Auto-rebooking active');
     expect(await within(card).findByText('25%')).toBeInTheDocument();
-    expect(await within(card).findByText('Renews on Jan 10, 2027.')).toBeInTheDocument();
+    expect(await within(card).findByText('Renews on Jan 10, 2027 for $24.99 a year.')).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Downgrade to Free' })).toBeInTheDocument();
     expect(screen.queryByText('Advanced price alerts')).not.toBeInTheDocument();
   });
@@ -253,7 +253,7 @@ describe('Subscription tab, premium traveller', () => {
     expect(first).toHaveTextContent('$24.99');
     expect(within(first!).getByText('completed')).toHaveAttribute('data-tone', 'success');
     expect(second).toHaveTextContent('N/A');
-    expect(within(second!).getByText('failed')).toHaveAttribute('data-tone', 'outline');
+    expect(within(second!).getByText('failed')).toHaveAttribute('data-tone', 'danger');
     expect(screen.getByRole('button', { name: 'Pay Commission ($12.50)' })).toBeInTheDocument();
   });
 
@@ -350,7 +350,10 @@ describe('Subscription tab, premium traveller', () => {
     const api = openTab(premiumUser());
     fireEvent.click(within(await yourSubscription()).getByRole('button', { name: 'Downgrade to Free' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Downgrade to Free?' });
-    expect(dialog).toHaveTextContent('Premium will not renew: the year you paid for ends on Jan 10, 2027');
+    // the default: at the end of the paid year, nothing lost
+    expect(within(dialog).getByRole('radio', { name: /At the end of the paid year \(Jan 10, 2027\)/ })).toBeChecked();
+    expect(dialog).toHaveTextContent('Premium stays until Jan 10, 2027, then it does not renew.');
+    expect(dialog).toHaveTextContent('Premium will not renew: nothing more is charged, and nothing is refunded.');
     expect(dialog).toHaveTextContent('monitors up to 5 flights');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
@@ -363,6 +366,10 @@ describe('Subscription tab, premium traveller', () => {
     const message =
       'Your subscription has been downgraded. Auto-rebooking has been disabled. You are watching 7 flights and the Free plan monitors up to 5: remove 2 to add new flights. No flight has been deleted.';
     const api = openTab(user, {
+      // no paid year ahead (granted Premium): the dialog offers only 'now' (the choice: the test below)
+      'GET /api/subscription/current': () => ({
+        body: { subscription: subscriptionOf(downgraded ? buildUser() : user, { endDate: null, renewal: null }) },
+      }),
       'GET /api/auth/me': () =>
         meRoute(downgraded ? { ...user, subscriptionTier: 'free', autoRebooking: false } : user),
       'POST /api/subscription/update': () => {
@@ -382,7 +389,7 @@ describe('Subscription tab, premium traveller', () => {
     fireEvent.click(within(await yourSubscription()).getByRole('button', { name: 'Downgrade to Free' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Downgrade to Free?' });
     const commissionCalls = api.calls('GET /api/billing/commission').length;
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Downgrade to Free' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Downgrade now' }));
     expect(await screen.findByText('Downgraded to Free Tier')).toBeInTheDocument();
     expect(
       screen.getByText('Your subscription has been downgraded. Auto-rebooking has been disabled.'),
@@ -395,15 +402,93 @@ describe('Subscription tab, premium traveller', () => {
     expect(api.calls('GET /api/subscription/current').length).toBeGreaterThan(1);
   });
 
+  it('downgrades at the end of the paid year by default: the call says period_end, the toast the date', async () => {
+    const message =
+      'Your Premium subscription will not renew. You keep Premium until Jan 10, 2027; then you move to the Free plan. Nothing is refunded and nothing is deleted.';
+    const api = openTab(premiumUser(), {
+      'POST /api/subscription/update': {
+        body: {
+          success: true,
+          message,
+          subscription: subscriptionOf(premiumUser()),
+          flightsOverLimit: 0,
+          flightLimit: 5,
+          paidThrough: '2027-01-10T00:00:00.000Z',
+        },
+      },
+    });
+    fireEvent.click(within(await yourSubscription()).getByRole('button', { name: 'Downgrade to Free' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Downgrade to Free?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Downgrade at year end' }));
+    expect(await screen.findByText('Subscription Updated')).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(await api.calls('POST /api/subscription/update')[0]!.json()).toEqual({ tier: 'free', at: 'period_end' });
+  });
+
   it("says 'Update Failed' with the server's message when the downgrade is refused", async () => {
     openTab(premiumUser(), {
       'POST /api/subscription/update': { status: 409, body: { message: 'You are already on the Free plan.' } },
     });
     fireEvent.click(within(await yourSubscription()).getByRole('button', { name: 'Downgrade to Free' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Downgrade to Free?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Downgrade to Free' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Downgrade at year end' }));
     expect(await screen.findByText('Update Failed')).toBeInTheDocument();
     expect(screen.getByText('You are already on the Free plan.')).toBeInTheDocument();
+  });
+});
+
+describe('a failed renewal and the card (issue 25)', () => {
+  const premiumUser = () => buildUser({ subscriptionTier: 'premium', autoRebooking: true, flightLimit: -1 });
+
+  it("shows the banner with the reason, the next try and the outcome, and 'Update card' saves a card", async () => {
+    const user = premiumUser();
+    const api = openTab(user, {
+      'GET /api/subscription/current': {
+        body: {
+          subscription: subscriptionOf(user, {
+            status: 'past_due',
+            renews: true,
+            renewal: null,
+            hasSavedCard: true,
+            paymentIssue: {
+              purpose: 'subscription',
+              amount: 2499,
+              reason: 'Your card was declined.',
+              retry: '2027-01-11T00:00:00.000Z',
+              outcome: 'If the last try fails, your Premium year ends and you move to the Free plan.',
+            },
+          }),
+        },
+      },
+      'POST /api/billing/card': {
+        body: {
+          url: null,
+          message: 'Your card was updated. It is used for your next renewal and commission statements.',
+          paymentMode: 'test',
+          renewal: 'renewed',
+        },
+      },
+    });
+    const banner = await screen.findByRole('alert', { name: 'Payment failed' });
+    expect(banner).toHaveTextContent('Your Premium renewal of $24.99 did not go through');
+    expect(banner).toHaveTextContent('Your card was declined.');
+    expect(banner).toHaveTextContent('Next try: Jan 11, 2027.');
+    expect(banner).toHaveTextContent('you move to the Free plan');
+    fireEvent.click(within(banner).getByRole('button', { name: 'Update card' }));
+    expect(await screen.findByText('Card Updated - Premium Renewed')).toBeInTheDocument();
+    expect(await api.calls('POST /api/billing/card')[0]!.json()).toEqual({ testCard: 'valid' });
+    // the card, not 'Already Subscribed': the Subscription card says the renewal failed
+    expect(await yourSubscription()).toHaveTextContent('Your renewal payment failed: update your card');
+  });
+
+  it('shows no billing summary to a Free traveller with nothing owed and no history', async () => {
+    openTab(buildUser(), {
+      'GET /api/billing/commission': { body: { commissionSummary: { commissionOwed: 0, totalCreditsEarned: 0 } } },
+      'GET /api/billing/history': { body: { transactions: [], total: 0, page: 1, pageSize: 10 } },
+    });
+    await yourSubscription();
+    expect(await screen.findByRole('link', { name: 'See Premium checkout' })).toBeInTheDocument();
+    expect(screen.queryByText('Commission Owed')).not.toBeInTheDocument();
   });
 });
 

@@ -6,18 +6,20 @@ import { notify } from '@/components/ui/toaster';
 import { errorMessage } from '@/lib/api-client';
 import { isPremium, useCurrentUser } from '@/lib/auth';
 import { freePlan, plansQueryOptions, premiumPlan } from '@/lib/plans';
-import { useCurrentSubscription } from './api';
+import { useCurrentSubscription, useKeepPremium } from './api';
 import { BillingSummary } from './components/billing-summary';
 import { DowngradeDialog } from './components/downgrade-dialog';
 import { PaymentDialog } from './components/payment-dialog';
+import { PaymentIssueBanner, UpdateCardButton } from './components/payment-issue';
 import { PlansGrid } from './components/plans-grid';
 import { PremiumUpsell } from './components/premium-upsell';
 import { SubscriptionCard } from './components/subscription-card';
 
 /**
- * Dashboard tab 5, Subscription: the traveller's plan ('Your Subscription'), the way up (the
- * premium payment dialog) or down (a confirmed downgrade), the billing summary for premium, the
- * upsell for free, and the plans side by side.
+ * Dashboard tab 5, Subscription: a failed payment's banner ('Update card'), the traveller's plan
+ * ('Your Subscription': when it renews and for how much, or the downgrade scheduled), the way up
+ * (the premium payment dialog) or down (now or at the end of the paid year), the card, the billing
+ * summary for anyone with money owed or a history on any plan, the upsell for free, and the plans.
  */
 export function SubscriptionTab() {
   const { data: user } = useCurrentUser();
@@ -25,6 +27,7 @@ export function SubscriptionTab() {
   const plans = useQuery(plansQueryOptions());
   const [dialog, setDialog] = useState<'pay' | 'downgrade' | null>(null);
   const [downgraded, setDowngraded] = useState<UpdateSubscriptionResponse | null>(null);
+  const keepPremium = useKeepPremium();
   if (!user) return null;
 
   // The tier is the current user's (refreshed after every change); the subscription adds the
@@ -36,6 +39,7 @@ export function SubscriptionTab() {
 
   return (
     <Stack gap="6" maxW="4xl">
+      <PaymentIssueBanner subscription={current} />
       {downgraded && downgraded.flightsOverLimit > 0 && (
         <Alert.Root status="warning" role="alert">
           <Alert.Indicator />
@@ -66,8 +70,21 @@ export function SubscriptionTab() {
             });
         }}
         onDowngrade={() => setDialog('downgrade')}
+        onKeepPremium={() =>
+          keepPremium.mutate(undefined, {
+            onSuccess: (result) =>
+              notify({ title: 'Subscription Updated', description: result.message, status: 'success' }),
+          })
+        }
+        keepingPremium={keepPremium.isPending}
+        cardAction={
+          (premium || current?.hasSavedCard) && !current?.paymentIssue ? (
+            <UpdateCardButton subscription={current} />
+          ) : null
+        }
       />
-      {premium ? <BillingSummary /> : <PremiumUpsell />}
+      {!premium && <PremiumUpsell />}
+      <BillingSummary onlyWhenUsed={!premium} />
       <PlansGrid query={plans} currentPlanId={plan?.id} />
       {dialog === 'pay' && premiumOffer && <PaymentDialog plan={premiumOffer} onClose={() => setDialog(null)} />}
       {dialog === 'downgrade' && (

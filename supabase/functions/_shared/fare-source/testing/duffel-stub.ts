@@ -50,6 +50,8 @@ export interface StubFare {
   /** Per adult, e.g. '289.40'. */
   amount: string;
   currency?: string;
+  /** Seats left at this fare: an offer request for more adults does not get it (default: plenty). */
+  seatsLeft?: number;
 }
 
 export interface StubFault {
@@ -378,26 +380,28 @@ export async function startDuffelStub(options: DuffelStubOptions = {}): Promise<
         return [422, errorBody(422, 'validation_required', 'Field is required', 'passengers')];
       }
       const adults = data.passengers.length;
-      const offers = faresFor(data.slices, data.cabin_class).map((fare) => {
-        const passengers = data.passengers.map(() => ({ id: id('pas') }));
-        return {
-          id: id('off'),
-          total_amount: toAmount(toCents(fare.amount) * adults),
-          total_currency: fare.currency ?? 'USD',
-          expires_at: '2099-01-01T00:00:00Z',
-          slices: fare.slices.map((flight) =>
-            slice(
-              flight,
-              passengers,
-              fare.cabinClass ?? 'economy',
-              CABIN_NAMES[fare.cabinClass ?? 'economy'] ?? 'Economy',
-              fare.fareBrand ?? null,
-              fare.carrierName,
+      const offers = faresFor(data.slices, data.cabin_class)
+        .filter((fare) => fare.seatsLeft === undefined || fare.seatsLeft >= adults)
+        .map((fare) => {
+          const passengers = data.passengers.map(() => ({ id: id('pas') }));
+          return {
+            id: id('off'),
+            total_amount: toAmount(toCents(fare.amount) * adults),
+            total_currency: fare.currency ?? 'USD',
+            expires_at: '2099-01-01T00:00:00Z',
+            slices: fare.slices.map((flight) =>
+              slice(
+                flight,
+                passengers,
+                fare.cabinClass ?? 'economy',
+                CABIN_NAMES[fare.cabinClass ?? 'economy'] ?? 'Economy',
+                fare.fareBrand ?? null,
+                fare.carrierName,
+              ),
             ),
-          ),
-          passengers,
-        };
-      });
+            passengers,
+          };
+        });
       return [
         201,
         {

@@ -32,6 +32,10 @@ export interface StripeStub {
   requests: { method: string; path: string; body: Obj; idempotencyKey: string | null }[];
   /** Off-session charges of this payment method are declined. */
   declineCard(paymentMethodId: string): void;
+  /** Billing Portal sessions made (POST /v1/billing_portal/sessions), oldest first. */
+  portalSessions: Obj[];
+  /** The customer chose a new default card in the Billing Portal (invoice_settings.default_payment_method). */
+  changeDefaultCard(customerId: string, paymentMethodId: string): Obj;
   /** Refunds of this payment intent are refused (a 402 card_error, as for a closed card). */
   refuseRefunds(paymentIntentId: string): void;
   /** The customer paid at Checkout: an active yearly subscription, its paid invoice. */
@@ -94,6 +98,8 @@ export async function startStripeStub(): Promise<StripeStub> {
   const requests: StripeStub['requests'] = [];
   const declined = new Set<string>();
   const refusedRefunds = new Set<string>();
+  const portalSessions: Obj[] = [];
+  let baseUrl = '';
   const idempotent = new Map<string, [number, Obj]>();
   const signer = new Stripe(secretKey);
 
@@ -145,6 +151,23 @@ export async function startStripeStub(): Promise<StripeStub> {
       const c: Obj = { id: id('cus'), object: 'customer', email: body.email ?? null, metadata: body.metadata ?? {} };
       customers.set(c.id as string, c);
       return [200, c];
+    }
+    if ((m = path.match(/^\/v1\/customers\/([^/]+)$/)) && method === 'GET') {
+      const c = customers.get(m[1] ?? '');
+      return c ? [200, c] : notFound('customer', m[1] ?? '');
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      if (!customers.has(String(body.customer))) return notFound('customer', String(body.customer));
+      const portal = id('bps');
+      const session: Obj = {
+        id: portal,
+        object: 'billing_portal.session',
+        customer: body.customer,
+        return_url: body.return_url ?? null,
+        url: `${baseUrl}/p/session/${portal}`,
+      };
+      portalSessions.push(session);
+      return [200, session];
     }
     if (method === 'POST' && path === '/v1/payment_intents') {
       if (!customers.has(String(body.customer))) return notFound('customer', String(body.customer));
@@ -313,6 +336,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
 
   const must = (map: Map<string, Obj>, key: string) => {
     const found = map.get(key);
@@ -334,6 +358,12 @@ export async function startStripeStub(): Promise<StripeStub> {
     refunds,
     requests,
     declineCard: (pm) => void declined.add(pm),
+    portalSessions,
+    changeDefaultCard(customerId, paymentMethodId) {
+      const c = must(customers, customerId);
+      c.invoice_settings = { default_payment_method: paymentMethodId };
+      return c;
+    },
     refuseRefunds: (piId) => void refusedRefunds.add(piId),
     completeCheckout(sessionId, paymentMethodId = 'pm_card_visa') {
       const s = must(checkoutSessions, sessionId);

@@ -14,6 +14,8 @@ export const ALREADY_SUBSCRIBED = 'Already Subscribed - You are already a premiu
 export const SUBSCRIPTION_UNAVAILABLE =
   'Subscription Unavailable - Premium subscription is currently unavailable. Please try again later.';
 export const PLAN_NOT_FOUND = 'Plan not found';
+export const RENEWAL_PAID_BY_CARD_CHANGE =
+  'Your renewal payment failed: update your card on the Subscription tab and Stripe charges it again.';
 export const PLAN_HAS_NO_PRICE = 'This plan has no price to pay.';
 export const AMOUNT_MISMATCH = 'Amount does not match the plan price';
 
@@ -22,7 +24,12 @@ async function planToBuy(
   profile: BillingProfile,
   planId: number | undefined,
 ): Promise<SubscriptionPlan> {
-  if (profile.tier === 'premium') throw new HttpError(409, ALREADY_SUBSCRIBED);
+  if (profile.tier === 'premium') {
+    // a renewal that failed is money owed, never 'Already Subscribed': FareBack's own renewal is
+    // paid here again (the year continues); Stripe's is paid by a card change (its retries)
+    if (profile.status !== 'past_due') throw new HttpError(409, ALREADY_SUBSCRIBED);
+    if (profile.subscriptionId) throw new HttpError(409, RENEWAL_PAID_BY_CARD_CHANGE);
+  }
   const plan = await deps.db.asService(async (tx) => {
     if (planId === undefined) return await premiumPlan(tx);
     const found = await activePlan(tx, planId);

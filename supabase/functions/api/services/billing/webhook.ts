@@ -11,6 +11,7 @@ import {
   recordInvoiceFailed,
   recordInvoicePaid,
   recordStripeEvent,
+  saveCard,
   saveCustomerId,
   stripeEventSeen,
   userByCustomer,
@@ -83,6 +84,15 @@ async function eventWork(deps: AppDeps, type: string, objectId: string): Promise
       if (!charge.refunded || !intentId) return null;
       return async (tx) => {
         await paymentRefunded(tx, intentId);
+      };
+    }
+    case 'customer.updated': {
+      // a card changed in the Billing Portal: the next renewal and statements use it
+      const card = await p.retrieveDefaultCard(objectId);
+      if (!card) return null;
+      return async (tx) => {
+        const userId = await userByCustomer(tx, objectId);
+        if (userId) await saveCard(tx, userId, card);
       };
     }
     case 'charge.dispute.created':

@@ -82,7 +82,7 @@ const DELTA: EmailSender = { domain: 'delta.com', known: true, forwarded: false 
 const OUTSIDER: EmailSender = { domain: 'fly-deals.example', known: false, forwarded: false };
 
 Deno.test(
-  'a round trip with a connection: outbound to the far end, the return after the longest stay, price per traveller',
+  'a round trip with a connection: outbound to the far end, the return after the longest stay, the booking total',
   () => {
     const fields = flightFields(booking());
     assert.equal(fields.flightNumber, 'DL1287');
@@ -92,16 +92,16 @@ Deno.test(
     assert.equal(fields.isRoundTrip, true);
     assert.equal(fields.returnFlightNumber, 'DL2540');
     assert.equal(fields.returnDate, '2027-04-18');
-    assert.equal(fields.pricePaid, 46890);
+    assert.equal(fields.pricePaid, 93780); // the booking total for the party of two (issue 23)
     assert.equal(fields.currency, 'USD');
   },
 );
 
-Deno.test('the party: the count the booking carries, its share of the total; none past nine or when unknown', () => {
+Deno.test('the party: the count the booking carries and the whole total; past nine or unknown, one share', () => {
   const cases: [Partial<FlightBooking>, number | null, number][] = [
     // [booking, passengerCount stored, pricePaid of 93,780 total]
-    [{}, 2, 46890],
-    [{ passengerCount: 3 }, 3, 31260],
+    [{}, 2, 93780],
+    [{ passengerCount: 3 }, 3, 93780],
     [{ passengerCount: null, passengers: [] }, null, 93780],
     [{ passengerCount: 12 }, null, 7815],
   ];

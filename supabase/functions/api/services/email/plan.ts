@@ -114,9 +114,10 @@ export function flightFields(booking: FlightBooking): EmailFlightFields {
   const outbound = segments.slice(0, turn);
   const back = segments.slice(turn);
   const last = outbound[outbound.length - 1] ?? first;
-  // the traveller's share: the whole party's, counted or named, pays the total
+  // the whole booking: FareBack keeps a booking's total for its party (issue 23); a group past
+  // the most a flight's party may be is kept as one traveller's share, and quoted for one
   const party = booking.passengerCount ?? booking.passengers.length;
-  const passengers = Math.max(1, party);
+  const share = party > MAX_FLIGHT_PARTY ? party : 1;
   return {
     airline: booking.airline,
     airlineCode: booking.airlineIata,
@@ -134,7 +135,7 @@ export function flightFields(booking: FlightBooking): EmailFlightFields {
     cabinClass: first.cabinClass,
     seatNumber: first.seatNumber,
     fareType: booking.fareType,
-    pricePaid: booking.totalPrice ? Math.round(booking.totalPrice.amountCents / passengers) : 0,
+    pricePaid: booking.totalPrice ? Math.round(booking.totalPrice.amountCents / share) : 0,
     passengerCount: party >= 1 && party <= MAX_FLIGHT_PARTY ? party : null,
     currency: booking.totalPrice?.currency ?? 'USD',
   };

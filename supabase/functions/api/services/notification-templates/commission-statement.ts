@@ -1,5 +1,5 @@
 import type { NotificationDataOf } from './data.ts';
-import { day, figure, money, p, type Template } from './layout.ts';
+import { day, figure, money, p, type Template, appLink } from './layout.ts';
 
 export const commissionStatement: Template<NotificationDataOf<'commission_statement'>> = {
   subject: 'Your FareBack commission statement',
@@ -14,6 +14,6 @@ export const commissionStatement: Template<NotificationDataOf<'commission_statem
           ? p(`${money(d.commissionDue)} is due. You can pay it from your dashboard.`)
           : p('Nothing is due.'),
     ],
-    action: { label: 'See your billing', href: `${ctx.siteUrl}/dashboard?tab=subscription` },
+    action: { label: 'See your billing', href: appLink(ctx, '/dashboard', 'plan') },
   }),
 };

@@ -1,5 +1,5 @@
 import type { NotificationDataOf } from './data.ts';
-import { day, figure, money, p, plural, type Template } from './layout.ts';
+import { day, figure, money, p, plural, type Template, appLink } from './layout.ts';
 
 export const creditExpiring: Template<NotificationDataOf<'credit_expiring'>> = {
   subject: 'Your airline credit expires soon',
@@ -10,6 +10,6 @@ export const creditExpiring: Template<NotificationDataOf<'credit_expiring'>> = {
       figure('Expires', day(d.expiresAt)),
       p('Book with the airline before then to use it; an unused credit is lost.'),
     ],
-    action: { label: 'See your credits', href: `${ctx.siteUrl}/dashboard` },
+    action: { label: 'See your credits', href: appLink(ctx, '/dashboard', 'credits') },
   }),
 };

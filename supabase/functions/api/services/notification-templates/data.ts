@@ -38,6 +38,9 @@ export const notificationDataSchemas = {
     qualifies: z.boolean(),
     /** private.rebooking_verdict's explanation of `qualifies` (the verdict writes it for the dashboard too). */
     reason: z.string().trim().min(1).max(1000),
+    /** The airline rule applied, in words, and how FareBack may act (the verdict's rule and mode). */
+    rule: z.string().trim().min(1).max(1000).optional(),
+    rebookingMode: z.enum(['automatic', 'approval', 'assisted', 'none']).optional(),
   }),
   rebooking: z.object({
     ...flight,
@@ -52,6 +55,20 @@ export const notificationDataSchemas = {
     /** How the airline returns the difference. */
     refundForm: z.enum(['cash', 'credit']),
     /** Where the traveller reads how to ask; only an http(s) link is ever linked. */
+    link: z.string().max(2000),
+  }),
+  /** A drop on a flight whose airline rule says approval: FareBack changes it only once approved. */
+  rebooking_approval: z.object({
+    ...flight,
+    oldPrice: amount,
+    newPrice: amount,
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    netSavings: cents,
+    /** The airline rule applied, in words (private.airline_rule_explanation). */
+    rule: z.string().trim().min(1).max(1000),
+    /** When the quote, and so the link, expires. */
+    expiresAt: date,
+    /** The signed single-use link; only an http(s) link is ever linked. */
     link: z.string().max(2000),
   }),
   flight_cancelled: z.object(flight),
@@ -82,6 +99,14 @@ export const notificationDataSchemas = {
     /** The free plan's limit; -1 is unlimited. */
     flightLimit: z.number().int().min(-1),
     unwatched: count,
+  }),
+  renewal_reminder: z.object({
+    /** The day the paid year ends and renews (the saved card is charged then). */
+    renewalDate: date,
+    /** The plan row's price charged at the renewal, cents. */
+    amount,
+    /** Which reminder: 30 or 7 days before. */
+    daysBefore: z.union([z.literal(30), z.literal(7)]),
   }),
   payment_refunded: z.object({
     /** Refunded to the card. */

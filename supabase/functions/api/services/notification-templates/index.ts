@@ -25,7 +25,9 @@ import { paymentFailed } from './payment-failed.ts';
 import { paymentRefunded } from './payment-refunded.ts';
 import { priceDrop } from './price-drop.ts';
 import { rebooking } from './rebooking.ts';
+import { rebookingApproval } from './rebooking-approval.ts';
 import { refundHeld } from './refund-held.ts';
+import { renewalReminder } from './renewal-reminder.ts';
 import { subscriptionExpired } from './subscription-expired.ts';
 
 export type { EmailContext, RenderedEmail } from './layout.ts';
@@ -43,6 +45,7 @@ const TEMPLATES: { [T in NotificationType]: Template<NotificationDataOf<T>> } = 
   price_drop: priceDrop,
   rebooking,
   action_needed: actionNeeded,
+  rebooking_approval: rebookingApproval,
   flight_cancelled: flightCancelled,
   credit_expiring: creditExpiring,
   payment_failed: paymentFailed,
@@ -50,6 +53,7 @@ const TEMPLATES: { [T in NotificationType]: Template<NotificationDataOf<T>> } = 
   email_reconnect: emailReconnect,
   import_over_limit: importOverLimit,
   subscription_expired: subscriptionExpired,
+  renewal_reminder: renewalReminder,
   payment_refunded: paymentRefunded,
   refund_held: refundHeld,
   admin_alert: adminAlert,

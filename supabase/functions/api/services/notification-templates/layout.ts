@@ -87,6 +87,14 @@ export const flightName = (f: {
 /** Only http(s) links are linked; anything else falls back. */
 export const safeLink = (value: string, fallback: string) => (/^https?:\/\/[^\s"<>]+$/.test(value) ? value : fallback);
 
+/**
+ * A page of the web app: `tab` is a dashboard tab id (web/src/features/dashboard/tabs.ts: flights,
+ * history, credits, settings, add, plan). Every email link is checked against the web router
+ * (web/src/app/email-links.test.ts).
+ */
+export const appLink = (ctx: EmailContext, path: string, tab?: string) =>
+  `${ctx.siteUrl}${path}${tab ? `?tab=${tab}` : ''}`;
+
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // ---- pieces ----

@@ -1,5 +1,5 @@
 import type { NotificationDataOf } from './data.ts';
-import { figure, money, p, type Template } from './layout.ts';
+import { figure, money, p, type Template, appLink } from './layout.ts';
 
 export const paymentFailed: Template<NotificationDataOf<'payment_failed'>> = {
   subject: 'Your FareBack payment did not go through',
@@ -12,6 +12,6 @@ export const paymentFailed: Template<NotificationDataOf<'payment_failed'>> = {
         ? p('The commission is still owed; you can pay it from your dashboard.')
         : p('Update your payment method to keep your plan.'),
     ],
-    action: { label: 'Update payment method', href: `${ctx.siteUrl}/dashboard?tab=subscription` },
+    action: { label: 'Update payment method', href: appLink(ctx, '/dashboard', 'plan') },
   }),
 };

@@ -1,5 +1,5 @@
 import type { NotificationDataOf } from './data.ts';
-import { p, money, type Template } from './layout.ts';
+import { p, money, type Template, appLink } from './layout.ts';
 
 /** A commission payment that arrived when less (or nothing) was owed: the rest went back to the card. */
 export const paymentRefunded: Template<NotificationDataOf<'payment_refunded'>> = {
@@ -13,6 +13,6 @@ export const paymentRefunded: Template<NotificationDataOf<'payment_refunded'>> =
           `so ${money(d.amount)} has been refunded to your card.`,
       ),
     ],
-    action: { label: 'See your billing', href: `${ctx.siteUrl}/dashboard?tab=subscription` },
+    action: { label: 'See your billing', href: appLink(ctx, '/dashboard', 'plan') },
   }),
 };

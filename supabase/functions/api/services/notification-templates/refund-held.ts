@@ -1,5 +1,5 @@
 import type { NotificationDataOf } from './data.ts';
-import { p, money, type Template } from './layout.ts';
+import { p, money, type Template, appLink } from './layout.ts';
 
 /** The refund of an unapplied commission payment gave up: the money is held for the traveller. */
 export const refundHeld: Template<NotificationDataOf<'refund_held'>> = {
@@ -12,6 +12,6 @@ export const refundHeld: Template<NotificationDataOf<'refund_held'>> = {
           'and our team has been told; they will refund it to you.',
       ),
     ],
-    action: { label: 'See your billing', href: `${ctx.siteUrl}/dashboard?tab=subscription` },
+    action: { label: 'See your billing', href: appLink(ctx, '/dashboard', 'plan') },
   }),
 };

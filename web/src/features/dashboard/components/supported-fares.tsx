@@ -1,12 +1,17 @@
 import { Badge, Card, Heading, HStack, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { DASHBOARD_SUPPORTED_AIRLINES, SUPPORTED_FARE_TYPES, UNSUPPORTED_FARE_TYPES } from '@shared/constants.ts';
+import { SUPPORTED_FARE_TYPES, UNSUPPORTED_FARE_TYPES } from '@shared/constants.ts';
 import { LuCircleCheck, LuCircleX } from 'react-icons/lu';
+import { useAirlines } from '@/features/flights/api';
 
 /**
- * Which bookings FareBack can watch and rebook: the supported airlines, and the fare types that
- * can be changed (Basic Economy, non-refundable, cannot).
+ * Which bookings FareBack can watch and rebook: the supported airlines (those FareBack rebooks
+ * automatically, from the product's one airline list: public.airlines through GET /api/airlines;
+ * any other airline is watched and guided), and the fare types that can be changed (Basic
+ * Economy, non-refundable, cannot).
  */
 export function SupportedFares() {
+  const airlines = useAirlines();
+  const automatic = (airlines.data?.airlines ?? []).filter((a) => a.automaticRebooking);
   return (
     <Card.Root as="section" variant="outline" size="sm" aria-labelledby="supported-fares">
       <Card.Header>
@@ -20,13 +25,17 @@ export function SupportedFares() {
             <Heading as="h3" size="sm">
               Supported Airlines
             </Heading>
-            <HStack as="ul" aria-label="Supported airlines" listStyleType="none" gap="2" wrap="wrap">
-              {DASHBOARD_SUPPORTED_AIRLINES.map((airline) => (
-                <Badge as="li" key={airline} variant="surface" size="md">
-                  {airline}
+            <HStack as="ul" aria-label="Supported airlines" listStyleType="none" gap="2" wrap="wrap" minH="16">
+              {automatic.map((airline) => (
+                <Badge as="li" key={airline.code} variant="surface" size="md">
+                  {airline.name}
                 </Badge>
               ))}
             </HStack>
+            <Text fontSize="sm" color="fg.muted">
+              FareBack rebooks these automatically. You can add a booking on any other airline: we watch its price and
+              guide you through the change.
+            </Text>
           </Stack>
           <Stack gap="3">
             <Heading as="h3" size="sm">

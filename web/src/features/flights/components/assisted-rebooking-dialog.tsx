@@ -1,12 +1,12 @@
 import { Box, Button, Dialog, Icon, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { creditExpiryDate } from '@shared/flights/rules.ts';
+import { creditExpiryDate, creditPlausibility } from '@shared/flights/rules.ts';
 import { confirmRebookingInputSchema } from '@shared/schemas/flights.ts';
 import type { Flight } from '@shared/types/flights.ts';
 import { LuExternalLink } from 'react-icons/lu';
 import { MoneyField } from '@/components/form/money-field';
 import { TextField } from '@/components/form/text-field';
 import { useZodForm } from '@/hooks/use-zod-form';
-import { formatMoney } from '@/lib/format';
+import { formatDate, formatMoney } from '@/lib/format';
 import { useConfirmRebooking } from '../api';
 import { airlineManageUrl, savingsSummary } from '../display';
 import { FlightDialog } from './flight-dialog';
@@ -21,16 +21,26 @@ interface AssistedRebookingDialogProps {
  * with the airline, guided here, then tells us the new price and the credit the airline gave;
  * only that confirmation records the flight as rebooked. The amounts are typed in dollars and
  * sent in cents, validated with the request's own schema.
+ *
+ * The fields start empty: what is recorded is what the airline actually gave, typed by the
+ * traveller, never a figure one click confirms. What FareBack expects (the fare it found, the
+ * credit that drop should bring, the usual year of validity) stands beside each field as guidance.
  */
 export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDialogProps) {
   const confirm = useConfirmRebooking();
   const { savings } = savingsSummary(flight);
   const manageUrl = airlineManageUrl(flight);
+  const expectedCredit = creditPlausibility({
+    pricePaid: flight.originalPrice,
+    foundPrice: flight.currentPrice,
+    changePenalty: flight.changePenalty,
+    newPrice: flight.currentPrice ?? flight.originalPrice,
+  }).expected;
   const form = useZodForm(confirmRebookingInputSchema, {
-    newPrice: flight.currentPrice ?? undefined,
-    airlineCredit: savings > 0 ? savings : undefined,
+    newPrice: undefined,
+    airlineCredit: undefined,
     creditReferenceNumber: '',
-    creditExpiryDate: creditExpiryDate(new Date()),
+    creditExpiryDate: '',
   });
 
   // The toast comes from the hook; once the list refetches, this card (and dialog) moves to History.
@@ -78,13 +88,17 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
               <MoneyField
                 label="New price ($)"
                 required
-                hint="What the airline now charges for this booking"
+                hint={`What the airline now charges for this booking. Expected: about ${formatMoney(flight.currentPrice)}, the fare FareBack found.`}
                 {...form.moneyField('newPrice')}
               />
               <MoneyField
                 label="Airline credit ($)"
                 required
-                hint="The credit the airline issued you"
+                hint={`The credit the airline issued you. Expected: about ${formatMoney(expectedCredit)}${
+                  (flight.changePenalty ?? 0) > 0
+                    ? `, the drop less the ${formatMoney(flight.changePenalty)} change fee`
+                    : ''
+                }.`}
                 {...form.moneyField('airlineCredit')}
               />
               <TextField
@@ -92,7 +106,13 @@ export function AssistedRebookingDialog({ flight, onClose }: AssistedRebookingDi
                 autoComplete="off"
                 {...form.field('creditReferenceNumber')}
               />
-              <TextField label="Credit expiry date" type="date" required {...form.field('creditExpiryDate')} />
+              <TextField
+                label="Credit expiry date"
+                type="date"
+                required
+                hint={`As the airline states it. Credits usually last a year: about ${formatDate(creditExpiryDate(new Date()))}.`}
+                {...form.field('creditExpiryDate')}
+              />
             </SimpleGrid>
           </Stack>
         </Dialog.Body>

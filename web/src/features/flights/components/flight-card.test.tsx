@@ -1,19 +1,34 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { buildFlight } from '@/testing/factories';
+import { buildAppliedRule, buildFlight } from '@/testing/factories';
 import type { Flight } from '@shared/types/flights.ts';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, type MockRoute } from '@/testing/mock-api';
 import { renderWithProviders } from '@/testing/render-with-providers';
 import { flightKeys } from '../keys';
 import { FlightCard } from './flight-card';
 
-function renderCard(flight: Flight, routes: Record<string, MockRoute> = {}, offerUpgrade = true) {
+function renderCard(
+  flight: Flight & { awaitingApproval?: boolean },
+  routes: Record<string, MockRoute> = {},
+  offerUpgrade = true,
+  autoRebooking = false,
+) {
   const api = mockApi(routes);
-  const { queryClient } = renderWithProviders(<FlightCard flight={flight} offerUpgrade={offerUpgrade} />);
+  const { queryClient } = renderWithProviders(
+    <FlightCard flight={flight} offerUpgrade={offerUpgrade} autoRebooking={autoRebooking} />,
+  );
   return { ...api, queryClient };
 }
 
 const card = () => screen.getByRole('article');
+
+// The factory's flights leave on 2027-03-14; the card compares that with today, so today is fixed
+// before it (only Date is faked: the queries and toasts keep their real timers).
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2027, 2, 10, 12, 0));
+});
+afterEach(() => vi.useRealTimers());
 
 describe('FlightCard', () => {
   it('shows a monitored flight: fields, badges, links and a disabled No Price Drop', () => {
@@ -46,7 +61,8 @@ describe('FlightCard', () => {
     expect(within(article).getByText('5 minutes ago')).toBeInTheDocument();
     expect(within(article).getByText('$0.00 (0.0%)')).toBeInTheDocument();
     expect(within(article).getByText('14C')).toBeInTheDocument();
-    expect(within(article).getByText('FareBack rebooks this for you')).toBeInTheDocument();
+    expect(within(article).getByText('FareBack rebooks it when you click Rebook at Lower Price')).toBeInTheDocument();
+    expect(within(article).queryByText('FareBack rebooks this for you')).not.toBeInTheDocument();
     expect(within(article).getByText(/No price checks yet/)).toBeInTheDocument();
     expect(within(article).getByRole('link', { name: /Flight status/ })).toHaveAttribute(
       'href',
@@ -73,6 +89,8 @@ describe('FlightCard', () => {
           minNetSavings: 5000,
           reason:
             'Saves $25.00 (6.3%) as airline credit after a $75.00 change fee, below your rebooking threshold of $50.00 or 15%.',
+          rebookingMode: 'automatic',
+          rule: buildAppliedRule(),
         },
       }),
     );
@@ -150,7 +168,8 @@ describe('FlightCard', () => {
     expect(screen.getByText(/tickets cannot be changed automatically/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Rebook at Lower Price' })).not.toBeInTheDocument();
     expect(screen.getByText('Missed Opportunity')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/account');
+    // the upgrade is on the dashboard's Subscription tab, not /account
+    expect(screen.getByRole('link', { name: 'Upgrade to Premium' })).toHaveAttribute('href', '/dashboard?tab=plan');
   });
 
   it('leaves the upgrade link out for premium members', () => {
@@ -240,6 +259,44 @@ describe('FlightCard', () => {
     expect(checkCredit).toHaveAttribute('target', '_blank');
   });
 
+  it('shows in Rebooking Details the two quotes that confirmed the drop', async () => {
+    renderCard(
+      buildFlight({
+        status: 'rebooked',
+        hasBeenRebooked: true,
+        originalPrice: 50000,
+        currentPrice: 44000,
+        rebookingPrice: 44000,
+        rebookingDate: '2027-02-01',
+        airlineCredit: 6000,
+        dropQuotes: [
+          {
+            quotedAt: '2027-01-31T10:00:00.000Z',
+            source: 'simulated',
+            offerId: 'sim_first',
+            price: 44000,
+            currency: 'USD',
+          },
+          {
+            quotedAt: '2027-01-31T10:00:05.000Z',
+            source: 'simulated',
+            offerId: 'sim_second',
+            price: 44000,
+            currency: 'USD',
+          },
+        ],
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'View Rebooking Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rebooking Details' });
+    const proof = within(dialog).getByRole('region', { name: 'How the drop was confirmed' });
+    expect(within(proof).getByText('First quote (drop seen)')).toBeInTheDocument();
+    expect(within(proof).getByText('Second quote (drop confirmed)')).toBeInTheDocument();
+    expect(within(proof).getByText(/simulated · offer sim_first/)).toBeInTheDocument();
+    expect(within(proof).getByText(/simulated · offer sim_second/)).toBeInTheDocument();
+    expect(within(proof).getAllByText('$440.00')).toHaveLength(2);
+  });
+
   it('sends an assisted booking through the guided dialog, validated, in cents', async () => {
     const flight = buildFlight({
       status: 'price_drop',
@@ -262,9 +319,17 @@ describe('FlightCard', () => {
       expect.stringContaining('alaskaair.com'),
     );
     expect(within(dialog).getByText(/Ask for the fare difference as airline credit/)).toBeInTheDocument();
-    expect(within(dialog).getByLabelText(/New price/)).toHaveValue('250.00');
-    expect(within(dialog).getByLabelText(/Airline credit/)).toHaveValue('50.00');
+    // empty, so no click records a credit the airline has not given; the expected figures guide
+    expect(within(dialog).getByLabelText(/New price/)).toHaveValue('');
+    expect(within(dialog).getByLabelText(/Airline credit/)).toHaveValue('');
+    expect(within(dialog).getByLabelText(/Credit expiry date/)).toHaveValue('');
+    expect(within(dialog).getByLabelText(/New price/)).toHaveAccessibleDescription(/Expected: about \$250\.00/);
+    expect(within(dialog).getByLabelText(/Airline credit/)).toHaveAccessibleDescription(/Expected: about \$50\.00/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm Rebooking' }));
+    await waitFor(() => expect(within(dialog).getByLabelText(/New price/)).toHaveAttribute('aria-invalid', 'true'));
+    expect(api.calls(`POST /api/flights/${flight.id}/confirm-rebooking`)).toHaveLength(0);
 
+    fireEvent.change(within(dialog).getByLabelText(/New price/), { target: { value: '250' } });
     fireEvent.change(within(dialog).getByLabelText(/Airline credit/), { target: { value: '0' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm Rebooking' }));
     expect(await within(dialog).findByText('Airline credit must be more than $0')).toBeInTheDocument();
@@ -302,6 +367,8 @@ describe('FlightCard', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Rebook at Lower Price' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rebook at Lower Price' });
+    fireEvent.change(within(dialog).getByLabelText(/New price/), { target: { value: '250' } });
+    fireEvent.change(within(dialog).getByLabelText(/Credit expiry date/), { target: { value: '2028-01-31' } });
     fireEvent.change(within(dialog).getByLabelText(/Airline credit/), { target: { value: '$1,000' } });
     fireEvent.blur(within(dialog).getByLabelText(/Airline credit/));
     expect(within(dialog).getByLabelText(/Airline credit/)).toHaveValue('1,000.00');
@@ -342,23 +409,6 @@ describe('FlightCard', () => {
     expect(api.queryClient.getQueryState(flightKeys.stats())?.isInvalidated).toBe(true);
   });
 
-  it("toasts the server's reason when a flight cannot be removed while it is being rebooked", async () => {
-    const flight = buildFlight({ status: 'rebooking' });
-    const reason = 'This flight is being rebooked. It can be removed once the rebooking has finished.';
-    const api = renderCard(flight, {
-      [`DELETE /api/flights/${flight.id}`]: { status: 409, body: { message: reason } },
-    });
-    api.queryClient.setQueryData(flightKeys.list(), [flight]);
-
-    fireEvent.click(screen.getByRole('button', { name: 'Stop monitoring' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Stop monitoring this flight?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop monitoring' }));
-    expect(await screen.findByText('Could not stop monitoring')).toBeInTheDocument();
-    expect(screen.getByText(reason)).toBeInTheDocument();
-    expect(api.queryClient.getQueryState(flightKeys.list())?.isInvalidated).toBe(false);
-    expect(screen.getByRole('article')).toBeInTheDocument();
-  });
-
   it('offers no Stop monitoring on a rebooked flight, which History keeps with its credit', () => {
     renderCard(buildFlight({ hasBeenRebooked: true, status: 'rebooked', rebookingPrice: 30000, airlineCredit: 5000 }));
     expect(screen.queryByRole('button', { name: 'Stop monitoring' })).not.toBeInTheDocument();
@@ -376,5 +426,86 @@ describe('FlightCard: what the booking did not state', () => {
     renderCard(buildFlight({ passengerCount: 3 }));
     expect(within(card()).getByText('Travellers')).toBeInTheDocument();
     expect(within(card()).getByText('3')).toBeInTheDocument();
+  });
+});
+
+describe('FlightCard: one story per state', () => {
+  const checkNow = () => within(card()).getByRole('button', { name: 'Check Now' });
+
+  it.each([
+    ['cancelled', { status: 'cancelled' as const }, 'Cancelled by airline', 'red', /airline cancelled this flight/],
+    ['departed', { status: 'departed' as const }, 'Departed', 'gray', /has departed/],
+    ['departed', { departureDate: '2027-03-01' }, 'Departed', 'gray', /has departed/],
+    ['rebooking', { status: 'rebooking' as const }, 'Rebooking in progress', 'blue', /rebooking this flight now/],
+    ['awaiting_approval', { awaitingApproval: true }, 'Awaiting your approval', 'purple', /waiting for your approval/],
+  ])('%s: its own badge and border, Check Now off with the reason', (kind, over, badge, tone, reason) => {
+    renderCard(buildFlight({ fareType: 'Basic Economy', isEligibleForRebooking: false, ...over }));
+    expect(card()).toHaveAttribute('data-state', kind);
+    expect(card()).toHaveAttribute('data-border-tone', tone);
+    expect(within(card()).getByText(badge)).toBeInTheDocument();
+    expect(within(card()).queryByText('Limited Monitoring')).not.toBeInTheDocument();
+    expect(checkNow()).toBeDisabled();
+    expect(checkNow()).toHaveAccessibleDescription(reason);
+    expect(within(card()).getByText(reason)).toBeVisible();
+    expect(within(card()).queryByRole('button', { name: 'No Price Drop' })).not.toBeInTheDocument();
+  });
+
+  it('offers no rebooking on a cancelled flight with a drop, and no Missed Opportunity', () => {
+    renderCard(
+      buildFlight({ status: 'cancelled', originalPrice: 40000, currentPrice: 30000, isEligibleForRebooking: true }),
+    );
+    expect(within(card()).queryByRole('button', { name: 'Rebook at Lower Price' })).not.toBeInTheDocument();
+    expect(within(card()).queryByText('Missed Opportunity')).not.toBeInTheDocument();
+    expect(within(card()).queryByTestId('net-savings')).not.toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: 'Stop monitoring' })).toBeEnabled();
+  });
+
+  it('cannot be removed while it is being rebooked, and says why', () => {
+    const flight = buildFlight({ status: 'rebooking' });
+    const api = renderCard(flight);
+    const stop = within(card()).getByRole('button', { name: 'Stop monitoring' });
+    expect(stop).toBeDisabled();
+    expect(stop).toHaveAccessibleDescription(/rebooking this flight now/);
+    fireEvent.click(stop);
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(api.calls(`DELETE /api/flights/${flight.id}`)).toHaveLength(0);
+  });
+
+  it('badges a 20% drop on Basic Economy as a fare that cannot be changed, not as below the threshold', () => {
+    renderCard(
+      buildFlight({
+        status: 'price_drop',
+        fareType: 'Basic Economy',
+        isEligibleForRebooking: false,
+        originalPrice: 45500,
+        currentPrice: 36400,
+        rebookingVerdict: {
+          netSavings: 9100,
+          changePenalty: null,
+          refundForm: 'credit',
+          qualifies: false,
+          international: false,
+          minNetSavings: 5000,
+          reason: 'Saves $91.00 (20.0%) as airline credit if changed, but this fare cannot be changed automatically.',
+          rebookingMode: 'none',
+          rule: buildAppliedRule({
+            explanation: 'Delta Basic Economy: cannot be changed',
+            changeAllowed: false,
+            changeFee: null,
+            refundForm: 'none',
+            creditValidMonths: null,
+          }),
+        },
+        rebookingMode: 'none',
+      }),
+    );
+    const net = within(card()).getByTestId('net-savings');
+    expect(within(net).getByText('Fare cannot be changed')).toBeInTheDocument();
+    expect(within(card()).queryByText('Below your rebooking threshold')).not.toBeInTheDocument();
+  });
+
+  it('says FareBack rebooks on its own only with automatic rebooking on', () => {
+    renderCard(buildFlight(), {}, false, true);
+    expect(within(card()).getByText('FareBack rebooks this for you')).toBeInTheDocument();
   });
 });

@@ -15,7 +15,6 @@ import {
 } from '@chakra-ui/react';
 import {
   airlineLinks,
-  borderTone,
   eligibilityBadge,
   eligibilityExplanation,
   isMissedOpportunity,
@@ -24,10 +23,8 @@ import {
   rebookAction,
   rebookingPathLabel,
   savingsSummary,
-  statusBadge,
-  type BorderTone,
 } from '../display';
-import type { Flight } from '@shared/types/flights.ts';
+import { CARD_BORDER_COLOURS, cardState, type CardStateInput } from '../card-state';
 import { lazy, Suspense, useState } from 'react';
 import { LuArrowRight, LuCircleAlert, LuExternalLink, LuHandshake, LuTrash2, LuZap } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
@@ -35,6 +32,7 @@ import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useCheckPrice, useRebookFlight } from '../api';
 import { AssistedRebookingDialog } from './assisted-rebooking-dialog';
 import { Detail, DetailList } from './flight-details';
+import { PartyPrice } from './party-price';
 import { RebookingDetailsDialog } from './rebooking-details-dialog';
 import { StopMonitoringDialog } from './stop-monitoring-dialog';
 import { useNow } from './use-now';
@@ -42,30 +40,32 @@ import { useNow } from './use-now';
 // recharts is the dashboard's heaviest dependency; it loads with the first card that has a history.
 const PriceHistoryChart = lazy(() => import('./price-history-chart'));
 
-const BORDER_COLOURS: Record<BorderTone, string> = {
-  orange: 'orange.500',
-  green: 'green.500',
-  primary: 'brand.solid',
-  gray: 'gray.300',
-};
+// The dashboard's Subscription tab (features/dashboard/tabs.ts), where the upgrade is.
+const UPGRADE_URL = '/dashboard?tab=plan';
 
 interface FlightCardProps {
-  flight: Flight;
+  flight: CardStateInput;
   /** Whether the Missed Opportunity notice offers the upgrade (not to premium members). */
   offerUpgrade?: boolean;
+  /** The traveller is premium with automatic rebooking on: FareBack rebooks without a click. */
+  autoRebooking?: boolean;
 }
 
 /** One monitored or rebooked flight; money with 2 decimals. */
-export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
+export function FlightCard({ flight, offerUpgrade = true, autoRebooking = false }: FlightCardProps) {
   const now = useNow();
   const checkPrice = useCheckPrice();
   const rebook = useRebookFlight();
   const [dialog, setDialog] = useState<'details' | 'assisted' | 'stop' | null>(null);
 
-  const status = statusBadge(flight);
+  const state = cardState(flight, now);
+  const offReasonId = `card-actions-off-${flight.id}`;
   const eligibility = eligibilityBadge(flight);
   const { savings, percent } = savingsSummary(flight);
-  const net = netSavingsView(flight);
+  // Once the fare is past acting on (departed, cancelled, being rebooked), what a drop would save
+  // is no longer part of the card's story.
+  const actionable = state.actionsOffReason === null;
+  const net = actionable ? netSavingsView(flight) : null;
   const links = airlineLinks(flight);
   const action = rebookAction(flight);
   const title = `${flight.airline} ${flight.flightNumber}`;
@@ -88,8 +88,9 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
       aria-label={title}
       variant="outline"
       borderLeftWidth="6px"
-      borderLeftColor={BORDER_COLOURS[borderTone(flight)]}
-      data-border-tone={borderTone(flight)}
+      borderLeftColor={CARD_BORDER_COLOURS[state.border]}
+      data-border-tone={state.border}
+      data-state={state.kind}
       height="full"
       minW="0"
     >
@@ -104,8 +105,8 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
             </Text>
           </Box>
           <HStack gap="2" wrap="wrap">
-            <Badge colorPalette={status.tone} variant="solid" size="md">
-              {status.label}
+            <Badge colorPalette={state.badge.tone} variant="solid" size="md">
+              {state.badge.label}
             </Badge>
             <Badge colorPalette={eligibility.tone} variant="subtle" size="md">
               {eligibility.label}
@@ -141,12 +142,24 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
         </Stack>
 
         <DetailList columns={3}>
-          <Detail label="Original price">{formatMoney(flight.originalPrice)}</Detail>
+          <Detail label="Original price">
+            <PartyPrice total={flight.originalPrice} passengers={flight.passengerCount} />
+          </Detail>
           {flight.hasBeenRebooked ? (
-            <Detail label="New booking price">{formatMoney(flight.rebookingPrice)}</Detail>
+            <Detail label="New booking price">
+              {flight.rebookingPrice === null ? (
+                formatMoney(null)
+              ) : (
+                <PartyPrice total={flight.rebookingPrice} passengers={flight.passengerCount} />
+              )}
+            </Detail>
           ) : (
             <Detail label="Current price">
-              {flight.currentPrice === null ? 'Not checked' : formatMoney(flight.currentPrice)}
+              {flight.currentPrice === null ? (
+                'Not checked'
+              ) : (
+                <PartyPrice total={flight.currentPrice} passengers={flight.passengerCount} />
+              )}
             </Detail>
           )}
           <Detail label="Last checked">{lastCheckedLabel(flight.lastChecked, now)}</Detail>
@@ -178,6 +191,12 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
             <Text fontSize="sm" color="fg.muted">
               {net.reason}
             </Text>
+            {action.kind === 'rebook' && action.label === 'Approve rebooking' && (
+              <Text fontSize="sm" data-testid="approval-needed">
+                New fare {formatMoney(flight.currentPrice)}: approve and FareBack rebooks at once if the fare still
+                holds. {flight.rebookingRule.explanation}.
+              </Text>
+            )}
           </Stack>
         )}
 
@@ -194,7 +213,7 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
               No price checks yet. Use Check Now to record the current fare.
             </Text>
           )}
-          {isMissedOpportunity(flight) && (
+          {actionable && isMissedOpportunity(flight) && (
             <Alert.Root status="warning" variant="subtle" borderRadius="md">
               <Alert.Indicator />
               <Alert.Content>
@@ -205,7 +224,7 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
                   FareBack rebook it for you.{' '}
                   {offerUpgrade && (
                     <Link asChild fontWeight="semibold" color="orange.fg">
-                      <RouterLink to="/account">Upgrade to Premium</RouterLink>
+                      <RouterLink to={UPGRADE_URL}>Upgrade to Premium</RouterLink>
                     </Link>
                   )}
                 </Alert.Description>
@@ -233,10 +252,10 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
           )}
         </DetailList>
 
-        {flight.isEligibleForRebooking && !flight.hasBeenRebooked && (
+        {flight.isEligibleForRebooking && actionable && (
           <HStack gap="2" fontSize="sm" color="fg.muted">
             <Icon as={flight.rebookingMethod === 'source' ? LuZap : LuHandshake} aria-hidden />
-            <Text>{rebookingPathLabel(flight.rebookingMethod)}</Text>
+            <Text>{rebookingPathLabel(flight.rebookingMethod, autoRebooking)}</Text>
           </HStack>
         )}
 
@@ -254,15 +273,15 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
 
       <Separator />
       <Card.Footer pt="4" gap="3" flexWrap="wrap" alignItems="center">
-        {/* A rebooked flight's fare is settled: the api no longer checks it (409), so the button
-            stays where the spec puts it but cannot be pressed. */}
+        {/* Check Now stays where the spec puts it; when the flight is past checking (rebooked,
+            departed, cancelled, being rebooked) it cannot be pressed and the card says why. */}
         <Button
           variant="outline"
           onClick={onCheckNow}
           loading={checkPrice.isPending}
           loadingText="Checking..."
-          disabled={flight.hasBeenRebooked}
-          title={flight.hasBeenRebooked ? 'Rebooked flights are no longer price-checked' : undefined}
+          disabled={!actionable}
+          aria-describedby={actionable ? undefined : offReasonId}
         >
           Check Now
         </Button>
@@ -271,25 +290,28 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
             {action.label}
           </Button>
         )}
-        {action.kind === 'rebook' && (
+        {actionable && action.kind === 'rebook' && (
           <Button colorPalette="green" onClick={onRebook} loading={rebook.isPending} loadingText="Rebooking...">
             {action.label}
           </Button>
         )}
-        {action.kind === 'explanation' && (
-          <HStack gap="2" align="flex-start" flex="1" minW="12rem" fontSize="sm" color="fg.muted">
-            <Icon as={LuCircleAlert} color="orange.fg" mt="0.5" aria-hidden />
-            <Text>{action.text}</Text>
-          </HStack>
-        )}
-        {action.kind === 'none' && (
+        {actionable && action.kind === 'explanation' && <CardNote>{action.text}</CardNote>}
+        {actionable && action.kind === 'none' && (
           <Button variant="subtle" disabled>
             {action.label}
           </Button>
         )}
+        {!actionable && state.actionsOffReason && <CardNote id={offReasonId}>{state.actionsOffReason}</CardNote>}
         {/* A rebooked flight is no longer monitored: it stays in History with its credit. */}
-        {!flight.hasBeenRebooked && (
-          <Button variant="ghost" colorPalette="red" ms="auto" onClick={() => setDialog('stop')}>
+        {state.kind !== 'rebooked' && (
+          <Button
+            variant="ghost"
+            colorPalette="red"
+            ms="auto"
+            onClick={() => setDialog('stop')}
+            disabled={!state.canStopMonitoring}
+            aria-describedby={state.canStopMonitoring ? undefined : offReasonId}
+          >
             <LuTrash2 aria-hidden />
             Stop monitoring
           </Button>
@@ -300,6 +322,16 @@ export function FlightCard({ flight, offerUpgrade = true }: FlightCardProps) {
       {dialog === 'assisted' && <AssistedRebookingDialog flight={flight} onClose={() => setDialog(null)} />}
       {dialog === 'stop' && <StopMonitoringDialog flight={flight} onClose={() => setDialog(null)} />}
     </Card.Root>
+  );
+}
+
+/** A sentence in the footer saying why an action is not there or cannot be pressed. */
+function CardNote({ id, children }: { id?: string; children: string }) {
+  return (
+    <HStack gap="2" align="flex-start" flex="1" minW="12rem" fontSize="sm" color="fg.muted">
+      <Icon as={LuCircleAlert} color="orange.fg" mt="0.5" aria-hidden />
+      <Text id={id}>{children}</Text>
+    </HStack>
   );
 }
 

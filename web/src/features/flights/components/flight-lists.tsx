@@ -8,6 +8,7 @@ import { isPremium, useCurrentUser } from '@/lib/auth';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useFlights } from '../api';
 import { FlightCard } from './flight-card';
+import { useApprovalLink } from './use-approval-link';
 
 /*
  * The dashboard's flight tabs: Flights (not yet rebooked), Rebooking History
@@ -34,11 +35,18 @@ function FlightsQuery({ children }: { children: (flights: Flight[]) => ReactNode
   );
 }
 
-function FlightGrid({ flights, offerUpgrade }: { flights: Flight[]; offerUpgrade: boolean }) {
+function FlightGrid({ flights }: { flights: Flight[] }) {
+  const { data: user } = useCurrentUser();
+  const premium = isPremium(user);
   return (
     <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
       {flights.map((flight) => (
-        <FlightCard key={flight.id} flight={flight} offerUpgrade={offerUpgrade} />
+        <FlightCard
+          key={flight.id}
+          flight={flight}
+          offerUpgrade={!premium}
+          autoRebooking={premium && user?.autoRebooking === true}
+        />
       ))}
     </SimpleGrid>
   );
@@ -53,6 +61,7 @@ interface FlightsPanelProps {
 
 /** Tab 0: flights not yet rebooked, two columns (one on narrow screens). */
 export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
+  useApprovalLink();
   const { data: user } = useCurrentUser();
   const premium = isPremium(user);
   return (
@@ -92,7 +101,7 @@ export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
                 }
               />
             ) : (
-              <FlightGrid flights={monitored} offerUpgrade={!premium} />
+              <FlightGrid flights={monitored} />
             )}
           </Stack>
         );
@@ -103,7 +112,6 @@ export function FlightsPanel({ onUpgrade, onAddFlight }: FlightsPanelProps) {
 
 /** Tab 1: rebooked flights and what they saved in total. */
 export function HistoryPanel() {
-  const { data: user } = useCurrentUser();
   return (
     <FlightsQuery>
       {(flights) => {
@@ -146,7 +154,7 @@ export function HistoryPanel() {
                 </Flex>
               </Card.Body>
             </Card.Root>
-            <FlightGrid flights={rebooked} offerUpgrade={!isPremium(user)} />
+            <FlightGrid flights={rebooked} />
           </Stack>
         );
       }}

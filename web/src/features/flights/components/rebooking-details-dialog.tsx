@@ -1,10 +1,9 @@
 import { Button, Dialog, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { COMMISSION_RATE_PERCENT } from '@shared/constants.ts';
 import { airlineLinks, savingsSummary } from '../display';
 import type { Flight } from '@shared/types/flights.ts';
 import type { ReactNode } from 'react';
 import { LuExternalLink } from 'react-icons/lu';
-import { formatDate, formatMoney, formatPercent } from '@/lib/format';
+import { formatDate, formatDateTime, formatMoney, formatPercent } from '@/lib/format';
 import { Detail, DetailList } from './flight-details';
 import { FlightDialog } from './flight-dialog';
 
@@ -23,8 +22,8 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
       ? links.websiteUrl
       : `https://www.google.com/search?q=${encodeURIComponent(`${flight.airline} travel credit`)}`;
   const commission = flight.commissionAmount ?? 0;
-  // the rate recorded with the rebooking (a plan's rate may have changed since)
-  const rate = flight.commissionRate ?? COMMISSION_RATE_PERCENT;
+  // the rate recorded with the rebooking (a plan's rate, or the traveller's plan, may have changed since)
+  const rate = flight.commissionRate;
 
   return (
     <FlightDialog closeLabel="Close rebooking details" onClose={onClose}>
@@ -60,6 +59,7 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
               </Detail>
               <Detail label="Rebooked on">{formatDate(flight.rebookingDate)}</Detail>
             </DetailList>
+            <DropProof flight={flight} />
           </Section>
           <Section title="Airline Credit Information">
             <DetailList>
@@ -90,8 +90,9 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
           <Section title="Commission Information">
             {commission > 0 ? (
               <Text>
-                A commission of {formatMoney(commission)} ({rate}% of the airline credit) will appear on your next
-                billing statement. It is charged only because this rebooking succeeded.
+                A commission of {formatMoney(commission)}
+                {rate !== null ? ` (${rate}% of the airline credit)` : ''} will appear on your next billing statement.
+                It is charged only because this rebooking succeeded.
               </Text>
             ) : (
               <Text>No commission is charged on this rebooking.</Text>
@@ -105,6 +106,36 @@ export function RebookingDetailsDialog({ flight, onClose }: RebookingDetailsDial
         </Dialog.ActionTrigger>
       </Dialog.Footer>
     </FlightDialog>
+  );
+}
+
+const QUOTE_LABELS = ['First quote (drop seen)', 'Second quote (drop confirmed)'];
+
+/**
+ * The quotes that proved the drop before anything was done about it (issue 24, "proof of a
+ * drop"): the first showed it, the second, taken apart from it, confirmed it.
+ */
+function DropProof({ flight }: { flight: Flight }) {
+  const quotes = flight.dropQuotes ?? [];
+  if (quotes.length === 0) return null;
+  return (
+    <Stack as="section" gap="2" aria-label="How the drop was confirmed">
+      <Text fontSize="sm" color="fg.muted">
+        FareBack acted only after a second, separate quote confirmed the lower fare; the airline checked it again when
+        the booking was changed.
+      </Text>
+      <DetailList>
+        {quotes.map((quote, index) => (
+          <Detail key={`${quote.quotedAt}-${index}`} label={QUOTE_LABELS[index] ?? `Quote ${index + 1}`}>
+            {formatMoney(quote.price)}
+            <Text as="span" display="block" fontSize="sm" fontWeight="normal" color="fg.muted">
+              {formatDateTime(quote.quotedAt)} · {quote.source}
+              {quote.offerId ? ` · offer ${quote.offerId}` : ''}
+            </Text>
+          </Detail>
+        ))}
+      </DetailList>
+    </Stack>
   );
 }
 

@@ -9,13 +9,21 @@ interface Tile {
   label: string;
   icon: IconType;
   value: (stats: DashboardStats) => string;
+  /** What the figure counts, when its name alone could mislead. */
+  note?: string;
 }
 
 // Four tiles; money in whole dollars.
 const TILES: readonly Tile[] = [
   { label: 'Monitored Flights', icon: LuPlane, value: (s) => String(s.monitoredFlights) },
   { label: 'Price Drops Found', icon: LuTrendingDown, value: (s) => String(s.priceDropsFound) },
-  { label: 'Total Potential Savings', icon: LuPiggyBank, value: (s) => formatMoney(s.potentialSavings, 0) },
+  {
+    label: 'Total Potential Savings',
+    icon: LuPiggyBank,
+    value: (s) => formatMoney(s.potentialSavings, 0),
+    // The api counts only drops a rebooking can claim (queries/flights.ts dashboardStats).
+    note: 'Drops you can claim, after change fees',
+  },
   { label: 'Actual Savings', icon: LuWallet, value: (s) => formatMoney(s.actualSavings, 0) },
 ];
 
@@ -47,6 +55,11 @@ export function StatsTiles() {
             ) : (
               <Text fontSize="sm" color="fg.muted">
                 No stats available
+              </Text>
+            )}
+            {tile.note && (
+              <Text fontSize="xs" color="fg.muted">
+                {tile.note}
               </Text>
             )}
           </Card.Body>

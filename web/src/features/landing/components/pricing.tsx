@@ -95,7 +95,8 @@ export function Pricing() {
         />
       </SimpleGrid>
       <Text textAlign="center" color="fg.muted" fontSize="sm" mt="6">
-        Premium is billed annually. Cancel any time from your dashboard.
+        Premium is billed annually and renews each year. Cancel any time from your dashboard: Premium stays until the
+        end of the year you paid for and is not renewed (or ends at once if you choose, with no refund).
       </Text>
     </Section>
   );

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn } from '@/components/data-table/data-table';
 import { QueryState } from '@/components/query-state/query-state';
-import { StatusBadge } from '@/components/ui/status-badge';
+import { StatusBadge, type StatusTone } from '@/components/ui/status-badge';
 import { notify } from '@/components/ui/toaster';
 import { useTableUrlState } from '@/hooks/use-table-url-state';
 import { formatDate, formatMoney, sentenceCase } from '@/lib/format';
@@ -20,14 +20,36 @@ import { CardPayment, PaymentsUnavailableNotice } from './card-payment';
 import { PaymentFrame } from './payment-frame';
 import type { BillingHistoryItem, PaymentIntentResponse } from '@shared/types/billing.ts';
 
+/** Each status its own badge: completed green, pending orange, failed red, refunded plain. */
+const STATUS_TONES: Record<BillingHistoryItem['status'], StatusTone> = {
+  completed: 'success',
+  pending: 'warning',
+  failed: 'danger',
+  refunded: 'outline',
+};
+
 const columns: DataTableColumn<BillingHistoryItem, HistorySortKey>[] = [
   { id: 'date', header: 'Date', cell: (row) => formatDate(row.date), sortKey: 'date' },
-  { id: 'type', header: 'Type', cell: (row) => sentenceCase(row.type) },
+  {
+    id: 'type',
+    header: 'Type',
+    // the payment's purpose in words (the row's description), under its type
+    cell: (row) => (
+      <Stack gap="0">
+        <Text>{sentenceCase(row.type)}</Text>
+        {row.description && (
+          <Text fontSize="xs" color="fg.muted">
+            {row.description}
+          </Text>
+        )}
+      </Stack>
+    ),
+  },
   { id: 'amount', header: 'Amount', cell: (row) => formatMoney(row.amount), numeric: true },
   {
     id: 'status',
     header: 'Status',
-    cell: (row) => <StatusBadge tone={row.status === 'completed' ? 'success' : 'outline'}>{row.status}</StatusBadge>,
+    cell: (row) => <StatusBadge tone={STATUS_TONES[row.status]}>{row.status}</StatusBadge>,
   },
 ];
 
@@ -124,8 +146,12 @@ function PayCommission({ owed }: { owed: number }) {
   );
 }
 
-/** Premium only: the commission owed, the credits earned and the payment history. */
-export function BillingSummary() {
+/**
+ * The commission owed, the credits earned and the payment history, on any plan (a traveller who
+ * downgraded still sees and pays what they owe). With `onlyWhenUsed` it shows nothing to someone
+ * with nothing owed and no history (a Free traveller who never paid).
+ */
+export function BillingSummary({ onlyWhenUsed = false }: { onlyWhenUsed?: boolean }) {
   const commission = useCommission();
   const table = useTableUrlState<HistorySortKey>({
     sortKeys: HISTORY_SORT_KEYS,
@@ -135,6 +161,8 @@ export function BillingSummary() {
     prefix: 'payments',
   });
   const history = useQuery(historyQueryOptions(table.params));
+  const unused = commission.data?.commissionOwed === 0 && history.data?.total === 0;
+  if (onlyWhenUsed && (unused || commission.isPending || history.isPending)) return null;
 
   return (
     <Card.Root variant="outline">

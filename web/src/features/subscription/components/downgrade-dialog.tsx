@@ -1,6 +1,8 @@
-import { Box } from '@chakra-ui/react';
+import { Box, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { FREE_FLIGHT_LIMIT } from '@shared/constants.ts';
+import type { DowngradeTime } from '@shared/schemas/billing.ts';
 import type { CurrentSubscription, UpdateSubscriptionResponse } from '@shared/types/billing.ts';
+import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { notify } from '@/components/ui/toaster';
 import { formatDate } from '@/lib/format';
@@ -16,24 +18,32 @@ interface DowngradeDialogProps {
 }
 
 /**
- * Confirms 'Downgrade to Free' (Cancel keeps the plan, and has the focus). The move to the free
- * plan is immediate (auto-rebooking off, the free plan's flight limit), as the api does it; the
- * paid year is not renewed and nothing is refunded. Flights watched above the free limit are
- * kept: the answer says how many to remove.
+ * Confirms 'Downgrade to Free' and asks when (Cancel keeps the plan, and has the focus). At the
+ * end of the paid year (the default when one is paid ahead): renewal off, Premium kept until then,
+ * nothing lost. Now (the spec's downgrade): the free plan at once (auto-rebooking off, its flight
+ * limit), no refund. Flights watched above the free limit are kept either way.
  */
 export function DowngradeDialog({ subscription, freeFlightLimit, onDowngraded, onClose }: DowngradeDialogProps) {
   const downgrade = useDowngrade();
   const limit = freeFlightLimit ?? FREE_FLIGHT_LIMIT;
-  const endDate = subscription?.endDate ? formatDate(subscription.endDate) : null;
+  const paidAhead =
+    subscription?.endDate && new Date(subscription.endDate) > new Date() && subscription.status !== 'past_due'
+      ? formatDate(subscription.endDate)
+      : null;
+  const [when, setWhen] = useState<DowngradeTime>(paidAhead ? 'period_end' : 'now');
 
   const onConfirm = () =>
-    downgrade.mutate(undefined, {
+    downgrade.mutate(when, {
       onSuccess: (result) => {
-        notify({
-          title: 'Downgraded to Free Tier',
-          description: 'Your subscription has been downgraded. Auto-rebooking has been disabled.',
-          status: 'success',
-        });
+        notify(
+          when === 'period_end'
+            ? { title: 'Subscription Updated', description: result.message, status: 'success' }
+            : {
+                title: 'Downgraded to Free Tier',
+                description: 'Your subscription has been downgraded. Auto-rebooking has been disabled.',
+                status: 'success',
+              },
+        );
         onDowngraded(result);
         onClose();
       },
@@ -42,24 +52,52 @@ export function DowngradeDialog({ subscription, freeFlightLimit, onDowngraded, o
   return (
     <ConfirmDialog
       title="Downgrade to Free?"
-      confirmLabel="Downgrade to Free"
+      confirmLabel={when === 'period_end' ? 'Downgrade at year end' : 'Downgrade now'}
       busyLabel="Downgrading..."
       busy={downgrade.isPending}
       onConfirm={onConfirm}
       onClose={onClose}
     >
-      <Box as="ul" listStyleType="disc" ps="5" display="flex" flexDirection="column" gap="2">
-        <li>
-          You move to the Free plan now: auto-rebooking is turned off and FareBack monitors up to {limit} flights.
-          Price-drop alerts and manual rebooking stay.
-        </li>
-        <li>
-          {endDate
-            ? `Premium will not renew: the year you paid for ends on ${endDate}, and nothing more is charged or refunded.`
-            : 'Premium will not renew: nothing more is charged or refunded.'}
-        </li>
-        <li>No flight is deleted. If you watch more than {limit}, remove some before adding new ones.</li>
-      </Box>
+      <Stack gap="4">
+        {paidAhead && (
+          <RadioGroup.Root
+            value={when}
+            onValueChange={(details) => setWhen(details.value === 'now' ? 'now' : 'period_end')}
+            aria-label="When to downgrade"
+          >
+            <Stack gap="3">
+              <RadioGroup.Item value="period_end" alignItems="flex-start">
+                <RadioGroup.ItemHiddenInput />
+                <RadioGroup.ItemIndicator mt="0.5" />
+                <RadioGroup.ItemText>
+                  <Text fontWeight="medium">At the end of the paid year ({paidAhead})</Text>
+                  <Text fontSize="sm" color="fg.muted">
+                    Premium stays until {paidAhead}, then it does not renew. Nothing is lost or charged.
+                  </Text>
+                </RadioGroup.ItemText>
+              </RadioGroup.Item>
+              <RadioGroup.Item value="now" alignItems="flex-start">
+                <RadioGroup.ItemHiddenInput />
+                <RadioGroup.ItemIndicator mt="0.5" />
+                <RadioGroup.ItemText>
+                  <Text fontWeight="medium">Now</Text>
+                  <Text fontSize="sm" color="fg.muted">
+                    Premium ends today; the rest of the paid year is not refunded.
+                  </Text>
+                </RadioGroup.ItemText>
+              </RadioGroup.Item>
+            </Stack>
+          </RadioGroup.Root>
+        )}
+        <Box as="ul" listStyleType="disc" ps="5" display="flex" flexDirection="column" gap="2">
+          <li>
+            {when === 'period_end' ? `From ${paidAhead}` : 'From now'} you are on the Free plan: auto-rebooking is
+            turned off and FareBack monitors up to {limit} flights. Price-drop alerts and manual rebooking stay.
+          </li>
+          <li>Premium will not renew: nothing more is charged, and nothing is refunded.</li>
+          <li>No flight is deleted. If you watch more than {limit}, remove some before adding new ones.</li>
+        </Box>
+      </Stack>
     </ConfirmDialog>
   );
 }

@@ -1,11 +1,11 @@
 import { Alert, Button, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { notify } from '@/components/ui/toaster';
 import { errorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import type { SubscriptionPlan } from '@/lib/plans';
-import { createPaymentIntent } from '../api';
+import { createPaymentIntent, currentSubscriptionQueryOptions } from '../api';
 import { CardPayment } from './card-payment';
 import { PaymentFrame } from './payment-frame';
 
@@ -42,10 +42,17 @@ export function PaymentDialog({ plan, onClose }: PaymentDialogProps) {
     mutate({ amount: plan.price, planId: plan.id });
   }, [mutate, plan.price, plan.id]);
 
-  const onPaid = () => {
+  // 'Payment Successful' only once the subscription reads Premium (Stripe's webhook may come later):
+  // until then the dialog says 'Activating Premium...' and reads the subscription again each second
+  const [activating, setActivating] = useState(false);
+  const subscription = useQuery({ ...currentSubscriptionQueryOptions(), refetchInterval: activating ? 1000 : false });
+  const active = activating && subscription.data?.tier === 'premium';
+  useEffect(() => {
+    if (!active) return;
     notify({ title: 'Payment Successful', description: 'Your subscription has been updated!', status: 'success' });
     onClose();
-  };
+  }, [active, onClose]);
+  const onPaid = () => setActivating(true);
 
   const failure = intent.isError
     ? errorMessage(intent.error, UPGRADE_FALLBACK)
@@ -61,9 +68,15 @@ export function PaymentDialog({ plan, onClose }: PaymentDialogProps) {
     >
       <Stack gap="4">
         <Text>
-          {plan.name}: <strong>{formatMoney(plan.price)}</strong> per year, billed annually.
+          {plan.name}: <strong>{formatMoney(plan.price)}</strong> per year, billed annually and renewed each year until
+          you downgrade. Downgrading at the end of the paid year keeps Premium until then; downgrading now ends it at
+          once, with no refund.
         </Text>
-        {failure ? (
+        {activating ? (
+          <Text role="status" aria-live="polite">
+            Activating Premium...
+          </Text>
+        ) : failure ? (
           <Alert.Root status="error" role="alert">
             <Alert.Indicator />
             <Alert.Content>

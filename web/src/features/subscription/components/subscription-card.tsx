@@ -1,8 +1,9 @@
 import { Badge, Button, Card, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import type { CurrentUser } from '@/lib/auth';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatMoney } from '@/lib/format';
 import type { SubscriptionPlan } from '@/lib/plans';
 import type { CurrentSubscription } from '@shared/types/billing.ts';
+import type { ReactNode } from 'react';
 import { PaymentsUnavailableNotice } from './card-payment';
 
 interface SubscriptionCardProps {
@@ -13,6 +14,11 @@ interface SubscriptionCardProps {
   subscription: CurrentSubscription | undefined;
   onUpgrade: () => void;
   onDowngrade: () => void;
+  /** Renewal back on while a downgrade is scheduled. */
+  onKeepPremium: () => void;
+  keepingPremium: boolean;
+  /** The card used for renewals and statements (shown once one is saved, or a payment failed). */
+  cardAction: ReactNode;
 }
 
 function Feature({ name, value, detail }: { name: string; value: string; detail?: string }) {
@@ -39,17 +45,32 @@ function Feature({ name, value, detail }: { name: string; value: string; detail?
   );
 }
 
-/** When a premium subscription renews or ends, as the traveller should read it. */
+/** When a premium subscription renews (and for how much) or ends, as the traveller should read it. */
 function renewalLine(subscription: CurrentSubscription | undefined): string | null {
   if (!subscription) return null;
-  if (subscription.status === 'past_due') return 'Your renewal payment failed. It is retried; check your card.';
+  if (subscription.status === 'past_due') return 'Your renewal payment failed: update your card to keep Premium.';
+  if (subscription.renewal) {
+    return `Renews on ${formatDate(subscription.renewal.date)} for ${formatMoney(subscription.renewal.amount)} a year.`;
+  }
+  if (subscription.scheduledChange) {
+    return `Premium until ${formatDate(subscription.scheduledChange.at)}, then the Free plan: renewal is off.`;
+  }
   if (!subscription.endDate) return null;
-  const date = formatDate(subscription.endDate);
-  return subscription.renews ? `Renews on ${date}.` : `Paid through ${date}; it does not renew.`;
+  return `Paid through ${formatDate(subscription.endDate)}; it does not renew.`;
 }
 
 /** 'Your Subscription': the tier, what it includes, and the one change it allows. */
-export function SubscriptionCard({ user, premium, plan, subscription, onUpgrade, onDowngrade }: SubscriptionCardProps) {
+export function SubscriptionCard({
+  user,
+  premium,
+  plan,
+  subscription,
+  onUpgrade,
+  onDowngrade,
+  onKeepPremium,
+  keepingPremium,
+  cardAction,
+}: SubscriptionCardProps) {
   const rate = plan?.commissionRate ?? 0;
   const renewal = premium ? renewalLine(subscription) : null;
   return (
@@ -87,16 +108,24 @@ export function SubscriptionCard({ user, premium, plan, subscription, onUpgrade,
           </Text>
         )}
       </Card.Body>
-      <Card.Footer>
+      <Card.Footer gap="3" flexWrap="wrap">
         {premium ? (
-          <Button variant="outline" onClick={onDowngrade}>
-            Downgrade to Free
-          </Button>
+          <>
+            {subscription?.scheduledChange && (
+              <Button onClick={onKeepPremium} loading={keepingPremium} loadingText="Saving...">
+                Keep Premium (renew)
+              </Button>
+            )}
+            <Button variant="outline" onClick={onDowngrade}>
+              {subscription?.scheduledChange ? 'Downgrade now' : 'Downgrade to Free'}
+            </Button>
+          </>
         ) : subscription?.paymentMode === 'unavailable' ? (
           <PaymentsUnavailableNotice />
         ) : (
           <Button onClick={onUpgrade}>Upgrade to Premium</Button>
         )}
+        {cardAction}
       </Card.Footer>
     </Card.Root>
   );
