@@ -45,6 +45,8 @@ interface FlightRow {
   original: number;
   current: number | null;
   eligible: boolean;
+  /** The fare brand, when the rulebook must see it (public.airline_rules matches it). */
+  fareType?: string;
   lastChecked: Date | null;
   rebooked?: { at: Date; price: number; credit: number };
 }
@@ -107,6 +109,7 @@ const FLIGHTS: FlightRow[] = [
     original: 40000,
     current: 35000,
     eligible: false,
+    fareType: 'Basic Economy',
     lastChecked: ago(3, 1),
   },
   {
@@ -216,12 +219,12 @@ beforeAll(async () => {
     const [row] = await sql<{ id: string }[]>`
       insert into public.flights (
         user_id, airline, flight_number, booking_code, passenger_last_name, departure_airport, arrival_airport,
-        departure_date, status, original_price, current_price, is_eligible_for_rebooking, last_checked,
+        departure_date, status, original_price, current_price, is_eligible_for_rebooking, fare_type, last_checked,
         has_been_rebooked, rebooking_date, rebooking_price, airline_credit, created_at,
         commission_rate, commission_amount)
       values (
         ${f.user().id}, ${f.airline}, ${f.flightNumber}, ${f.code}, 'Lee', ${f.from}, ${f.to},
-        ${f.departure}, ${f.status}, ${f.original}, ${f.current}, ${f.eligible}, ${f.lastChecked},
+        ${f.departure}, ${f.status}, ${f.original}, ${f.current}, ${f.eligible}, ${f.fareType ?? null}, ${f.lastChecked},
         ${f.rebooked !== undefined}, ${f.rebooked?.at ?? null}, ${f.rebooked?.price ?? null},
         ${f.rebooked?.credit ?? null}, ${new Date(Date.now() - (FLIGHTS.length - i) * 60_000)},
         -- what private.record_rebooking stores: the traveller's plan rate at the time, and the amount
@@ -281,7 +284,7 @@ describe('GET /api/admin/stats', () => {
       currentlyMonitoredFlights: 4,
       // departure day today or later, whatever the status (A01, B03, B04, C05, C06, D08, E10)
       upcomingFlights: 7,
-      // B03 qualifies (net $200 >= $50); B04's fare cannot be changed
+      // B03 qualifies (net $200 >= $50); B04's fare (United Basic Economy) cannot be changed
       potentialRebookableFlights: 1,
       // A01, A02, B03, B04, E10: a fare below the price paid was found on them
       totalPriceDrops: 5,

@@ -10,6 +10,7 @@ const CURRENT_USER_FIELDS = [
   'id',
   'username',
   'email',
+  'emailConfirmed',
   'isAdmin',
   'emailConnected',
   'emailConnectionState',
