@@ -3,6 +3,7 @@ import { useContext, useMemo, useSyncExternalStore } from 'react';
 import type { CurrentUser, CurrentUserResponse } from '@shared/types/user.ts';
 import { CURRENT_USER_POLL_MS } from '@shared/constants.ts';
 import { ApiError, apiRequest } from './api-client';
+import { getAccessToken } from './supabase';
 import { QueryRuntimeContext } from './query-runtime-loader';
 
 /*
@@ -18,8 +19,13 @@ export const authKeys = {
   me: () => [...authKeys.all, 'me'] as const,
 };
 
-/** GET /api/auth/me; a 401 means nobody is signed in, which is data (null), not an error. */
+/**
+ * GET /api/auth/me; a 401 means nobody is signed in, which is data (null), not an error. Without
+ * a session in this browser nobody is signed in: the api is not asked (its 401 would reach the
+ * console of every signed-out page).
+ */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
+  if (!(await getAccessToken())) return null;
   try {
     const { user } = await apiRequest<CurrentUserResponse>('GET', '/auth/me');
     return user;

@@ -15,7 +15,7 @@ const inBrowser = typeof window !== 'undefined';
 export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL ?? (inBrowser ? window.location.origin : '');
 
 /** supabase-js's default storage key: `sb-<first label of the project host>-auth-token`. */
-function storageKey(): string {
+export function sessionStorageKey(): string {
   const ref = new URL(SUPABASE_URL).hostname.split('.')[0] ?? '';
   return `sb-${ref}-auth-token`;
 }
@@ -23,7 +23,7 @@ function storageKey(): string {
 /** Whether supabase-js has a session saved in this browser (read synchronously). */
 export function hasStoredSession(): boolean {
   try {
-    return window.localStorage.getItem(storageKey()) !== null;
+    return window.localStorage.getItem(sessionStorageKey()) !== null;
   } catch {
     return false;
   }
@@ -88,4 +88,16 @@ export async function adoptSession(session: { access_token: string; refresh_toke
     refresh_token: session.refresh_token,
   });
   if (error) throw error;
+}
+
+/**
+ * Forgets this browser's session after the api has ended it at Auth (logout, account deletion).
+ * supabase-js's signOut would first ask Auth to end it again with the dead token, which Auth
+ * refuses with a 403 in the console; with the stored copy removed first, signOut finds no token
+ * to send and only clears what is left, telling the listeners (SIGNED_OUT).
+ */
+export async function forgetSession(): Promise<void> {
+  const supabase = await loadSupabase();
+  window.localStorage.removeItem(sessionStorageKey());
+  await supabase.auth.signOut({ scope: 'local' });
 }

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { storeSession } from './session';
 
 export interface MockResponse {
   status?: number;
@@ -38,7 +39,13 @@ export function mockApi(routes: Record<string, MockRoute>) {
   };
 }
 
-/** The me endpoint for a signed-in user, or a 401 for a visitor. */
-export function meRoute(user: unknown): MockResponse {
-  return user ? { body: { user } } : { status: 401, body: { message: 'Not signed in' } };
+/**
+ * The me endpoint for a signed-in user, or a 401 for a visitor. A signed-in user also gets a
+ * session stored in this browser (./session.ts), as after a sign-in: without one the app does not
+ * ask the api who is signed in.
+ */
+export function meRoute<T extends { id: string }>(user: T | null | undefined): MockResponse {
+  if (!user) return { status: 401, body: { message: 'Not signed in' } };
+  storeSession(user.id);
+  return { body: { user } };
 }

@@ -1,3 +1,5 @@
+import { sessionStorageKey } from '@/lib/supabase';
+
 /** A syntactically valid JWT (not signed): supabase-js reads its claims, never its signature. */
 export function fakeJwt(payload: Record<string, unknown>): string {
   const encode = (part: object) =>
@@ -15,4 +17,14 @@ export function buildSession(userId: string) {
     expires_in: 3600,
     token_type: 'bearer',
   };
+}
+
+/**
+ * Saves a session for `userId` where supabase-js keeps it, as after a sign-in: the app asks the
+ * api who is signed in (GET /api/auth/me) only when this browser holds a session.
+ */
+export function storeSession(userId: string): void {
+  const session = buildSession(userId);
+  const user = { id: userId, aud: 'authenticated', role: 'authenticated', app_metadata: {}, user_metadata: {} };
+  window.localStorage.setItem(sessionStorageKey(), JSON.stringify({ ...session, user }));
 }

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildUser } from '@/testing/factories';
+import { storeSession } from '@/testing/session';
 import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -75,6 +76,7 @@ describe('header', () => {
   it("signs out: posts logout, toasts 'Logged out successfully' and goes to /", async () => {
     let signedIn = true;
     const user = buildUser();
+    storeSession(user.id);
     const api = mockApi({
       'GET /api/auth/me': () => meRoute(signedIn ? user : null),
       'POST /api/auth/logout': () => {
@@ -84,6 +86,7 @@ describe('header', () => {
     });
     const { router } = renderApp('/account');
     const menu = await openAccountMenu();
+    const asked = api.calls('GET /api/auth/me').length;
     await selectMenuItem(menu, 'Sign out');
 
     expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
@@ -91,6 +94,16 @@ describe('header', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(api.calls('POST /api/auth/logout')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Log In' })).toBeInTheDocument();
+    // the session is gone from this browser, so nobody asks the api (its 401 would reach the console)
+    expect(window.localStorage.length).toBe(0);
+    expect(api.calls('GET /api/auth/me')).toHaveLength(asked);
+  });
+
+  it('does not ask the api who is signed in when this browser holds no session', async () => {
+    const api = mockApi({ 'GET /api/auth/me': meRoute(null) });
+    renderApp('/help');
+    expect(await screen.findByRole('link', { name: 'Log In' })).toBeInTheDocument();
+    expect(api.calls('GET /api/auth/me')).toHaveLength(0);
   });
 
   it("toasts 'Logout failed' and stays signed in when the server fails", async () => {

@@ -1,5 +1,5 @@
 import { Combobox, Field, Portal, createListCollection } from '@chakra-ui/react';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 
 export interface ComboboxOption {
   /** What choosing it puts in the field. */
@@ -26,6 +26,9 @@ export interface ComboboxFieldProps {
   disabled?: boolean;
 }
 
+/** What opens the list whether or not the field has the focus yet: the traveller's own click or key. */
+const GESTURES = new Set(['input-click', 'trigger-click', 'arrow-key']);
+
 /**
  * A labelled text field that suggests options as the traveller types (a searchable picker):
  * the caller filters the options for the text; any text is accepted. Hint and error are wired
@@ -48,6 +51,11 @@ export function ComboboxField({
     () => createListCollection({ items: [...options], itemToString: (o) => o.value, itemToValue: (o) => o.value }),
     [options],
   );
+  // The list is open only while the traveller is in the field: a list opening on its own (a
+  // re-render after a failed submit) would take the focus from the field the error names.
+  const input = useRef<HTMLInputElement | null>(null);
+  const [open, setOpen] = useState(false);
+  const inField = () => input.current !== null && input.current.ownerDocument.activeElement === input.current;
   return (
     <Field.Root invalid={Boolean(error)} required={required} disabled={disabled}>
       <Combobox.Root
@@ -58,6 +66,8 @@ export function ComboboxField({
           const chosen = details.value[0];
           if (chosen) onChange(chosen);
         }}
+        open={open}
+        onOpenChange={(details) => setOpen(details.open && (GESTURES.has(details.reason ?? '') || inField()))}
         allowCustomValue
         openOnClick
         selectionBehavior="replace"
@@ -69,7 +79,7 @@ export function ComboboxField({
       >
         <Combobox.Label>{label}</Combobox.Label>
         <Combobox.Control>
-          <Combobox.Input name={name} placeholder={placeholder} autoComplete="off" spellCheck={false} />
+          <Combobox.Input ref={input} name={name} placeholder={placeholder} autoComplete="off" spellCheck={false} />
           <Combobox.IndicatorGroup>
             <Combobox.Trigger />
           </Combobox.IndicatorGroup>

@@ -5,7 +5,7 @@ import { notify } from '@/components/ui/toaster';
 import { apiRequest } from '@/lib/api-client';
 import { authKeys } from '@/lib/auth';
 import { useNavigate } from 'react-router';
-import { adoptSession, loadSupabase } from '@/lib/supabase';
+import { adoptSession, forgetSession } from '@/lib/supabase';
 
 /** 'Update Email': Auth mails a link to the new address; the address changes when it is opened. */
 export function useChangeEmail() {
@@ -81,8 +81,7 @@ export function useDeleteAccount() {
   return useMutation({
     mutationFn: async (input: DeleteAccountInput) => {
       const answer = await apiRequest<MessageResponse>('POST', '/account/delete', input);
-      const supabase = await loadSupabase();
-      await supabase.auth.signOut({ scope: 'local' });
+      await forgetSession();
       return answer;
     },
     meta: { errorTitle: 'Account not deleted', errorFallback: 'Could not delete your account. Please try again.' },

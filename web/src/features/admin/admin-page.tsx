@@ -32,7 +32,13 @@ export function AdminPage() {
       description="Users, flights, billing and subscription plans."
       actions={<AdminRuns />}
     >
-      <Tabs.Root value={selected} onValueChange={(details) => selectTab(details.value)} lazyMount variant="line">
+      <Tabs.Root
+        value={selected}
+        onValueChange={(details) => selectTab(details.value)}
+        lazyMount
+        unmountOnExit
+        variant="line"
+      >
         <Tabs.List overflowX="auto" overflowY="hidden">
           {ADMIN_TABS.map((tab) => (
             <Tabs.Trigger key={tab.id} value={tab.id} whiteSpace="nowrap">

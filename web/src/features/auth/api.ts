@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { notify } from '@/components/ui/toaster';
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { authKeys, type CurrentUser } from '@/lib/auth';
-import { adoptSession, loadSupabase } from '@/lib/supabase';
+import { adoptSession, forgetSession } from '@/lib/supabase';
 
 /*
  * Account calls. The api function creates the Supabase Auth session and hands it
@@ -34,8 +34,7 @@ export async function logout(): Promise<void> {
     // A 401 means the server holds no session for us any more: signed out already.
     if (!(error instanceof ApiError && error.status === 401)) throw error;
   }
-  const supabase = await loadSupabase();
-  await supabase.auth.signOut({ scope: 'local' });
+  await forgetSession();
 }
 
 export function forgotPassword(input: ForgotPasswordInput): Promise<MessageResponse> {

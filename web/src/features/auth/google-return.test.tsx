@@ -12,9 +12,10 @@ describe('returning from Google', () => {
     const user = buildUser({ username: 'gmail-user' });
     const session = buildSession(user.id);
     const api = mockApi({
-      // The api knows the user only from the bearer token supabase-js picked up.
+      // The api knows the user only from the bearer token supabase-js picked up from the URL
+      // (no session is stored beforehand: the fragment is the only one).
       'GET /api/auth/me': (request) =>
-        meRoute(request.headers.get('Authorization') === `Bearer ${session.access_token}` ? user : null),
+        request.headers.get('Authorization') === `Bearer ${session.access_token}` ? { body: { user } } : meRoute(null),
       'GET /auth/v1/user': { body: { id: user.id, aud: 'authenticated', email: user.email } },
     });
     const fragment = new URLSearchParams({

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildEmailConnection, buildOAuthConfig, buildScan, buildUser } from '@/testing/factories';
 import { meRoute, mockApi, type MockRoute } from '@/testing/mock-api';
+import { storeSession } from '@/testing/session';
 import { renderApp } from '@/testing/render-app';
 import type { CurrentUser } from '@/lib/auth';
 
@@ -9,6 +10,7 @@ const stats = { monitoredFlights: 0, priceDropsFound: 0, potentialSavings: 0, ac
 
 function openOnboarding(user: CurrentUser, routes: Record<string, MockRoute> = {}, path = '/onboarding') {
   let me = user;
+  storeSession(user.id);
   const api = mockApi({
     'GET /api/auth/me': () => meRoute(me),
     'POST /api/onboarding/complete': () => {
@@ -97,6 +99,7 @@ describe('/onboarding', () => {
 
   it('enables Continue on step 1 once email is connected', async () => {
     let user = newUser();
+    storeSession(user.id);
     mockApi({
       'GET /api/auth/me': () => meRoute(user),
       'GET /api/oauth/config': { body: buildOAuthConfig() },

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Airline } from '@shared/types/flights.ts';
 import { buildFlight, buildUser } from '@/testing/factories';
 import { describe, expect, it } from 'vitest';
@@ -26,19 +26,23 @@ const AIRLINES = [
 /** The airline picker: a searchable text field (combobox) whose list comes from GET /api/airlines. */
 const airlineField = () => screen.findByRole('combobox', { name: /Airline/ });
 
-/** Types into the picker as a traveller does (it takes typing while it has focus), then moves on to the next field. */
+/**
+ * Types into the picker as a traveller does (it takes typing while it has focus), closes its list
+ * (Escape; a click elsewhere does the same in a browser), then moves on to the next field.
+ */
 async function typeAirline(text: string) {
   const field = await airlineField();
   act(() => field.focus());
   fireEvent.input(field, { target: { value: text } });
+  fireEvent.keyDown(field, { key: 'Escape' });
   act(() => screen.getByLabelText(/Passenger Last Name/).focus());
   return field;
 }
 
-function openManualEntry(addRoute: MockRoute) {
+function openManualEntry(addRoute: MockRoute, flights = [buildFlight({ isWatched: true })], user = buildUser()) {
   const api = mockApi({
-    'GET /api/auth/me': meRoute(buildUser()),
-    'GET /api/flights': { body: { flights: [] } },
+    'GET /api/auth/me': meRoute(user),
+    'GET /api/flights': { body: { flights } },
     'GET /api/dashboard/stats': { body: stats },
     'GET /api/airlines': { body: { airlines: AIRLINES } },
     'POST /api/flights/manual': addRoute,
@@ -170,5 +174,32 @@ describe('Manual Flight Entry', () => {
     fireEvent.change(screen.getByLabelText(/Booking Confirmation Code/), { target: { value: 'ABC123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add Flight' }));
     expect(await screen.findByText('There was an error adding your flight. Please try again.')).toBeInTheDocument();
+  });
+
+  it('says up front at 5 of 5 flights how to make room or upgrade, and sends nothing', async () => {
+    const full = Array.from({ length: 5 }, (_, i) => buildFlight({ id: i + 1, isWatched: true }));
+    const { api, router } = openManualEntry({ status: 201, body: {} }, full);
+    expect(await screen.findByText("You're monitoring 5 of 5 flights, your plan's limit.")).toBeInTheDocument();
+    expect(screen.getByText(/Remove a flight you no longer need watched to make room/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Remove a flight' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.getByRole('button', { name: 'Add Flight' })).toBeDisabled();
+    expect(api.calls('POST /api/flights/manual')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('link', { name: 'Upgrade to Premium' }));
+    expect(await screen.findByRole('tab', { name: 'Subscription' })).toHaveAttribute('aria-selected', 'true');
+    expect(router.state.location.search).toBe('?tab=plan');
+  });
+
+  it('says nothing of a limit below it, nor on an unlimited plan', async () => {
+    const five = Array.from({ length: 5 }, (_, i) => buildFlight({ id: i + 1, isWatched: i < 4 }));
+    openManualEntry({ status: 201, body: {} }, five);
+    expect(await screen.findByRole('button', { name: 'Add Flight' })).toBeEnabled();
+    expect(screen.queryByText(/your plan's limit/)).not.toBeInTheDocument();
+    cleanup();
+
+    const six = Array.from({ length: 6 }, (_, i) => buildFlight({ id: i + 1, isWatched: true }));
+    openManualEntry({ status: 201, body: {} }, six, buildUser({ subscriptionTier: 'premium', flightLimit: -1 }));
+    expect(await screen.findByRole('button', { name: 'Add Flight' })).toBeEnabled();
+    expect(screen.queryByText(/your plan's limit/)).not.toBeInTheDocument();
   });
 });

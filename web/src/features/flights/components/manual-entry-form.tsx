@@ -18,6 +18,7 @@ import {
   onFormFields,
   type ItineraryFormValues,
 } from '../itinerary-form';
+import { FlightLimitNotice, useFlightLimitReached } from './flight-limit-notice';
 
 const bookingSchema = manualFlightInputSchema.omit({ itinerary: true });
 const EMPTY = { airline: '', passengerLastName: '', bookingCode: '' };
@@ -46,6 +47,7 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
   const trip = useZodForm(itineraryFormSchema, EMPTY_ITINERARY);
   const [askItinerary, setAskItinerary] = useState<string | null>(null);
   const airlines = useAirlines();
+  const flightLimit = useFlightLimitReached();
 
   const airlineField = form.field('airline');
   const typed = airlineField.value.trim().toLowerCase();
@@ -94,6 +96,8 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
   };
 
   const busy = addFlight.isPending;
+  // At the plan's limit the form says so up front and cannot be sent (the api would refuse it).
+  const full = flightLimit.reached;
   const fareBrands = chosen?.fareBrands ?? [];
 
   return (
@@ -107,6 +111,7 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
       <Card.Body>
         <form onSubmit={onSubmit} noValidate aria-label="Manual Flight Entry">
           <Stack gap="5">
+            {full && <FlightLimitNotice limit={flightLimit.limit} />}
             <ComboboxField
               label="Airline"
               placeholder="Search by airline name or code"
@@ -155,6 +160,7 @@ export function ManualEntryForm({ onAdded }: ManualEntryFormProps) {
                 size="lg"
                 loading={busy}
                 loadingText="Adding Flight..."
+                disabled={full}
                 width={{ base: 'full', sm: 'auto' }}
               >
                 Add Flight
