@@ -16,6 +16,7 @@ import { HttpError } from '../functions/api/errors.ts';
 import { loadBatchFlights } from '../functions/api/queries/auto-rebooking.ts';
 import { claimRebooking, insertFlight } from '../functions/api/queries/flights.ts';
 import { recordPriceChecks } from '../functions/api/queries/price-checks.ts';
+import { confirmPendingDrops } from '../functions/api/services/drop-confirmation.ts';
 import { rebookFlight } from '../functions/api/services/flights.ts';
 import { requestApproval, signApprovalToken } from '../functions/api/services/rebooking-approvals.ts';
 import { createFlight, createUser, type TestUser } from './factories.ts';
@@ -597,7 +598,7 @@ describe('approval where the airline bars automation', () => {
     exp: Math.floor(Date.now() / 1000) + 3600,
   });
 
-  /** An American Airlines DROP booking as the api adds it, priced 20% lower by a recorded check. */
+  /** An American Airlines DROP booking as the api adds it, priced 20% lower by a check and its confirming second quote. */
   async function americanDrop(userId: string): Promise<number> {
     const booking = await simulated.retrieveBooking({
       airline: 'American Airlines',
@@ -620,6 +621,8 @@ describe('approval where the airline bars automation', () => {
         { flightId, userId, price: quote.price, currency: quote.currency, checkedAt: new Date(), source: 'simulated' },
       ]),
     );
+    // a drop is believed on its second quote (services/drop-confirmation.ts)
+    await confirmPendingDrops(deps, { maxJobs: 1 });
     return flightId;
   }
 
