@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildUser } from '@/testing/factories';
 import { meRoute, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { storeSession } from '@/testing/session';
 
 describe('routes and guards', () => {
   it('sends a visitor on /dashboard to /login', async () => {
@@ -13,6 +14,8 @@ describe('routes and guards', () => {
   });
 
   it('shows a spinner on a protected route while the user loads', async () => {
+    // a browser holding a session asks who it is; the answer has not come yet
+    storeSession(buildUser().id);
     mockApi({ 'GET /api/auth/me': () => new Promise(() => undefined) });
     renderApp('/account');
     expect(await screen.findByText('Loading your account...')).toBeInTheDocument();

@@ -28,7 +28,7 @@ function openAdmin(routes: Record<string, MockRoute> = {}) {
 }
 
 describe('admin dashboard', () => {
-  it('has the five tabs and the audit log, opens the one the URL names and keeps the selection in the URL', async () => {
+  it('has the six tabs and the audit log, opens the one the URL names and keeps the selection in the URL', async () => {
     mockApi({ 'GET /api/auth/me': meRoute(admin()) });
     const { router } = renderApp('/admin?tab=billing');
     expect(await screen.findByRole('tab', { name: 'Billing' })).toHaveAttribute('aria-selected', 'true');
@@ -38,6 +38,7 @@ describe('admin dashboard', () => {
       'Flights',
       'Billing',
       'Plans',
+      'Airline Rules',
       'Audit',
     ]);
     fireEvent.click(screen.getByRole('tab', { name: 'Plans' }));

@@ -2,7 +2,6 @@ import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack
 import type { ConfirmRebookingInput, ManualFlightInput } from '@shared/schemas/flights.ts';
 import type {
   AddFlightResponse,
-  AirlinesResponse,
   AirportsResponse,
   CheckPriceResponse,
   DashboardStats,
@@ -181,13 +180,7 @@ export function useRemoveFlight() {
 }
 
 /** The product's one airline list (`GET /api/airlines`); it changes only with a deploy. */
-export function useAirlines() {
-  return useQuery({
-    queryKey: ['airlines'],
-    queryFn: () => apiRequest<AirlinesResponse>('GET', '/airlines'),
-    staleTime: Infinity,
-  });
-}
+export { useAirlines } from '@/hooks/use-airlines';
 
 /** Airports for what was typed (code, city or name), once two letters are there. */
 export function useAirportSearch(text: string) {

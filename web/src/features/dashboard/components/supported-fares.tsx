@@ -1,7 +1,7 @@
 import { Badge, Card, Heading, HStack, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { SUPPORTED_FARE_TYPES, UNSUPPORTED_FARE_TYPES } from '@shared/constants.ts';
 import { LuCircleCheck, LuCircleX } from 'react-icons/lu';
-import { useAirlines } from '@/features/flights/api';
+import { useAirlines } from '@/hooks/use-airlines';
 
 /**
  * Which bookings FareBack can watch and rebook: the supported airlines (those FareBack rebooks
