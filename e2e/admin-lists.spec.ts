@@ -31,16 +31,17 @@ async function arrangeTravellerData(username: string): Promise<void> {
     const [profile] = await sql<{ id: string }[]>`
       select id from public.profiles where lower(username) = lower(${username})`;
     if (!profile) throw new Error(`no account named ${username}`);
-    // rebooked from $450.00 to $380.01: $69.99 of airline credit, 25% commission $17.50 (rounded)
+    // rebooked from $450.00 to $380.01: $69.99 of airline credit, 25% commission $17.50 (rounded), the rate
+    // and amount stored with the rebooking as private.record_rebooking stores them
     await sql`
       insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
                                   departure_airport, arrival_airport, departure_date, original_price,
                                   current_price, fare_type, is_eligible_for_rebooking, is_manual_entry,
                                   has_been_rebooked, status, rebooking_date, rebooking_price, airline_credit,
-                                  commission_amount)
+                                  commission_rate, commission_amount)
       values (${profile.id}, 'Delta Air Lines', 'DL402', ${rebookedCode}, 'Rivera', 'ATL', 'LAX',
               current_date + 40, 45000, 38001, 'Flexible Economy', true, true,
-              true, 'rebooked', now(), 38001, 6999, 1750)`;
+              true, 'rebooked', now(), 38001, 6999, 25, 1750)`;
     await sql`
       insert into public.flights (user_id, airline, flight_number, booking_code, passenger_last_name,
                                   departure_airport, arrival_airport, departure_date, original_price,
