@@ -66,25 +66,7 @@ export async function claimDueBatch(
   claim: { worker: string; leaseSeconds: number },
 ): Promise<ClaimedBatch | null> {
   const rows = await sql<
-    {
-      job_id: string;
-      claim_token: string;
-      id: string | null;
-      user_id: string;
-      airline: string;
-      flight_number: string;
-      departure_airport: string;
-      arrival_airport: string;
-      departure_date: string;
-      return_flight_number: string | null;
-      return_date: string | null;
-      cabin_class: string | null;
-      fare_type: string | null;
-      currency: string;
-      booking_code: string;
-      source_reference: string | null;
-      passenger_count: number | null;
-    }[]
+    (ItineraryRow & { job_id: string; claim_token: string; id: string | null; user_id: string })[]
   >`
     with job as materialized (
       select j.id, j.payload, j.claim_token
